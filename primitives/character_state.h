@@ -1,0 +1,69 @@
+// A read-only view of the character's state, as primitives see it: no Box2D, no names.
+//
+// The runtime fills one of these from the Box2D bodies every step; tests and pose
+// placement fill one from forward kinematics. Angles are radians, world angles follow
+// SCL.md §1 (0 in the zero pose, counter-clockwise positive), positions are metres.
+#pragma once
+
+#include <Eigen/Core>
+#include <array>
+
+#include "scl/character_table.h"
+
+namespace scl {
+
+using Vec2 = Eigen::Vector2d;
+
+struct LinkState {
+  /// Position of the link's origin (its proximal cap centre), metres.
+  Vec2 origin = Vec2::Zero();
+  /// World angle, radians (continuous, not wrapped).
+  double angle = 0.0;
+  /// Centre of mass, metres.
+  Vec2 com = Vec2::Zero();
+  /// Velocity of the centre of mass, m/s.
+  Vec2 comVelocity = Vec2::Zero();
+  /// Angular velocity, rad/s.
+  double angularVelocity = 0.0;
+  /// Touching the environment (ground, chair) this step.
+  bool contact = false;
+  /// Mean of the contact points with the environment when `contact`, metres.
+  Vec2 contactPoint = Vec2::Zero();
+};
+
+struct CharacterState {
+  std::array<LinkState, kLinkCount> links;
+  /// World position of each joint, metres.
+  std::array<Vec2, kJointCount> jointPositions;
+  /// Joint angle = child world angle - parent world angle, radians.
+  std::array<double, kJointCount> jointAngles{};
+  /// Joint angular velocity (child - parent), rad/s.
+  std::array<double, kJointCount> jointVelocities{};
+  /// Whole-body centre of mass and its velocity.
+  Vec2 com = Vec2::Zero();
+  Vec2 comVelocity = Vec2::Zero();
+  /// Simulation time, seconds.
+  double time = 0.0;
+};
+
+/// Unit vector of a link's axis (from its origin toward its distal cap) at world angle.
+Vec2 linkAxis(int link, double worldAngle);
+/// Distance from a link's origin to its centre of mass along its axis, metres.
+double linkComOffset(int link);
+/// Moment of inertia of a link about its centre of mass, kg·m² (capped trapezoid).
+double linkInertia(int link);
+
+/// Link world angles from the head's world angle and the joint angles (radians).
+std::array<double, kLinkCount> worldAnglesFromJoints(double headAngle,
+                                                     const std::array<double, kJointCount>& jointAngles);
+
+/// A static state (zero velocities, no contact) from the head's origin and angle and the
+/// joint angles: link origins, joint positions, centres of mass, whole-body COM.
+CharacterState forwardKinematics(const Vec2& headOrigin, double headAngle,
+                                 const std::array<double, kJointCount>& jointAngles);
+
+/// Recomputes joint positions, joint angles/velocities and the whole-body COM and its
+/// velocity from the per-link fields (origin, angle, com, velocities).
+void completeDerivedState(CharacterState& state);
+
+}  // namespace scl

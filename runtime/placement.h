@@ -1,0 +1,40 @@
+// Placing an initial pose so that it rests on its support (SCL.md §3 Decision (scene)).
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "primitives/character_state.h"
+#include "scl/poses.h"
+
+namespace scl {
+
+/// Where the character starts and what surrounds it.
+struct Placement {
+  /// World angle of the head, radians.
+  double headAngle = 0.0;
+  /// World position of the head's origin (the neckTop joint), metres.
+  Vec2 headOrigin = Vec2::Zero();
+  /// Joint angles, radians.
+  std::array<double, kJointCount> jointAngles{};
+  /// The chair's seat: top height and front edge x, metres (when `hasChair`).
+  bool hasChair = false;
+  double seatHeight = 0.0;
+  double seatFront = 0.0;
+};
+
+/// Turns a pose into a resting placement.
+/// - Ground support: the whole pose is turned by the smallest angle that lets it rest on
+///   the ground with its centre of mass above its contact span (a pose that already rests
+///   is not turned), lowered until it touches, and centred at x = 0.
+/// - Seat support: the hip and knee angles follow from the seat height so the shanks are
+///   vertical and the feet flat on the ground (the feet hang from seats too high for
+///   that); the hips rest on the seat, whose front edge is at x = 0.
+/// `jointOffsets` (radians, may be empty) are added to the pose's joint angles first.
+Placement placePose(const PoseDef& pose, bool onChair, double seatHeight,
+                    const std::vector<double>& jointOffsets);
+
+/// Lowest point of every link's outline (circle caps), metres, in a kinematic state.
+double lowestPoint(const CharacterState& state);
+
+}  // namespace scl

@@ -1,0 +1,330 @@
+#include "runtime/simulation.h"
+
+#include <box2d/box2d.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+#include "runtime/placement.h"
+#include "scl/poses.h"
+
+namespace scl {
+
+namespace {
+
+constexpr double kGravity = 9.81;
+// Character fixtures share a negative group index: no self-collision.
+constexpr int16 kCharacterGroup = -1;
+// Box2D keeps polygons this much fatter than their vertices; we shrink the trapezoid by
+// it so the collision outline is the true capped trapezoid.
+constexpr double kPolygonSkin = b2_polygonRadius;
+
+std::string joinNames(auto names) {
+  std::string joined;
+  for (auto name : names) joined += (joined.empty() ? "" : ", ") + std::string(name);
+  return joined;
+}
+
+b2Vec2 toB2(const Vec2& v) { return b2Vec2(static_cast<float>(v.x()), static_cast<float>(v.y())); }
+Vec2 fromB2(const b2Vec2& v) { return Vec2(v.x, v.y); }
+
+// Fixtures of one link in its body frame (origin at the proximal cap centre, axis along
+// axisSign * x): the trapezoid between the caps and the two cap circles.
+void addLinkFixtures(b2Body* body, int link, double friction) {
+  const LinkDef& def = kLinks[link];
+  float sign = static_cast<float>(def.axisSign);
+  float length = static_cast<float>(def.length);
+  float r1 = static_cast<float>(def.proximalThickness / 2.0);
+  float r2 = static_cast<float>(def.distalThickness / 2.0);
+  float skin = static_cast<float>(kPolygonSkin);
+
+  b2FixtureDef fixture;
+  fixture.density = 0.0f;  // mass is set explicitly from the exact shape
+  fixture.friction = static_cast<float>(friction);
+  fixture.filter.groupIndex = kCharacterGroup;
+
+  for (auto [centre, radius] : {std::pair{0.0f, r1}, std::pair{sign * length, r2}}) {
+    b2CircleShape circle;
+    circle.m_p.Set(centre, 0.0f);
+    circle.m_radius = radius;
+    fixture.shape = &circle;
+    body->CreateFixture(&fixture);
+  }
+  // The neck (2 cm long) is covered by its two caps; a sliver polygon would be degenerate.
+  if (length > 2.0f * skin && r1 > skin && r2 > skin) {
+    b2Vec2 vertices[4] = {{0.0f, r1 - skin}, {0.0f, -(r1 - skin)},
+                          {sign * length, -(r2 - skin)}, {sign * length, r2 - skin}};
+    b2PolygonShape trapezoid;
+    trapezoid.Set(vertices, 4);
+    fixture.shape = &trapezoid;
+    body->CreateFixture(&fixture);
+  }
+
+  b2MassData mass;
+  mass.mass = static_cast<float>(def.mass);
+  double comOffset = linkComOffset(link);
+  mass.center.Set(static_cast<float>(def.axisSign * comOffset), 0.0f);
+  mass.I = static_cast<float>(linkInertia(link) + def.mass * comOffset * comOffset);
+  body->SetMassData(&mass);
+}
+
+template <typename T>
+void hashBytes(std::uint64_t& hash, const T& value) {
+  unsigned char bytes[sizeof(T)];
+  std::memcpy(bytes, &value, sizeof(T));
+  for (unsigned char byte : bytes) {
+    hash ^= byte;
+    hash *= 1099511628211ull;  // FNV-1a
+  }
+}
+
+}  // namespace
+
+void validate(const SimulationDef& def) {
+  auto fail = [](const std::string& message) { throw std::invalid_argument(message); };
+  if (!(def.timeStep > 0.0) || !std::isfinite(def.timeStep) || def.timeStep > 0.05) {
+    std::ostringstream out;
+    out << "time step " << def.timeStep << " s is not usable: give a positive step of at most 0.05 s (default 0.00025)";
+    fail(out.str());
+  }
+  if (def.velocityIterations < 1 || def.positionIterations < 1)
+    fail("solver iterations must be at least 1 (defaults: 8 velocity, 3 position)");
+  const PoseDef* pose = findPose(def.scene.pose);
+  if (!pose) {
+    std::vector<std::string_view> names;
+    for (const PoseDef& p : poses()) names.push_back(p.name);
+    fail("unknown pose '" + def.scene.pose + "': choose one of " + joinNames(names));
+  }
+  const auto& environments = kEnvironments;
+  if (std::find(environments.begin(), environments.end(), def.scene.environment) == environments.end())
+    fail("unknown environment '" + def.scene.environment + "': choose one of " + joinNames(environments));
+  bool onChair = def.scene.environment == "chair";
+  if (onChair && !(def.scene.chairHeight >= 0.05 && def.scene.chairHeight <= 1.5)) {
+    std::ostringstream out;
+    out << "chair height " << def.scene.chairHeight << " m is not usable: give a height between 0.05 and 1.5 m";
+    fail(out.str());
+  }
+  if (pose->support == PoseSupport::Seat && !onChair)
+    fail("pose '" + def.scene.pose + "' needs a chair: use environment 'chair'");
+  if (!(def.settleTime >= 0.0) || !std::isfinite(def.settleTime))
+    fail("settle time must be a number >= 0");
+  if (!(def.friction >= 0.0) || !std::isfinite(def.friction))
+    fail("friction must be a non-negative number");
+}
+
+struct Simulation::Impl {
+  SimulationDef def;
+  b2World world{b2Vec2(0.0f, static_cast<float>(-kGravity))};
+  b2Body* ground = nullptr;
+  std::array<b2Body*, kLinkCount> bodies{};
+  std::vector<EnvironmentBox> boxes;
+  CharacterState state;
+  std::array<double, kJointCount> initialJointAngles{};
+  std::array<double, kJointCount> pendingTorques{};
+  std::array<double, kJointCount> appliedTorques{};
+  std::vector<ExternalForce> pendingForces;
+  long long stepCount = 0;
+
+  explicit Impl(const SimulationDef& definition) : def(definition) {
+    validate(def);
+    world.SetAllowSleeping(false);
+    buildEnvironment();
+    const PoseDef& pose = *findPose(def.scene.pose);
+    Placement placement = placePose(pose, def.scene.environment == "chair",
+                                    def.scene.chairHeight, def.jointOffsets);
+    if (placement.hasChair) addChair(placement.seatHeight, placement.seatFront);
+    initialJointAngles = placement.jointAngles;
+    buildCharacter(placement);
+    refreshState();
+    settle();
+  }
+
+  // Holds the pose with the default PD until it rests, then zeroes the velocities that
+  // remain, so that the state at t = 0 is an equilibrium of the first phase's default PD.
+  void settle() {
+    if (def.settleTime <= 0.0) return;
+    // Stop once every link is nearly still (after a short minimum): a pose that needs
+    // active balance, such as standing, is not left to drift under PD alone.
+    constexpr double kStillSpeed = 0.003;   // m/s
+    constexpr double kMinimumSettle = 0.05;  // s
+    int steps = static_cast<int>(std::lround(def.settleTime / def.timeStep));
+    int minimumSteps = static_cast<int>(std::lround(kMinimumSettle / def.timeStep));
+    // A pose that PD alone cannot hold (a crouch) never comes to rest: stop at the end of
+    // its sag transient (the speed has fallen well below its peak and grows again) rather
+    // than let it drift.
+    double peak = 0.0, lowestSincePeak = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < steps; ++i) {
+      double speed = maxLinkSpeed();
+      if (speed > peak) {
+        peak = speed;
+        lowestSincePeak = speed;
+      }
+      lowestSincePeak = std::min(lowestSincePeak, speed);
+      bool transientOver = lowestSincePeak < 0.3 * peak && speed > 1.5 * lowestSincePeak;
+      if (i >= minimumSteps && (speed < kStillSpeed || transientOver)) break;
+      for (int j = 0; j < kJointCount; ++j) {
+        pendingTorques[j] = kJoints[j].kp * (initialJointAngles[j] - state.jointAngles[j]) -
+                            kJoints[j].kd * state.jointVelocities[j];
+      }
+      applyPending();
+      world.Step(static_cast<float>(def.timeStep), def.velocityIterations, def.positionIterations);
+      refreshState();
+    }
+    for (b2Body* body : bodies) {
+      body->SetLinearVelocity(b2Vec2(0.0f, 0.0f));
+      body->SetAngularVelocity(0.0f);
+    }
+    pendingTorques = {};
+    appliedTorques = {};
+    refreshState();
+  }
+
+  void buildEnvironment() {
+    b2BodyDef groundDef;
+    ground = world.CreateBody(&groundDef);
+    b2PolygonShape slab;
+    slab.SetAsBox(500.0f, 1.0f, b2Vec2(0.0f, -1.0f), 0.0f);  // top face at y = 0
+    b2FixtureDef fixture;
+    fixture.shape = &slab;
+    fixture.friction = static_cast<float>(def.friction);
+    ground->CreateFixture(&fixture);
+  }
+
+  void addChair(double seatHeight, double seatFront) {
+    constexpr double kSeatDepth = 0.45;
+    EnvironmentBox box;
+    box.halfSize = Vec2(kSeatDepth / 2.0, seatHeight / 2.0);
+    box.centre = Vec2(seatFront - kSeatDepth / 2.0, seatHeight / 2.0);
+    boxes.push_back(box);
+    b2PolygonShape shape;
+    shape.SetAsBox(static_cast<float>(box.halfSize.x()), static_cast<float>(box.halfSize.y()),
+                   toB2(box.centre), 0.0f);
+    b2FixtureDef fixture;
+    fixture.shape = &shape;
+    fixture.friction = static_cast<float>(def.friction);
+    ground->CreateFixture(&fixture);
+  }
+
+  void buildCharacter(const Placement& placement) {
+    CharacterState pose = forwardKinematics(placement.headOrigin, placement.headAngle,
+                                            placement.jointAngles);
+    for (int i = 0; i < kLinkCount; ++i) {
+      b2BodyDef bodyDef;
+      bodyDef.type = b2_dynamicBody;
+      bodyDef.position = toB2(pose.links[i].origin);
+      bodyDef.angle = static_cast<float>(pose.links[i].angle);
+      bodies[i] = world.CreateBody(&bodyDef);
+      addLinkFixtures(bodies[i], i, def.friction);
+    }
+    for (int j = 0; j < kJointCount; ++j) {
+      const JointDef& joint = kJoints[j];
+      b2RevoluteJointDef jointDef;
+      jointDef.bodyA = bodies[joint.parentLink];
+      jointDef.bodyB = bodies[joint.childLink];
+      jointDef.localAnchorA.Set(static_cast<float>(kLinks[joint.parentLink].axisSign * joint.anchorOnParent), 0.0f);
+      jointDef.localAnchorB.SetZero();
+      jointDef.referenceAngle = 0.0f;  // joint angle = child angle - parent angle
+      jointDef.enableLimit = true;
+      jointDef.lowerAngle = static_cast<float>(degToRad(joint.minDeg));
+      jointDef.upperAngle = static_cast<float>(degToRad(joint.maxDeg));
+      jointDef.collideConnected = false;
+      world.CreateJoint(&jointDef);
+    }
+  }
+
+  void refreshState() {
+    for (int i = 0; i < kLinkCount; ++i) {
+      const b2Body* body = bodies[i];
+      LinkState& link = state.links[i];
+      link.origin = fromB2(body->GetPosition());
+      link.angle = body->GetAngle();
+      link.com = fromB2(body->GetWorldCenter());
+      link.comVelocity = fromB2(body->GetLinearVelocity());
+      link.angularVelocity = body->GetAngularVelocity();
+      link.contact = false;
+      Vec2 contactSum = Vec2::Zero();
+      int contactPoints = 0;
+      for (const b2ContactEdge* edge = body->GetContactList(); edge; edge = edge->next) {
+        const b2Contact* contact = edge->contact;
+        if (!contact->IsTouching() || edge->other != ground) continue;
+        b2WorldManifold manifold;
+        contact->GetWorldManifold(&manifold);
+        for (int p = 0; p < contact->GetManifold()->pointCount; ++p) {
+          contactSum += fromB2(manifold.points[p]);
+          ++contactPoints;
+        }
+      }
+      link.contact = contactPoints > 0;
+      link.contactPoint = contactPoints > 0 ? Vec2(contactSum / contactPoints) : Vec2::Zero();
+    }
+    state.time = static_cast<double>(stepCount) * def.timeStep;
+    completeDerivedState(state);
+  }
+
+  double maxLinkSpeed() const {
+    double fastest = 0.0;
+    for (const LinkState& link : state.links) fastest = std::max(fastest, link.comVelocity.norm());
+    return fastest;
+  }
+
+  void step() {
+    applyPending();
+    world.Step(static_cast<float>(def.timeStep), def.velocityIterations, def.positionIterations);
+    ++stepCount;
+    refreshState();
+  }
+
+  void applyPending() {
+    for (int j = 0; j < kJointCount; ++j) {
+      const JointDef& joint = kJoints[j];
+      double torque = std::clamp(pendingTorques[j], -joint.maxTorque, joint.maxTorque);
+      if (!std::isfinite(torque)) torque = 0.0;
+      appliedTorques[j] = torque;
+      bodies[joint.childLink]->ApplyTorque(static_cast<float>(torque), true);
+      bodies[joint.parentLink]->ApplyTorque(static_cast<float>(-torque), true);
+    }
+    for (const ExternalForce& force : pendingForces)
+      bodies[force.link]->ApplyForce(toB2(force.force), toB2(force.point), true);
+    pendingForces.clear();
+  }
+
+  std::uint64_t hash() const {
+    std::uint64_t hash = 1469598103934665603ull;
+    for (const b2Body* body : bodies) {
+      b2Vec2 position = body->GetPosition(), velocity = body->GetLinearVelocity();
+      float angle = body->GetAngle(), spin = body->GetAngularVelocity();
+      for (float value : {position.x, position.y, angle, velocity.x, velocity.y, spin})
+        hashBytes(hash, value);
+    }
+    return hash;
+  }
+};
+
+Simulation::Simulation(const SimulationDef& def) : impl_(std::make_unique<Impl>(def)) {}
+Simulation::~Simulation() = default;
+Simulation::Simulation(Simulation&&) noexcept = default;
+Simulation& Simulation::operator=(Simulation&&) noexcept = default;
+
+const CharacterState& Simulation::state() const { return impl_->state; }
+const std::array<double, kJointCount>& Simulation::initialJointAngles() const {
+  return impl_->initialJointAngles;
+}
+void Simulation::setJointTorques(const std::array<double, kJointCount>& torques) {
+  impl_->pendingTorques = torques;
+}
+const std::array<double, kJointCount>& Simulation::appliedTorques() const {
+  return impl_->appliedTorques;
+}
+void Simulation::addExternalForce(const ExternalForce& force) { impl_->pendingForces.push_back(force); }
+void Simulation::step() { impl_->step(); }
+double Simulation::time() const { return impl_->state.time; }
+double Simulation::timeStep() const { return impl_->def.timeStep; }
+const SimulationDef& Simulation::definition() const { return impl_->def; }
+const std::vector<EnvironmentBox>& Simulation::environmentBoxes() const { return impl_->boxes; }
+std::uint64_t Simulation::stateHash() const { return impl_->hash(); }
+
+}  // namespace scl

@@ -1,0 +1,104 @@
+// The physics side: a Box2D world holding the environment and the 16-link character.
+//
+// A Simulation owns its world, so many can run side by side in threads. Each step it
+// applies the joint torques it was given (clamped to each joint's max torque, +tau to
+// the child link and -tau to the parent) and any external forces, advances Box2D by one
+// fixed step, and refreshes the CharacterState view (including per-link contact).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "primitives/character_state.h"
+#include "scl/program.h"
+
+namespace scl {
+
+/// How to build a simulation. Defaults are the thesis's (§4.5).
+struct SimulationDef {
+  /// Fixed time step, seconds.
+  double timeStep = 0.00025;
+  /// Box2D velocity-constraint iterations per step.
+  int velocityIterations = 8;
+  /// Box2D position-constraint iterations per step.
+  int positionIterations = 3;
+  /// Initial pose and environment.
+  Scene scene;
+  /// Initial joint angles added to the pose's, radians (for perturbation studies);
+  /// empty: none.
+  std::vector<double> jointOffsets;
+  /// Friction coefficient between the character and the environment.
+  double friction = 0.9;
+  /// Before t = 0 the placed pose settles for this long, seconds, with every joint held
+  /// at its pose angle by its default PD, so the initial state is at rest (limbs that
+  /// hang have sagged onto their support); 0 starts from the placed pose as it is.
+  double settleTime = 1.0;
+};
+
+/// An axis-aligned box of the environment (the chair), for drawing and tests.
+struct EnvironmentBox {
+  /// Centre, metres.
+  Vec2 centre = Vec2::Zero();
+  /// Half extents, metres.
+  Vec2 halfSize = Vec2::Zero();
+};
+
+/// A force applied to a link at a world point for the next step(s).
+struct ExternalForce {
+  int link = 0;
+  /// Force, newtons.
+  Vec2 force = Vec2::Zero();
+  /// World point of application, metres.
+  Vec2 point = Vec2::Zero();
+};
+
+/// Throws std::invalid_argument with a one-line message naming the bad value and the
+/// valid choices when a SimulationDef is not usable (unknown pose or environment,
+/// non-positive time step, negative chair height, ...).
+void validate(const SimulationDef& def);
+
+class Simulation {
+ public:
+  /// Builds the world and places the character in the scene's pose, resting on its
+  /// support. Throws std::invalid_argument on a bad definition (see validate()).
+  explicit Simulation(const SimulationDef& def);
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+  Simulation(Simulation&&) noexcept;
+  Simulation& operator=(Simulation&&) noexcept;
+
+  /// The state after the last step (or the initial state).
+  const CharacterState& state() const;
+  /// Joint angles of the initial pose, radians (the first phase's default PD targets).
+  const std::array<double, kJointCount>& initialJointAngles() const;
+
+  /// Torques for the next step, N·m per joint; clamped to each joint's max torque.
+  void setJointTorques(const std::array<double, kJointCount>& torques);
+  /// The clamped torques applied in the last step, N·m.
+  const std::array<double, kJointCount>& appliedTorques() const;
+  /// Adds an external force for the next step only.
+  void addExternalForce(const ExternalForce& force);
+
+  /// Advances one fixed step.
+  void step();
+
+  double time() const;
+  double timeStep() const;
+  const SimulationDef& definition() const;
+  /// The environment's boxes (empty on flat ground); the ground is the line y = 0.
+  const std::vector<EnvironmentBox>& environmentBoxes() const;
+
+  /// A hash of the exact bits of every body's position, angle and velocities: equal
+  /// hashes mean bit-identical states.
+  std::uint64_t stateHash() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace scl

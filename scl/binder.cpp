@@ -1,0 +1,522 @@
+#include "scl/binder.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+#include <string>
+
+#include "scl/character_table.h"
+#include "scl/poses.h"
+#include "scl/printer.h"
+
+namespace scl {
+
+namespace {
+
+namespace sx = syntax;
+
+int mirrorJoint(int joint) { return joint < 0 ? joint : kJoints[joint].mirror; }
+int mirrorLink(int link) { return link < 0 ? link : kLinks[link].mirror; }
+
+struct Mirror {
+  Primitive operator()(PdPrimitive pd) const {
+    for (auto& target : pd.targets) target.joint = mirrorJoint(target.joint);
+    return pd;
+  }
+  Primitive operator()(VirtualForcePrimitive vf) const {
+    vf.link = mirrorLink(vf.link);
+    vf.byJoint = mirrorJoint(vf.byJoint);
+    return vf;
+  }
+  Primitive operator()(GravityCompPrimitive gc) const {
+    gc.byJoint = mirrorJoint(gc.byJoint);
+    return gc;
+  }
+  Primitive operator()(IkPrimitive ik) const {
+    for (int& effector : ik.effectors) effector = mirrorJoint(effector);
+    ik.relJoint = mirrorJoint(ik.relJoint);
+    return ik;
+  }
+  Primitive operator()(RelaxPrimitive relax) const {
+    for (int& joint : relax.joints) joint = mirrorJoint(joint);
+    return relax;
+  }
+};
+
+// Every link and joint index of a primitive, tagged by role and sorted: equal signatures
+// of a primitive and its mirror mean the mirror copy acts on exactly the same body parts.
+std::vector<int> signature(const Primitive& primitive) {
+  std::vector<int> out;
+  auto add = [&](int role, int index) { out.push_back(role * 100 + index); };
+  std::visit(
+      [&](const auto& p) {
+        using T = std::decay_t<decltype(p)>;
+        if constexpr (std::is_same_v<T, PdPrimitive>) {
+          for (const auto& target : p.targets) add(static_cast<int>(target.frame), target.joint);
+        } else if constexpr (std::is_same_v<T, VirtualForcePrimitive>) {
+          add(3, p.link);
+          add(4, p.byJoint);
+        } else if constexpr (std::is_same_v<T, GravityCompPrimitive>) {
+          add(4, p.byJoint);
+        } else if constexpr (std::is_same_v<T, IkPrimitive>) {
+          for (int effector : p.effectors) add(5, effector);
+          add(6, p.relJoint);
+        } else {
+          for (int joint : p.joints) add(7, joint);
+        }
+      },
+      primitive);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The two joints an IK effector moves: shoulder and elbow, or hip and knee.
+std::array<int, 2> ikChain(int effector) {
+  int middle = kLinks[kJoints[effector].parentLink].parentJoint;
+  int base = kLinks[kJoints[middle].parentLink].parentJoint;
+  return {base, middle};
+}
+
+bool isEffector(int joint) {
+  return joint == kLeftWrist || joint == kRightWrist || joint == kLeftAnkle || joint == kRightAnkle;
+}
+
+std::string quoted(std::string_view text) { return "'" + quoteToken(text) + "'"; }
+
+template <typename Table>
+void addNames(std::vector<std::string_view>& out, const Table& table) {
+  for (const auto& entry : table) out.push_back(entry.name);
+}
+
+// A joint that PD-type primitives of the phase drive, and where.
+struct Drive {
+  int joint;
+  SourceLocation location;
+};
+
+struct BoundPrimitive {
+  Primitive primitive;
+  std::vector<Drive> drives;
+};
+
+class Binder {
+ public:
+  explicit Binder(DiagnosticSink& sink) : sink_(sink) {
+    addNames(jointNames_, kJoints);
+    addNames(jointNames_, kJointGroups);
+    addNames(linkNames_, kLinks);
+    addNames(linkNames_, kLinkGroups);
+  }
+
+  std::optional<Program> run(const sx::Script& script) {
+    const int errorsBefore = sink_.errorCount();
+    if (script.scene) bindScene(*script.scene);
+    for (const sx::Phase& phase : script.phases)
+      if (phase.name) allPhaseNames_.insert(phase.name->text);
+    const int count = static_cast<int>(script.phases.size());
+    for (int i = 0; i < count; ++i) {
+      bindPhase(script.phases[i], i);
+      if (i + 1 < count && script.phases[i].exit)
+        program_.phases[i].exit = bindTransition(*script.phases[i].exit, i + 1);
+    }
+    if (script.finally && count > 0) {
+      int target = resolvePhase(script.finally->backto, "backto");
+      program_.phases.back().exit = bindTransition(script.finally->transition, std::max(target, 0));
+    }
+    if (sink_.errorCount() > errorsBefore || sink_.full()) return std::nullopt;
+    return std::move(program_);
+  }
+
+ private:
+  // --- scene ----------------------------------------------------------------------------
+
+  void bindScene(const sx::SceneHeader& header) {
+    Scene& scene = program_.scene;
+    const PoseDef* pose = findPose(scene.pose);
+    if (header.pose) {
+      pose = findPose(header.pose->text);
+      if (pose) {
+        scene.pose = header.pose->text;
+      } else {
+        std::vector<std::string_view> names;
+        for (const PoseDef& candidate : poses()) names.push_back(candidate.name);
+        sink_.error(header.pose->location, "unknown pose " + quoted(header.pose->text) +
+                                               didYouMean(header.pose->text, names));
+      }
+    }
+    bool environmentKnown = true;
+    if (header.environment) {
+      const std::string& text = header.environment->text;
+      environmentKnown = std::find(kEnvironments.begin(), kEnvironments.end(), text) != kEnvironments.end();
+      if (environmentKnown)
+        scene.environment = text;
+      else
+        sink_.error(header.environment->location,
+                    "unknown environment " + quoted(text) + didYouMean(text, kEnvironments));
+    }
+    if (header.height) {
+      if (checkScenePositive(*header.height, "chair height")) scene.chairHeight = header.height->value;
+      if (scene.environment != "chair" && environmentKnown)
+        sink_.warning(header.height->location, "'height:' is used only with 'env: chair'");
+    }
+    if (header.duration && checkScenePositive(*header.duration, "duration"))
+      scene.duration = header.duration->value;
+    if (pose && pose->support == PoseSupport::Seat && scene.environment != "chair" && header.pose &&
+        environmentKnown)
+      sink_.warning(header.pose->location,
+                    "pose " + quoted(pose->name) + " sits on a chair; add 'env: chair'");
+  }
+
+  bool checkScenePositive(const sx::NumberLit& number, std::string_view what) {
+    if (number.parameter) {
+      sink_.error(number.location, "scene arguments cannot be '@' parameters");
+      return false;
+    }
+    if (number.value <= 0) {
+      sink_.error(number.location, std::string(what) + " must be positive");
+      return false;
+    }
+    return true;
+  }
+
+  // --- phases ---------------------------------------------------------------------------
+
+  void bindPhase(const sx::Phase& phase, int index) {
+    Phase& out = program_.phases.emplace_back();
+    out.location = phase.location;
+    label_ = phase.name ? phase.name->text : "phase" + std::to_string(index + 1);
+    if (phase.name) out.name = phase.name->text;
+    drivers_.fill(std::nullopt);
+
+    if (phase.mirrorOf) {
+      int source = resolvePhase(*phase.mirrorOf, "mirror");
+      if (source >= 0) {
+        std::vector<Primitive> copies;
+        for (const Primitive& primitive : program_.phases[source].primitives) copies.push_back(mirrored(primitive));
+        for (Primitive& copy : copies) {
+          for (int joint : drivenJoints(copy)) drivers_[joint] = phase.mirrorOf->location;
+          program_.phases[index].primitives.push_back(std::move(copy));
+        }
+      }
+    }
+    if (phase.name) {
+      auto [it, inserted] = phaseIndex_.try_emplace(phase.name->text, index);
+      if (!inserted) {
+        sink_.error(phase.name->location, "duplicate phase name " + quoted(phase.name->text));
+        sink_.note(program_.phases[it->second].location, "first defined here");
+      }
+    }
+
+    std::optional<Primitive> previous;
+    bool previousFailed = false;
+    for (const sx::Primitive& primitive : phase.primitives) {
+      if (std::holds_alternative<sx::Symm>(primitive.node)) {
+        if (!previous) {
+          if (!previousFailed && !phase.recovered)
+            sink_.error(primitive.location, "[symm] must follow a primitive of the same phase");
+          continue;
+        }
+        Primitive copy = mirrored(*previous);
+        const bool selfMirror = signature(copy) == signature(*previous);
+        if (selfMirror)
+          sink_.warning(primitive.location,
+                        "[symm] copies a primitive that is its own mirror image (it acts on the "
+                        "same links and joints); its effect is doubled or repeated");
+        std::vector<Drive> drives;
+        for (int joint : drivenJoints(copy)) drives.push_back({joint, primitive.location});
+        if (!selfMirror) checkDrives(drives);
+        program_.phases[index].primitives.push_back(copy);
+        previous = std::move(copy);
+        continue;
+      }
+      std::optional<BoundPrimitive> bound = bindPrimitive(primitive);
+      previousFailed = !bound;
+      previous.reset();
+      if (!bound) continue;
+      checkDrives(bound->drives);
+      program_.phases[index].primitives.push_back(bound->primitive);
+      previous = std::move(bound->primitive);
+    }
+  }
+
+  // A phase index by name: only phases defined before the reference count (-1 if none).
+  int resolvePhase(const sx::Name& name, std::string_view use) {
+    auto it = phaseIndex_.find(name.text);
+    if (it != phaseIndex_.end()) return it->second;
+    if (allPhaseNames_.count(name.text)) {
+      sink_.error(name.location, "phase " + quoted(name.text) + " is referenced before its definition" +
+                                     (use == "mirror" ? " (a phase can mirror only an earlier phase)" : ""));
+      return -1;
+    }
+    std::vector<std::string_view> known;
+    for (const auto& entry : phaseIndex_) known.push_back(entry.first);
+    sink_.error(name.location, "unknown phase " + quoted(name.text) + didYouMean(name.text, known));
+    return -1;
+  }
+
+  // Warns when a joint is driven twice in one phase by PD-type primitives (the later wins).
+  void checkDrives(const std::vector<Drive>& drives) {
+    for (size_t i = 0; i < drives.size();) {
+      // Drives written at the same place (a group) make one warning.
+      size_t end = i;
+      std::string names;
+      int earlierLine = 0;
+      while (end < drives.size() && drives[end].location == drives[i].location) {
+        const auto& earlier = drivers_[drives[end].joint];
+        if (earlier) {
+          names += (names.empty() ? "" : ", ") + quoted(kJoints[drives[end].joint].name);
+          earlierLine = earlier->line;
+        }
+        ++end;
+      }
+      if (!names.empty())
+        sink_.warning(drives[i].location, names + " already driven by a PD-type primitive at line " +
+                                              std::to_string(earlierLine) +
+                                              " of this phase; the later one wins");
+      for (size_t k = i; k < end; ++k) drivers_[drives[k].joint] = drives[k].location;
+      i = end;
+    }
+  }
+
+  static std::vector<int> drivenJoints(const Primitive& primitive) {
+    std::vector<int> joints;
+    if (auto* pd = std::get_if<PdPrimitive>(&primitive))
+      for (const auto& target : pd->targets) joints.push_back(target.joint);
+    if (auto* ik = std::get_if<IkPrimitive>(&primitive))
+      for (int effector : ik->effectors)
+        for (int joint : ikChain(effector)) joints.push_back(joint);
+    if (auto* relax = std::get_if<RelaxPrimitive>(&primitive)) joints = relax->joints;
+    return joints;
+  }
+
+  // --- primitives -----------------------------------------------------------------------
+
+  std::optional<BoundPrimitive> bindPrimitive(const sx::Primitive& primitive) {
+    const int errorsBefore = sink_.errorCount();
+    BoundPrimitive bound;
+    std::visit([&](const auto& node) { bound.primitive = bindNode(node, bound.drives); }, primitive.node);
+    if (sink_.errorCount() > errorsBefore) return std::nullopt;
+    return bound;
+  }
+
+  Primitive bindNode(const sx::Pd& pd, std::vector<Drive>& drives) {
+    PdPrimitive out;
+    for (const sx::PdItem& item : pd.items) {
+      std::vector<int> joints = resolveJoints(item.joint, true, "");
+      Number angle = number(item.angle, kPi / 180.0, label_ + ".pd." + item.joint.text);
+      TargetFrame frame = item.frame == sx::Frame::Child    ? TargetFrame::Child
+                          : item.frame == sx::Frame::Parent ? TargetFrame::Parent
+                                                            : TargetFrame::Local;
+      if (frame == TargetFrame::Local) checkRange(joints, item);
+      for (int joint : joints) {
+        out.targets.push_back({joint, angle, frame});
+        drives.push_back({joint, item.joint.location});
+      }
+    }
+    if (pd.time) out.duration = duration(*pd.time, label_ + ".pd.time");
+    return out;
+  }
+
+  Primitive bindNode(const sx::Vf& vf, std::vector<Drive>&) {
+    VirtualForcePrimitive out;
+    out.stanceBalance = vf.stanceBalance;
+    if (vf.stanceBalance) {
+      out.kp = number(vf.values.x, 1.0, label_ + ".vf.kp");
+      out.kd = number(vf.values.y, 1.0, label_ + ".vf.kd");
+    } else {
+      out.fx = number(vf.values.x, 1.0, label_ + ".vf.fx");
+      out.fy = number(vf.values.y, 1.0, label_ + ".vf.fy");
+    }
+    out.link = resolveSingleLink(vf.on, "on:");
+    out.byJoint = resolveSingleJoint(vf.by, "by:");
+    return out;
+  }
+
+  Primitive bindNode(const sx::Ik& ik, std::vector<Drive>& drives) {
+    IkPrimitive out;
+    for (size_t i = 0; i < ik.targets.size(); ++i) {
+      std::string k = std::to_string(i + 1);
+      out.targets.emplace_back(number(ik.targets[i].x, 1.0, label_ + ".ik.x" + k),
+                               number(ik.targets[i].y, 1.0, label_ + ".ik.y" + k));
+    }
+    for (int joint : resolveJoints(ik.on, true, "")) {
+      if (!isEffector(joint)) {
+        sink_.error(ik.on.location, "ik 'on:' needs a wrist or an ankle (or wrists, ankles), not " +
+                                        quoted(ik.on.text));
+        break;
+      }
+      out.effectors.push_back(joint);
+      for (int driven : ikChain(joint)) drives.push_back({driven, ik.on.location});
+    }
+    if (ik.rel) out.relJoint = resolveSingleJoint(*ik.rel, "rel:");
+    if (ik.time) out.duration = duration(*ik.time, label_ + ".ik.time");
+    return out;
+  }
+
+  Primitive bindNode(const sx::Relax& relax, std::vector<Drive>& drives) {
+    RelaxPrimitive out;
+    for (const sx::Name& name : relax.joints) {
+      for (int joint : resolveJoints(name, true, "")) {
+        out.joints.push_back(joint);
+        drives.push_back({joint, name.location});
+      }
+    }
+    out.strength = strength(relax.strength, label_ + ".relax.strength");
+    return out;
+  }
+
+  Primitive bindNode(const sx::Gc& gc, std::vector<Drive>&) {
+    GravityCompPrimitive out;
+    if (gc.by) out.byJoint = resolveSingleJoint(*gc.by, "by:");
+    if (gc.strength) out.strength = strength(*gc.strength, label_ + ".gc.strength");
+    return out;
+  }
+
+  Primitive bindNode(const sx::Symm&, std::vector<Drive>&) { return PdPrimitive{}; }  // handled by the phase
+
+  // Warns when a local target lies outside the joint limits: one warning naming the item
+  // as written when every member is outside the same range, else one per member.
+  void checkRange(const std::vector<int>& joints, const sx::PdItem& item) {
+    const double angle = item.angle.value;
+    std::vector<int> outside;
+    for (int joint : joints)
+      if (angle < kJoints[joint].minDeg || angle > kJoints[joint].maxDeg) outside.push_back(joint);
+    if (outside.empty()) return;
+    auto sameRange = [&](int joint) {
+      return kJoints[joint].minDeg == kJoints[outside[0]].minDeg && kJoints[joint].maxDeg == kJoints[outside[0]].maxDeg;
+    };
+    const bool asWritten = outside.size() == joints.size() && std::all_of(outside.begin(), outside.end(), sameRange);
+    for (int joint : outside) {
+      const JointDef& def = kJoints[joint];
+      std::string who = quoted(asWritten ? std::string_view(item.joint.text) : def.name);
+      if (!asWritten && item.joint.text != def.name) who += " (in " + quoted(item.joint.text) + ")";
+      sink_.warning(item.angle.location, "target " + formatNumber(angle) + " deg for " + who +
+                                             " is outside the joint range [" + formatNumber(def.minDeg) +
+                                             ", " + formatNumber(def.maxDeg) + "] deg");
+      if (asWritten) return;
+    }
+  }
+
+  // --- transitions ----------------------------------------------------------------------
+
+  Transition bindTransition(const sx::Transition& transition, int next) {
+    Transition out;
+    out.location = transition.location;
+    out.next = next;
+    if (transition.after) {
+      out.hasTime = true;
+      out.time = duration(*transition.after, label_ + ".after");
+    }
+    if (transition.contact) {
+      out.hasContact = true;
+      out.event = transition.event == sx::ContactEvent::Lost      ? ContactEvent::Lost
+                  : transition.event == sx::ContactEvent::Changed ? ContactEvent::Changed
+                                                                  : ContactEvent::Established;
+      out.quantifier = transition.quantifier == sx::ContactQuantifier::All ? ContactQuantifier::All
+                                                                           : ContactQuantifier::Any;
+      for (const sx::Name& target : transition.targets)
+        for (int link : resolveLinks(target)) out.links.push_back(link);
+    }
+    return out;
+  }
+
+  // --- names ----------------------------------------------------------------------------
+
+  // Joints named by a joint or (when allowed) a joint group; empty after an error.
+  std::vector<int> resolveJoints(const sx::Name& name, bool allowGroup, std::string_view argument) {
+    if (auto joint = findJoint(name.text)) return {*joint};
+    auto group = findJointGroup(name.text);
+    if (!group.empty()) {
+      if (allowGroup) return {group.begin(), group.end()};
+      sink_.error(name.location, quoted(name.text) + " is a group; '" + std::string(argument) +
+                                     "' needs a single joint");
+      return {};
+    }
+    if (findLink(name.text))
+      sink_.error(name.location, quoted(name.text) + " is a link; expected a joint");
+    else if (!findLinkGroup(name.text).empty())
+      sink_.error(name.location, quoted(name.text) + " is a link group; expected a joint");
+    else
+      sink_.error(name.location, "unknown joint " + quoted(name.text) + didYouMean(name.text, jointNames_));
+    return {};
+  }
+
+  int resolveSingleJoint(const sx::Name& name, std::string_view argument) {
+    std::vector<int> joints = resolveJoints(name, false, argument);
+    return joints.empty() ? 0 : joints.front();
+  }
+
+  std::vector<int> resolveLinks(const sx::Name& name) {
+    if (auto link = findLink(name.text)) return {*link};
+    auto group = findLinkGroup(name.text);
+    if (!group.empty()) return {group.begin(), group.end()};
+    if (findJoint(name.text))
+      sink_.error(name.location, quoted(name.text) + " is a joint; expected a link");
+    else if (!findJointGroup(name.text).empty())
+      sink_.error(name.location, quoted(name.text) + " is a joint group; expected a link");
+    else
+      sink_.error(name.location, "unknown link " + quoted(name.text) + didYouMean(name.text, linkNames_));
+    return {};
+  }
+
+  int resolveSingleLink(const sx::Name& name, std::string_view argument) {
+    if (!findLinkGroup(name.text).empty()) {
+      sink_.error(name.location, quoted(name.text) + " is a group; '" + std::string(argument) +
+                                     "' needs a single link");
+      return 0;
+    }
+    std::vector<int> links = resolveLinks(name);
+    return links.empty() ? 0 : links.front();
+  }
+
+  // --- numbers --------------------------------------------------------------------------
+
+  // A number in internal units; a `@` number becomes the next parameter slot.
+  Number number(const sx::NumberLit& literal, double unit, const std::string& name) {
+    Number out{literal.value * unit, -1, unit};
+    if (!literal.parameter) return out;
+    out.slot = static_cast<int>(program_.parameters.size());
+    program_.parameters.push_back({uniqueName(name), literal.value, literal.value, literal.location});
+    return out;
+  }
+
+  Number duration(const sx::NumberLit& literal, const std::string& name) {
+    if (literal.value < 0)
+      sink_.error(literal.location, "time must not be negative (found " + formatNumber(literal.value) + ")");
+    return number(literal, 1.0, name);
+  }
+
+  Number strength(const sx::NumberLit& literal, const std::string& name) {
+    if (literal.value < 0 || literal.value > 1)
+      sink_.warning(literal.location,
+                    "strength " + formatNumber(literal.value) + " is outside [0, 1]");
+    return number(literal, 1.0, name);
+  }
+
+  std::string uniqueName(const std::string& name) {
+    int& uses = parameterNameUses_[name];
+    ++uses;
+    return uses == 1 ? name : name + "#" + std::to_string(uses);
+  }
+
+  DiagnosticSink& sink_;
+  Program program_;
+  std::vector<std::string_view> jointNames_, linkNames_;
+  std::set<std::string> allPhaseNames_;
+  std::map<std::string, int> phaseIndex_;
+  std::map<std::string, int> parameterNameUses_;
+  // Per phase: the display label and where each joint was last driven.
+  std::string label_;
+  std::array<std::optional<SourceLocation>, kJointCount> drivers_;
+};
+
+}  // namespace
+
+Primitive mirrored(const Primitive& primitive) { return std::visit(Mirror{}, primitive); }
+
+std::optional<Program> bind(const syntax::Script& script, DiagnosticSink& sink) {
+  return Binder(sink).run(script);
+}
+
+}  // namespace scl

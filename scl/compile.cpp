@@ -1,0 +1,97 @@
+#include "scl/compile.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "scl/binder.h"
+#include "scl/parser.h"
+#include "scl/printer.h"
+
+namespace scl {
+
+namespace {
+
+// Parser and binder report in two passes; the user reads them in source order. A note
+// stays right after the diagnostic it belongs to; the stable sort keeps equal locations in
+// the order they were found.
+std::vector<Diagnostic> sortedByLocation(std::vector<Diagnostic> diagnostics) {
+  std::vector<std::vector<Diagnostic>> groups;
+  for (Diagnostic& diagnostic : diagnostics) {
+    if (diagnostic.severity != Severity::Note || groups.empty()) groups.emplace_back();
+    groups.back().push_back(std::move(diagnostic));
+  }
+  std::stable_sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
+    const SourceLocation& x = a.front().location;
+    const SourceLocation& y = b.front().location;
+    return x.line != y.line ? x.line < y.line : x.column < y.column;
+  });
+  std::vector<Diagnostic> sorted;
+  for (auto& group : groups)
+    for (Diagnostic& diagnostic : group) sorted.push_back(std::move(diagnostic));
+  return sorted;
+}
+
+}  // namespace
+
+CompileResult compile(std::string_view source, std::string_view fileName) {
+  DiagnosticSink sink;
+  syntax::Script script = parse(source, fileName, sink);
+  CompileResult result;
+  // Bind even after syntax errors, so that one pass also reports unknown names; the
+  // parser dropped the broken pieces, and the program is kept only without errors.
+  std::optional<Program> program = bind(script, sink);
+  if (!hasErrors(sink.diagnostics())) result.program = std::move(program);
+  result.diagnostics = sortedByLocation(sink.take());
+  return result;
+}
+
+namespace {
+
+// Byte offset of a 1-based line and column; npos when outside the source.
+size_t offsetOf(std::string_view source, int line, int column) {
+  size_t offset = 0;
+  for (int current = 1; current < line; ++current) {
+    offset = source.find('\n', offset);
+    if (offset == std::string_view::npos) return offset;
+    ++offset;
+  }
+  offset += static_cast<size_t>(column - 1);
+  return offset < source.size() ? offset : std::string_view::npos;
+}
+
+bool isNumberChar(char c) { return (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+'; }
+
+}  // namespace
+
+std::string substituteParameters(std::string_view source, const Program& program) {
+  struct Edit {
+    size_t begin, end;
+    std::string text;
+  };
+  std::vector<Edit> edits;
+  for (const Parameter& parameter : program.parameters) {
+    const SourceLocation& at = parameter.location;
+    size_t begin = at.line > 0 && at.column > 0 ? offsetOf(source, at.line, at.column) : std::string_view::npos;
+    if (begin == std::string_view::npos || source[begin] != '@')
+      throw std::invalid_argument("parameter '" + parameter.name + "' is not at an '@' number at line " +
+                                  std::to_string(at.line) + ", column " + std::to_string(at.column));
+    size_t end = begin + 1;
+    while (end < source.size() && isNumberChar(source[end])) ++end;
+    std::string text = "@";
+    text += formatNumber(parameter.value);
+    edits.push_back({begin, end, std::move(text)});
+  }
+  std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
+  std::string out;
+  size_t copied = 0;
+  for (const Edit& edit : edits) {
+    if (edit.begin < copied) throw std::invalid_argument("two parameters at the same location");
+    out.append(source.substr(copied, edit.begin - copied));
+    out += edit.text;
+    copied = edit.end;
+  }
+  out.append(source.substr(copied));
+  return out;
+}
+
+}  // namespace scl

@@ -1,0 +1,155 @@
+#include "scl/diagnostics.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace scl {
+
+bool hasErrors(std::span<const Diagnostic> diagnostics) {
+  return std::any_of(diagnostics.begin(), diagnostics.end(),
+                     [](const Diagnostic& d) { return d.severity == Severity::Error; });
+}
+
+namespace {
+
+std::string_view severityName(Severity severity) {
+  switch (severity) {
+    case Severity::Error: return "error";
+    case Severity::Warning: return "warning";
+    case Severity::Note: return "note";
+  }
+  return "error";
+}
+
+// The text of 1-based line `line` of `source`, without its line break; nullopt-like empty
+// result with found=false when the source has fewer lines.
+bool findLine(std::string_view source, int line, std::string_view& text) {
+  size_t start = 0;
+  for (int current = 1; current < line; ++current) {
+    size_t newline = source.find('\n', start);
+    if (newline == std::string_view::npos) return false;
+    start = newline + 1;
+  }
+  size_t end = source.find('\n', start);
+  if (end == std::string_view::npos) end = source.size();
+  text = source.substr(start, end - start);
+  if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+  return true;
+}
+
+// Line starts of a source, so rendering many diagnostics stays linear.
+struct LineIndex {
+  std::vector<size_t> starts;
+  explicit LineIndex(std::string_view source) {
+    starts.push_back(0);
+    for (size_t i = 0; i < source.size(); ++i)
+      if (source[i] == '\n') starts.push_back(i + 1);
+  }
+};
+
+}  // namespace
+
+std::string renderDiagnostics(std::span<const Diagnostic> diagnostics, std::string_view source) {
+  LineIndex index(source);
+  std::string out;
+  for (const Diagnostic& d : diagnostics) {
+    const SourceLocation& at = d.location;
+    out += at.file.empty() ? std::string("<input>") : at.file;
+    if (at.line > 0) {
+      // Appended piecewise: `"literal" + std::string` trips GCC 12's -Wrestrict at -O3.
+      out += ':';
+      out += std::to_string(at.line);
+      out += ':';
+      out += std::to_string(at.column);
+    }
+    out += ": ";
+    out += severityName(d.severity);
+    out += ": ";
+    out += d.message;
+    out += '\n';
+    if (at.line <= 0 || at.line > static_cast<int>(index.starts.size())) continue;
+    std::string_view text;
+    findLine(source.substr(index.starts[at.line - 1]), 1, text);
+    if (text.size() > 200) continue;  // minified or binary input: a caret would not help
+    std::string line = "  ";
+    std::string caret = "  ";
+    for (size_t i = 0; i < text.size(); ++i) {
+      unsigned char c = static_cast<unsigned char>(text[i]);
+      char shown = c == '\t' ? '\t' : (std::isprint(c) ? static_cast<char>(c) : '?');
+      line += shown;
+      if (static_cast<int>(i) + 1 < at.column) caret += shown == '\t' ? '\t' : ' ';
+    }
+    out += line + '\n' + caret + "^\n";
+  }
+  return out;
+}
+
+void DiagnosticSink::add(Severity severity, const SourceLocation& location, std::string message) {
+  if (full_) return;
+  if (severity == Severity::Error && errorCount_ >= maxErrors_) {
+    full_ = true;
+    diagnostics_.push_back({Severity::Note, location, "too many errors; stopping here"});
+    return;
+  }
+  if (severity == Severity::Error) ++errorCount_;
+  diagnostics_.push_back({severity, location, std::move(message)});
+}
+
+void DiagnosticSink::error(const SourceLocation& location, std::string message) {
+  add(Severity::Error, location, std::move(message));
+}
+void DiagnosticSink::warning(const SourceLocation& location, std::string message) {
+  add(Severity::Warning, location, std::move(message));
+}
+void DiagnosticSink::note(const SourceLocation& location, std::string message) {
+  add(Severity::Note, location, std::move(message));
+}
+
+int editDistance(std::string_view a, std::string_view b) {
+  // Names are short; beyond 64 bytes nothing is a plausible typo of a table name.
+  if (a.size() > 64 || b.size() > 64) return 1000;
+  auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+  const size_t n = a.size(), m = b.size();
+  std::vector<std::vector<int>> d(n + 1, std::vector<int>(m + 1, 0));
+  for (size_t i = 0; i <= n; ++i) d[i][0] = static_cast<int>(i);
+  for (size_t j = 0; j <= m; ++j) d[0][j] = static_cast<int>(j);
+  for (size_t i = 1; i <= n; ++i) {
+    for (size_t j = 1; j <= m; ++j) {
+      int cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) && lower(a[i - 2]) == lower(b[j - 1]))
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[n][m];
+}
+
+std::string_view closestMatch(std::string_view name, std::span<const std::string_view> candidates) {
+  const int limit = std::max(1, static_cast<int>(name.size()) / 3);
+  std::string_view best;
+  int bestDistance = limit + 1;
+  for (std::string_view candidate : candidates) {
+    int distance = editDistance(name, candidate);
+    if (distance < bestDistance) {
+      bestDistance = distance;
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+std::string didYouMean(std::string_view name, std::span<const std::string_view> candidates) {
+  std::string_view best = closestMatch(name, candidates);
+  if (best.empty()) return "";
+  return "; did you mean '" + std::string(best) + "'?";
+}
+
+std::string quoteToken(std::string_view text) {
+  std::string out;
+  for (char c : text.substr(0, 40))
+    out += std::isprint(static_cast<unsigned char>(c)) ? c : '?';
+  if (text.size() > 40) out += "...";
+  return out;
+}
+
+}  // namespace scl

@@ -1,0 +1,70 @@
+// Diagnostics of the SCL front end: errors, warnings and notes with a source location,
+// rendered compiler-style (`file:line:col: error: message`, source line, caret).
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "scl/program.h"
+
+namespace scl {
+
+enum class Severity { Error, Warning, Note };
+
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  /// Where the offending token starts; line 0 for a diagnostic about the whole file.
+  SourceLocation location;
+  /// One sentence, lower case, no trailing period (e.g. "unknown joint 'leftShoulderr'").
+  std::string message;
+};
+
+/// True when any diagnostic is an error.
+bool hasErrors(std::span<const Diagnostic> diagnostics);
+
+/// Renders each diagnostic as `file:line:col: severity: message`, followed by the source
+/// line and a caret under the column (when the location lies in `source`).
+std::string renderDiagnostics(std::span<const Diagnostic> diagnostics, std::string_view source);
+
+/// Collects diagnostics, stopping after `maxErrors` errors so that garbage input cannot
+/// produce megabytes of output; the first error beyond the limit adds one final note.
+class DiagnosticSink {
+ public:
+  explicit DiagnosticSink(int maxErrors = 50) : maxErrors_(maxErrors) {}
+
+  void error(const SourceLocation& location, std::string message);
+  void warning(const SourceLocation& location, std::string message);
+  void note(const SourceLocation& location, std::string message);
+
+  int errorCount() const { return errorCount_; }
+  /// True once the error limit was reached; callers stop reporting (and parsing).
+  bool full() const { return full_; }
+  const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
+  std::vector<Diagnostic> take() { return std::move(diagnostics_); }
+
+ private:
+  void add(Severity severity, const SourceLocation& location, std::string message);
+
+  std::vector<Diagnostic> diagnostics_;
+  int maxErrors_;
+  int errorCount_ = 0;
+  bool full_ = false;
+};
+
+/// Optimal-string-alignment edit distance (insert, delete, substitute, swap adjacent),
+/// case-insensitive.
+int editDistance(std::string_view a, std::string_view b);
+
+/// The candidate closest to `name` by edit distance when it is close enough to be a likely
+/// typo (distance <= max(1, length / 3)); empty otherwise.
+std::string_view closestMatch(std::string_view name, std::span<const std::string_view> candidates);
+
+/// "; did you mean 'x'?" for the closest candidate, or "" when none is close.
+std::string didYouMean(std::string_view name, std::span<const std::string_view> candidates);
+
+/// A token for a message: at most 40 bytes, non-printable bytes as '?'.
+std::string quoteToken(std::string_view text);
+
+}  // namespace scl

@@ -1,0 +1,190 @@
+#include "scl/lexer.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace scl {
+
+namespace {
+
+bool isIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isIdentChar(char c) { return isIdentStart(c) || isDigit(c); }
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+
+class Lexer {
+ public:
+  Lexer(std::string_view source, std::string_view fileName, DiagnosticSink& sink)
+      : source_(source), fileName_(fileName), sink_(sink) {}
+
+  std::vector<Token> run() {
+    std::vector<Token> tokens;
+    tokens.reserve(source_.size() / 3 + 1);
+    while (true) {
+      skipSpaceAndComments();
+      if (pos_ >= source_.size() || sink_.full()) break;
+      Token token;
+      token.afterInvalid = skippedInvalid_;
+      if (lexToken(token)) {
+        tokens.push_back(token);
+        skippedInvalid_ = false;
+      } else {
+        skippedInvalid_ = true;
+      }
+    }
+    Token end;
+    end.kind = TokenKind::EndOfFile;
+    end.afterInvalid = skippedInvalid_;
+    end.line = line_;
+    end.column = column();
+    tokens.push_back(end);
+    return tokens;
+  }
+
+ private:
+  int column() const { return static_cast<int>(pos_ - lineStart_) + 1; }
+  SourceLocation here() const { return {std::string(fileName_), line_, column()}; }
+  char at(size_t i) const { return i < source_.size() ? source_[i] : '\0'; }
+
+  void advance() {
+    if (source_[pos_] == '\n') {
+      ++line_;
+      lineStart_ = pos_ + 1;
+    }
+    ++pos_;
+  }
+
+  void skipSpaceAndComments() {
+    while (pos_ < source_.size()) {
+      char c = source_[pos_];
+      if (isSpace(c)) {
+        advance();
+      } else if (c == '/' && at(pos_ + 1) == '/') {
+        while (pos_ < source_.size() && source_[pos_] != '\n') ++pos_;
+      } else {
+        return;
+      }
+    }
+  }
+
+  // Lexes one token at pos_; false (with a diagnostic) for invalid input, which is skipped.
+  bool lexToken(Token& token) {
+    token.line = line_;
+    token.column = column();
+    const size_t start = pos_;
+    const char c = source_[pos_];
+    if (isIdentStart(c)) {
+      while (pos_ < source_.size() && isIdentChar(source_[pos_])) ++pos_;
+      token.kind = TokenKind::Identifier;
+      token.text = source_.substr(start, pos_ - start);
+      return true;
+    }
+    if (c == '@' || c == '-' || c == '+' || c == '.' || isDigit(c)) return lexNumber(token);
+    TokenKind kind;
+    switch (c) {
+      case '{': kind = TokenKind::LeftBrace; break;
+      case '}': kind = TokenKind::RightBrace; break;
+      case '[': kind = TokenKind::LeftBracket; break;
+      case ']': kind = TokenKind::RightBracket; break;
+      case '(': kind = TokenKind::LeftParen; break;
+      case ')': kind = TokenKind::RightParen; break;
+      case ',': kind = TokenKind::Comma; break;
+      case ':': kind = TokenKind::Colon; break;
+      default: skipInvalid(); return false;
+    }
+    ++pos_;
+    token.kind = kind;
+    token.text = source_.substr(start, 1);
+    return true;
+  }
+
+  // NUM := [ "@" ] [ "+" | "-" ] ( digits [ "." digits? ] | "." digits )
+  bool lexNumber(Token& token) {
+    const size_t start = pos_;
+    const SourceLocation location = here();
+    if (source_[pos_] == '@') {
+      token.parameter = true;
+      ++pos_;
+    }
+    const size_t numberStart = pos_;
+    if (at(pos_) == '-' || at(pos_) == '+') ++pos_;
+    const size_t digitsStart = pos_;
+    while (isDigit(at(pos_))) ++pos_;
+    bool hasDigits = pos_ > digitsStart;
+    if (at(pos_) == '.' && (hasDigits || isDigit(at(pos_ + 1)))) {
+      ++pos_;
+      while (isDigit(at(pos_))) ++pos_;
+      hasDigits = true;
+    }
+    if (!hasDigits) {
+      pos_ = start + 1;
+      std::string what(1, source_[start]);
+      sink_.error(location, what == "@" ? "'@' must be followed directly by a number"
+                                        : "unexpected character '" + what + "'");
+      return false;
+    }
+    token.kind = TokenKind::Number;
+    token.text = source_.substr(start, pos_ - start);
+    std::string_view digits = source_.substr(numberStart, pos_ - numberStart);
+    if (digits.front() == '+') digits.remove_prefix(1);
+    double value = 0.0;
+    auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (error != std::errc() || end != digits.data() + digits.size() || !std::isfinite(value)) {
+      sink_.error(location, "number '" + quoteToken(token.text) + "' is out of range");
+      value = 0.0;
+    }
+    token.number = value;
+    return true;
+  }
+
+  // Skips a run of bytes that start no token and reports it once.
+  void skipInvalid() {
+    const SourceLocation location = here();
+    const unsigned char first = static_cast<unsigned char>(source_[pos_]);
+    while (pos_ < source_.size()) {
+      char c = source_[pos_];
+      if (isSpace(c) || isIdentStart(c) || isDigit(c) || c == '@' || c == '-' || c == '+' ||
+          c == '.' || std::string_view("{}[](),:").find(c) != std::string_view::npos ||
+          (c == '/' && at(pos_ + 1) == '/'))
+        break;
+      ++pos_;
+    }
+    std::string message;
+    if (first == 0) {
+      message = "NUL byte in source";
+    } else if (first < 0x20 || first >= 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02X", first);
+      message = std::string("invalid byte ") + hex + " in source (SCL is plain ASCII)";
+    } else {
+      message = std::string("unexpected character '") + static_cast<char>(first) + "'";
+    }
+    sink_.error(location, message);
+  }
+
+  std::string_view source_;
+  std::string_view fileName_;
+  DiagnosticSink& sink_;
+  size_t pos_ = 0;
+  size_t lineStart_ = 0;
+  bool skippedInvalid_ = false;
+  int line_ = 1;
+};
+
+}  // namespace
+
+std::vector<Token> lex(std::string_view source, std::string_view fileName, DiagnosticSink& sink) {
+  return Lexer(source, fileName, sink).run();
+}
+
+std::string describeToken(const Token& token) {
+  if (token.kind == TokenKind::EndOfFile) return "end of file";
+  std::string quoted = "'";
+  quoted += quoteToken(token.text);
+  quoted += '\'';
+  return quoted;
+}
+
+}  // namespace scl

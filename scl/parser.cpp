@@ -1,0 +1,710 @@
+#include "scl/parser.h"
+
+#include <array>
+#include <string>
+
+#include "scl/character_table.h"
+#include "scl/lexer.h"
+
+namespace scl {
+
+namespace {
+
+using syntax::ContactEvent;
+using syntax::ContactQuantifier;
+using syntax::Finally;
+using syntax::Frame;
+using syntax::Gc;
+using syntax::Ik;
+using syntax::Name;
+using syntax::NumberLit;
+using syntax::Pd;
+using syntax::PdItem;
+using syntax::Phase;
+using syntax::Primitive;
+using syntax::Relax;
+using syntax::SceneHeader;
+using syntax::Script;
+using syntax::Symm;
+using syntax::Transition;
+using syntax::Vec;
+using syntax::Vf;
+
+constexpr std::array<std::string_view, 5> kPrimitiveKeywords = {"vf", "ik", "relax", "gc", "symm"};
+constexpr std::array<std::string_view, 3> kTransitionKeywords = {"after", "when", "and"};
+constexpr std::array<std::string_view, 5> kContactWords = {"established", "lost", "changed",
+                                                           "any", "all"};
+// Words that may follow the body of a primitive; used to suggest a fix for a typo there.
+constexpr std::array<std::string_view, 7> kTrailingWords = {"child", "parent", "time", "on",
+                                                            "by", "rel", "strength"};
+
+/// One named argument a primitive (or the scene header) accepts: `name: value` (or
+/// `name value` when `colon` is false, as in `strength 0.5`).
+struct ArgSpec {
+  std::string_view name;
+  bool colon = true;
+  /// What the value is, for messages: "a link name", "a number", ...
+  std::string_view what;
+  std::optional<Name>* nameOut = nullptr;
+  std::optional<NumberLit>* numberOut = nullptr;
+};
+
+class Parser {
+ public:
+  Parser(const std::vector<Token>& tokens, std::string_view fileName, DiagnosticSink& sink)
+      : tokens_(tokens), file_(fileName), sink_(sink) {}
+
+  // script := [ scene ] phase { transition phase } [ "finally" transition "backto" NAME ]
+  Script parseScript() {
+    Script script;
+    if (isWord("scene")) script.scene = parseScene();
+    bool inLooseRun = false;  // inside a run of primitives written outside any phase
+    bool reportedLoose = false;
+    while (!atEnd()) {
+      const Token& token = peek();
+      const bool loose = token.kind == TokenKind::LeftBracket;
+      if (!loose) inLooseRun = false;
+      if (token.kind == TokenKind::LeftBrace) {
+        if (!script.phases.empty() && !script.phases.back().exit && !script.phases.back().recovered)
+          errorAt(token, "missing transition between phases; write 'after NUM' or "
+                         "'when contact LINK' before '{'");
+        script.phases.push_back(parsePhase());
+      } else if (isTransitionStart()) {
+        Transition transition = parseTransition();
+        if (script.phases.empty())
+          sink_.error(transition.location, "a transition must follow a phase");
+        else if (script.phases.back().exit)
+          sink_.error(transition.location, "two transitions in a row; expected '{' to start a phase");
+        else
+          script.phases.back().exit = std::move(transition);
+      } else if (isWord("finally")) {
+        if (!script.phases.empty() && script.phases.back().exit)
+          errorAt(token, "'finally' must follow the last phase, not a transition");
+        script.finally = parseFinally();
+        if (!atEnd()) {
+          expectedNear("end of file after 'backto NAME'", peek());
+          break;
+        }
+      } else if (loose) {
+        if (!reportedLoose)
+          errorAt(token, "primitive outside a phase; enclose primitives in '{ }'");
+        reportedLoose = true;
+        if (!inLooseRun) {
+          script.phases.emplace_back();
+          script.phases.back().location = location(token);
+          script.phases.back().recovered = true;
+        }
+        inLooseRun = true;
+        parsePrimitive(script.phases.back());
+      } else if (isWord("scene")) {
+        errorAt(token, "the scene header must come before the first phase");
+        parseScene();
+      } else {
+        std::string hint;
+        if (token.kind == TokenKind::Identifier) hint = didYouMean(token.text, kTransitionKeywords);
+        expectedNear("'{' to start a phase or a transition", token, hint);
+        next();
+        skipUntilTopLevel();
+      }
+    }
+    if (script.phases.empty() && sink_.errorCount() == 0)
+      sink_.error({file_, 1, 1}, "the script has no phases; write at least one '{ [primitive] }'");
+    if (!script.phases.empty() && script.phases.back().exit && !script.finally)
+      sink_.error(script.phases.back().exit->location,
+                  "transition after the last phase; add a phase after it or write "
+                  "'finally <transition> backto NAME'");
+    return script;
+  }
+
+ private:
+  // --- token access -------------------------------------------------------------------
+
+  // Past the error limit every look-ahead sees the end of file, so every loop ends.
+  const Token& peek(size_t ahead = 0) const {
+    if (sink_.full()) return tokens_.back();
+    size_t index = std::min(pos_ + ahead, tokens_.size() - 1);
+    return tokens_[index];
+  }
+  const Token& next() {
+    const Token& token = peek();
+    if (pos_ + 1 < tokens_.size()) ++pos_;
+    return token;
+  }
+  bool atEnd() const { return peek().kind == TokenKind::EndOfFile; }
+  bool isKind(TokenKind kind, size_t ahead = 0) const { return peek(ahead).kind == kind; }
+  bool isWord(std::string_view word, size_t ahead = 0) const {
+    const Token& token = peek(ahead);
+    return token.kind == TokenKind::Identifier && token.text == word;
+  }
+  bool isTransitionStart() const { return isWord("after") || isWord("when") || isWord("and"); }
+  // Tokens where a phase-level construct can start: resynchronisation points.
+  bool isPhaseBoundary() const {
+    return atEnd() || isKind(TokenKind::LeftBrace) || isTransitionStart() || isWord("finally");
+  }
+
+  SourceLocation location(const Token& token) const { return {file_, token.line, token.column}; }
+  void errorAt(const Token& token, std::string message) { sink_.error(location(token), std::move(message)); }
+  void expectedNear(std::string_view what, const Token& token, std::string_view hint = "") {
+    // The lexer already reported the bytes that broke the syntax here.
+    suppressedLast_ = token.afterInvalid;
+    if (suppressedLast_) return;
+    errorAt(token, "expected " + std::string(what) + " near " + describeToken(token) + std::string(hint));
+  }
+  void noteOpened(const Token& open) {
+    if (suppressedLast_) return;
+    sink_.note(location(open), "'" + std::string(open.text) + "' opened here");
+  }
+
+  void skipUntilTopLevel() {
+    while (!isPhaseBoundary()) next();
+  }
+  // Skips the rest of a broken primitive: through its `]`, or up to a token that starts
+  // the next primitive or ends the phase.
+  void skipPrimitive() {
+    while (!atEnd()) {
+      TokenKind kind = peek().kind;
+      if (kind == TokenKind::RightBracket) {
+        next();
+        return;
+      }
+      if (kind == TokenKind::LeftBracket || kind == TokenKind::RightBrace || kind == TokenKind::LeftBrace)
+        return;
+      next();
+    }
+  }
+  // Skips junk inside a phase up to the next primitive or the end of the phase.
+  void skipInPhase() {
+    while (!isPhaseBoundary() && !isKind(TokenKind::LeftBracket) && !isKind(TokenKind::RightBrace))
+      next();
+  }
+
+  // --- scene header ---------------------------------------------------------------------
+
+  // scene := "scene" { [","] ( "pose:" NAME | "env:" NAME | "height:" NUM | "duration:" NUM ) }
+  SceneHeader parseScene() {
+    SceneHeader scene;
+    scene.location = location(next());
+    std::array<ArgSpec, 4> specs = {{
+        {"pose", true, "a pose name", &scene.pose, nullptr},
+        {"env", true, "an environment name", &scene.environment, nullptr},
+        {"height", true, "a chair height (metres)", nullptr, &scene.height},
+        {"duration", true, "a duration (seconds)", nullptr, &scene.duration},
+    }};
+    bool ok = parseArgs(specs, "scene");
+    if (ok && !isKind(TokenKind::LeftBrace) && !atEnd()) {
+      std::string hint;
+      if (peek().kind == TokenKind::Identifier) hint = didYouMean(peek().text, argNames(specs));
+      expectedNear("a scene argument (pose:, env:, height:, duration:) or '{'", peek(), hint);
+      ok = false;
+    }
+    if (!ok) skipUntilTopLevel();
+    return scene;
+  }
+
+  // --- phases ---------------------------------------------------------------------------
+
+  // phase := "{" [ "(" NAME ")" [ ":" "(" NAME ")" ] ] primitive* "}"
+  Phase parsePhase() {
+    Phase phase;
+    const Token& open = next();
+    phase.location = location(open);
+    if (isKind(TokenKind::LeftParen) && !parsePhaseHeader(phase)) {
+      phase.recovered = true;
+      skipInPhase();
+    }
+    while (true) {
+      const Token& token = peek();
+      if (token.kind == TokenKind::RightBrace) {
+        next();
+        return phase;
+      }
+      if (token.kind == TokenKind::LeftBracket) {
+        parsePrimitive(phase);
+      } else if (isPhaseBoundary()) {
+        expectedNear("'}' to close the phase", token);
+        noteOpened(open);
+        phase.recovered = true;
+        return phase;
+      } else {
+        std::string hint;
+        if (token.kind == TokenKind::LeftParen) hint = "; the phase name must come right after '{'";
+        expectedNear("'[' or '}'", token, hint);
+        phase.recovered = true;
+        next();
+        skipInPhase();
+      }
+    }
+  }
+
+  // phase-header := "(" NAME ")" [ ":" "(" NAME ")" ]
+  bool parsePhaseHeader(Phase& phase) {
+    phase.name = parseParenthesizedName();
+    if (!phase.name) return false;
+    if (!isKind(TokenKind::Colon)) return true;
+    next();
+    if (!isKind(TokenKind::LeftParen)) {
+      expectedNear("'(' and the name of the phase to mirror after ':'", peek());
+      return false;
+    }
+    phase.mirrorOf = parseParenthesizedName();
+    return phase.mirrorOf.has_value();
+  }
+
+  // paren-name := "(" NAME ")"
+  std::optional<Name> parseParenthesizedName() {
+    const Token& open = next();
+    if (!isKind(TokenKind::Identifier)) {
+      expectedNear("a phase name after '('", peek());
+      return std::nullopt;
+    }
+    Name name = parseName();
+    if (!isKind(TokenKind::RightParen)) {
+      expectedNear("')'", peek());
+      noteOpened(open);
+      return std::nullopt;
+    }
+    next();
+    return name;
+  }
+
+  // --- transitions ----------------------------------------------------------------------
+
+  // transition := "after" NUM
+  //             | "when" contact
+  //             | "and" "when" contact "after" NUM
+  // On an error the partial transition is returned (and the phase boundary resynced), so
+  // that the phases around it do not report a missing transition as well.
+  Transition parseTransition(bool* ok = nullptr) {
+    Transition transition;
+    transition.location = location(peek());
+    const bool parsed = parseTransitionBody(transition);
+    if (!parsed) {
+      transition.targets.clear();  // possibly misread; do not report them as unknown links
+      skipUntilTopLevelAfterTransition();
+    }
+    if (ok) *ok = parsed;
+    return transition;
+  }
+
+  bool parseTransitionBody(Transition& transition) {
+    if (isWord("after")) {
+      next();
+      transition.after = parseNumber("a time (seconds) after 'after'");
+      return transition.after.has_value();
+    }
+    if (isWord("when")) {
+      next();
+      return parseContact(transition);
+    }
+    next();  // "and"
+    if (!isWord("when")) {
+      expectedNear("'when contact' after 'and'", peek());
+      return false;
+    }
+    next();
+    if (!parseContact(transition)) return false;
+    if (!isWord("after")) {
+      expectedNear("'after NUM' to complete 'and when contact ...'", peek());
+      return false;
+    }
+    next();
+    transition.after = parseNumber("a time (seconds) after 'after'");
+    return transition.after.has_value();
+  }
+
+  void skipUntilTopLevelAfterTransition() {
+    while (!atEnd() && !isKind(TokenKind::LeftBrace) && !isWord("finally") && !isWord("backto"))
+      next();
+  }
+
+  // contact := "contact" [ "changed" | "established" | "lost" ] [ "any" | "all" ] targets
+  // targets := link-or-group { "," link-or-group }
+  bool parseContact(Transition& transition) {
+    if (!isWord("contact")) {
+      std::string hint;
+      if (peek().kind == TokenKind::Identifier) hint = didYouMean(peek().text, std::array<std::string_view, 1>{"contact"});
+      expectedNear("'contact' after 'when'", peek(), hint);
+      return false;
+    }
+    next();
+    transition.contact = true;
+    if (isWord("established")) transition.event = ContactEvent::Established;
+    else if (isWord("lost")) transition.event = ContactEvent::Lost;
+    else if (isWord("changed")) transition.event = ContactEvent::Changed;
+    if (transition.event) next();
+    if (isWord("any")) transition.quantifier = ContactQuantifier::Any;
+    else if (isWord("all")) transition.quantifier = ContactQuantifier::All;
+    if (transition.quantifier) next();
+    if (!isKind(TokenKind::Identifier)) {
+      expectedNear("a link name after 'contact'", peek());
+      return false;
+    }
+    while (true) {
+      transition.targets.push_back(parseName());
+      if (isKind(TokenKind::Comma) && isKind(TokenKind::Identifier, 1)) {
+        next();
+        continue;
+      }
+      break;
+    }
+    // A word right after the first target: most likely a misspelled event or quantifier.
+    if (isKind(TokenKind::Identifier) && !isTransitionStart() && !isWord("backto") && !isWord("finally")) {
+      const Name& first = transition.targets.front();
+      std::string_view suggestion = closestMatch(first.text, kContactWords);
+      if (transition.targets.size() == 1 && !suggestion.empty())
+        sink_.error(first.location, "unknown contact condition '" + quoteToken(first.text) +
+                                        "'; did you mean '" + std::string(suggestion) + "'?");
+      else
+        expectedNear("',' between contact links", peek());
+      return false;
+    }
+    return true;
+  }
+
+  // finally := "finally" transition "backto" NAME
+  std::optional<Finally> parseFinally() {
+    Finally finally;
+    finally.location = location(next());
+    if (!isTransitionStart()) {
+      expectedNear("a transition after 'finally'", peek());
+      skipUntilEnd();
+      return std::nullopt;
+    }
+    bool transitionOk = false;
+    finally.transition = parseTransition(&transitionOk);
+    if (!isWord("backto")) {
+      if (transitionOk) expectedNear("'backto NAME' after the final transition", peek());
+      skipUntilEnd();
+      return std::nullopt;
+    }
+    next();
+    if (!isKind(TokenKind::Identifier)) {
+      expectedNear("a phase name after 'backto'", peek());
+      skipUntilEnd();
+      return std::nullopt;
+    }
+    finally.backto = parseName();
+    return finally;
+  }
+  void skipUntilEnd() {
+    while (!atEnd()) next();
+  }
+
+  // --- primitives -----------------------------------------------------------------------
+
+  // primitive := "[" ( pd | vf | ik | relax | gc | "symm" ) "]"
+  void parsePrimitive(Phase& phase) {
+    const Token& open = next();
+    Primitive primitive;
+    primitive.location = location(open);
+    bool ok = false;
+    if (isWord("vf")) {
+      ok = parseVf(primitive.node.emplace<Vf>());
+    } else if (isWord("ik")) {
+      ok = parseIk(primitive.node.emplace<Ik>());
+    } else if (isWord("relax")) {
+      ok = parseRelax(primitive.node.emplace<Relax>());
+    } else if (isWord("gc")) {
+      ok = parseGc(primitive.node.emplace<Gc>());
+    } else if (isWord("symm")) {
+      next();
+      primitive.node.emplace<Symm>();
+      ok = true;
+    } else if (isKind(TokenKind::Identifier)) {
+      ok = parsePd(primitive.node.emplace<Pd>());
+    } else if (isKind(TokenKind::RightBracket)) {
+      errorAt(open, "empty primitive '[]'");
+    } else {
+      expectedNear("a joint name or a primitive keyword (vf, ik, relax, gc, symm)", peek());
+    }
+    if (ok && isKind(TokenKind::RightBracket)) {
+      next();
+      phase.primitives.push_back(std::move(primitive));
+      return;
+    }
+    if (ok) {
+      std::string hint;
+      if (peek().kind == TokenKind::Identifier) hint = didYouMean(peek().text, kTrailingWords);
+      expectedNear("']'", peek(), hint);
+      noteOpened(open);
+      // A complete primitive followed by the next one or the end of the phase: only the
+      // ']' is missing, so keep the primitive (its names are still checked).
+      if (isKind(TokenKind::LeftBracket) || isKind(TokenKind::RightBrace) || isPhaseBoundary())
+        phase.primitives.push_back(std::move(primitive));
+    }
+    phase.recovered = true;
+    skipPrimitive();
+  }
+
+  // pd := pd-item { "," pd-item } [ [","] "time:" NUM ]
+  bool parsePd(Pd& pd) {
+    while (true) {
+      PdItem item;
+      if (!parsePdItem(item)) return false;
+      pd.items.push_back(std::move(item));
+      if (!isKind(TokenKind::Comma)) break;
+      next();
+      if (isWord("time")) break;
+    }
+    if (!isWord("time")) return true;
+    next();
+    if (!expectColonAfter("time")) return false;
+    pd.time = parseNumber("a duration (seconds) after 'time:'");
+    return pd.time.has_value();
+  }
+
+  // pd-item := joint-or-group NUM [ "child" | "parent" ]
+  bool parsePdItem(PdItem& item) {
+    if (!isKind(TokenKind::Identifier)) {
+      expectedNear("a joint name", peek());
+      return false;
+    }
+    item.joint = parseName();
+    if (!isKind(TokenKind::Number)) {
+      std::string_view keyword = closestMatch(item.joint.text, kPrimitiveKeywords);
+      const bool isJointName = findJoint(item.joint.text) || !findJointGroup(item.joint.text).empty();
+      if (!keyword.empty() && !isJointName)
+        sink_.error(item.joint.location, "unknown primitive '" + quoteToken(item.joint.text) +
+                                             "'; did you mean '" + std::string(keyword) + "'?");
+      else
+        expectedNear("a target angle (degrees) after '" + quoteToken(item.joint.text) + "'", peek());
+      return false;
+    }
+    item.angle = *parseNumber("");
+    if (isWord("child")) item.frame = Frame::Child;
+    else if (isWord("parent")) item.frame = Frame::Parent;
+    if (item.frame != Frame::Local) next();
+    return true;
+  }
+
+  // vf := "vf" ( vec | "sb" "(" NUM "," NUM ")" ) [","] "on:" link [","] "by:" joint
+  bool parseVf(Vf& vf) {
+    const Token& keyword = next();
+    if (isKind(TokenKind::LeftParen)) {
+      auto force = parseVec("a force (fx, fy)");
+      if (!force) return false;
+      vf.values = *force;
+    } else if (isWord("sb")) {
+      next();
+      if (!isKind(TokenKind::LeftParen)) {
+        expectedNear("the gains of stance balance, sb(kp, kd),", peek());
+        return false;
+      }
+      auto gains = parseVec("the gains of 'sb' (kp, kd)");
+      if (!gains) return false;
+      vf.stanceBalance = true;
+      vf.values = *gains;
+    } else {
+      expectedNear("a force '(fx, fy)' or 'sb(kp, kd)' after 'vf'", peek());
+      return false;
+    }
+    std::optional<Name> on, by;
+    std::array<ArgSpec, 2> specs = {{
+        {"on", true, "a link name", &on, nullptr},
+        {"by", true, "a joint name", &by, nullptr},
+    }};
+    if (!parseArgs(specs, "vf")) return false;
+    if (!on || !by) {
+      errorAt(keyword, std::string("vf needs ") + (on ? "" : "'on: LINK'") + (!on && !by ? " and " : "") +
+                           (by ? "" : "'by: JOINT'"));
+      return false;
+    }
+    vf.on = *on;
+    vf.by = *by;
+    return true;
+  }
+
+  // ik := "ik" vec { "," vec } [","] "on:" joint-or-group [ [","] "rel:" joint ]
+  //       [ [","] "time:" NUM ]
+  bool parseIk(Ik& ik) {
+    const Token& keyword = next();
+    if (!isKind(TokenKind::LeftParen)) {
+      expectedNear("a target '(x, y)' after 'ik'", peek());
+      return false;
+    }
+    while (true) {
+      auto target = parseVec("a target (x, y)");
+      if (!target) return false;
+      ik.targets.push_back(*target);
+      if (isKind(TokenKind::Comma) && isKind(TokenKind::LeftParen, 1)) {
+        next();
+        continue;
+      }
+      break;
+    }
+    std::optional<Name> on;
+    std::array<ArgSpec, 3> specs = {{
+        {"on", true, "a wrist or ankle joint", &on, nullptr},
+        {"rel", true, "a joint name", &ik.rel, nullptr},
+        {"time", true, "a duration (seconds)", nullptr, &ik.time},
+    }};
+    if (!parseArgs(specs, "ik")) return false;
+    if (!on) {
+      errorAt(keyword, "ik needs 'on: JOINT' (a wrist or an ankle)");
+      return false;
+    }
+    ik.on = *on;
+    return true;
+  }
+
+  // relax := "relax" joint-or-group { "," joint-or-group } [","] "strength" NUM
+  bool parseRelax(Relax& relax) {
+    next();
+    while (true) {
+      if (!isKind(TokenKind::Identifier) || isWord("strength")) {
+        expectedNear("a joint name after 'relax'", peek());
+        return false;
+      }
+      relax.joints.push_back(parseName());
+      if (!isKind(TokenKind::Comma)) break;
+      next();
+      if (isWord("strength")) break;
+    }
+    if (!isWord("strength")) {
+      std::string hint;
+      if (peek().kind == TokenKind::Identifier)
+        hint = didYouMean(peek().text, std::array<std::string_view, 1>{"strength"});
+      expectedNear("',' or 'strength NUM'", peek(), hint);
+      return false;
+    }
+    next();
+    auto strength = parseNumber("a strength (0 to 1) after 'strength'");
+    if (!strength) return false;
+    relax.strength = *strength;
+    return true;
+  }
+
+  // gc := "gc" [ [","] "by:" joint ] [ [","] "strength" NUM ]   (arguments in any order)
+  bool parseGc(Gc& gc) {
+    next();
+    std::array<ArgSpec, 2> specs = {{
+        {"by", true, "a joint name", &gc.by, nullptr},
+        {"strength", false, "a strength (0 to 1)", nullptr, &gc.strength},
+    }};
+    return parseArgs(specs, "gc");
+  }
+
+  // --- pieces ---------------------------------------------------------------------------
+
+  // vec := "(" NUM "," NUM ")"
+  std::optional<Vec> parseVec(std::string_view what) {
+    const Token& open = next();
+    std::vector<NumberLit> numbers;
+    while (!isKind(TokenKind::RightParen)) {
+      if (!isKind(TokenKind::Number)) {
+        expectedNear("a number in " + std::string(what), peek());
+        if (!isKind(TokenKind::Identifier) && !isKind(TokenKind::Comma)) noteOpened(open);
+        return std::nullopt;
+      }
+      numbers.push_back(*parseNumber(""));
+      if (isKind(TokenKind::Comma)) {
+        next();
+      } else if (!isKind(TokenKind::RightParen)) {
+        expectedNear("',' or ')'", peek());
+        noteOpened(open);
+        return std::nullopt;
+      }
+    }
+    next();
+    if (numbers.size() != 2) {
+      errorAt(open, "expected 2 numbers in " + std::string(what) + ", found " + std::to_string(numbers.size()));
+      return std::nullopt;
+    }
+    return Vec{numbers[0], numbers[1], location(open)};
+  }
+
+  // named-args := { [","] NAME ":" value }   (each name at most once, in any order)
+  bool parseArgs(std::span<ArgSpec> specs, std::string_view owner) {
+    while (true) {
+      const size_t save = pos_;
+      if (isKind(TokenKind::Comma) && isKind(TokenKind::Identifier, 1)) next();
+      if (!isKind(TokenKind::Identifier)) {
+        pos_ = save;
+        return true;
+      }
+      const Token& word = peek();
+      ArgSpec* spec = nullptr;
+      for (ArgSpec& candidate : specs)
+        if (candidate.name == word.text) spec = &candidate;
+      if (!spec) {
+        if (isKind(TokenKind::Colon, 1)) {
+          errorAt(word, "unknown argument '" + quoteToken(word.text) + ":' for " + std::string(owner) +
+                            didYouMean(word.text, argNames(specs)));
+          return false;
+        }
+        pos_ = save;
+        return true;
+      }
+      next();
+      if (spec->colon && !expectColonAfter(spec->name)) return false;
+      if ((spec->nameOut && spec->nameOut->has_value()) || (spec->numberOut && spec->numberOut->has_value())) {
+        errorAt(word, "duplicate argument '" + std::string(spec->name) + (spec->colon ? ":'" : "'"));
+        return false;
+      }
+      std::string what = std::string(spec->what) + " after '" + std::string(spec->name) +
+                         (spec->colon ? ":'" : "'");
+      if (spec->nameOut) {
+        if (!isKind(TokenKind::Identifier)) {
+          expectedNear(what, peek());
+          return false;
+        }
+        *spec->nameOut = parseName();
+      } else {
+        *spec->numberOut = parseNumber(what);
+        if (!spec->numberOut->has_value()) return false;
+      }
+    }
+  }
+
+  static std::vector<std::string_view> argNames(std::span<const ArgSpec> specs) {
+    std::vector<std::string_view> names;
+    for (const ArgSpec& spec : specs) names.push_back(spec.name);
+    return names;
+  }
+
+  bool expectColonAfter(std::string_view word) {
+    if (isKind(TokenKind::Colon)) {
+      next();
+      return true;
+    }
+    expectedNear("':' after '" + std::string(word) + "'", peek());
+    return false;
+  }
+
+  Name parseName() {
+    const Token& token = next();
+    return Name{std::string(token.text), location(token)};
+  }
+
+  std::optional<NumberLit> parseNumber(std::string_view what) {
+    if (!isKind(TokenKind::Number)) {
+      expectedNear(what, peek());
+      return std::nullopt;
+    }
+    const Token& token = next();
+    return NumberLit{token.number, token.parameter, location(token)};
+  }
+
+  const std::vector<Token>& tokens_;
+  size_t pos_ = 0;
+  bool suppressedLast_ = false;  // the last expectedNear() was not reported
+  std::string file_;
+  DiagnosticSink& sink_;
+};
+
+}  // namespace
+
+syntax::Script parse(std::string_view source, std::string_view fileName, DiagnosticSink& sink) {
+  std::vector<Token> tokens = lex(source, fileName, sink);
+  return Parser(tokens, fileName, sink).parseScript();
+}
+
+ParseResult parse(std::string_view source, std::string_view fileName) {
+  DiagnosticSink sink;
+  ParseResult result;
+  result.script = parse(source, fileName, sink);
+  result.diagnostics = sink.take();
+  return result;
+}
+
+}  // namespace scl

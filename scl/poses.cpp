@@ -1,0 +1,45 @@
+#include "scl/poses.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace scl {
+
+double footFlatAngleDeg() {
+  const LinkDef& foot = kLinks[kLeftFoot];
+  double capDifference = (foot.proximalThickness - foot.distalThickness) / 2.0;
+  return 180.0 - radToDeg(std::asin(capDifference / foot.length));
+}
+
+namespace {
+// Ankle angle that sets a foot flat when its shank is vertical (86.45°).
+const double kFlatAnkle = footFlatAngleDeg() - 90.0;
+
+// Joint order: neckTop, neckBottom, waist, leftShoulder, rightShoulder, leftElbow,
+// rightElbow, leftWrist, rightWrist, leftHip, rightHip, leftKnee, rightKnee,
+// leftAnkle, rightAnkle.
+const std::array<PoseDef, 5> kPoses = {{
+    {"standing", "upright, arms hanging, feet flat on the ground", 90.0,
+     {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, kFlatAnkle, kFlatAnkle}, PoseSupport::Ground},
+    {"supine", "lying on the back, face up, head toward -x, toes up", 180.0,
+     {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 90, 90}, PoseSupport::Ground},
+    {"prone", "lying face down, head toward +x, toes tucked under", 0.0,
+     {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 90, 90}, PoseSupport::Ground},
+    {"sitting", "sitting upright on the chair, shanks vertical, feet flat", 90.0,
+     {0, 0, 0, 0, 0, 0, 0, 0, 0, 82, 82, -82, -82, kFlatAnkle, kFlatAnkle},
+     PoseSupport::Seat},
+    {"crouching", "knees bent 49° over flat feet, trunk upright, arms hanging", 90.0,
+     {0, 0, 0, 0, 0, 0, 0, 0, 0, 19, 19, -49, -49, kFlatAnkle + 30, kFlatAnkle + 30},
+     PoseSupport::Ground},
+}};
+}  // namespace
+
+std::span<const PoseDef> poses() { return kPoses; }
+
+const PoseDef* findPose(std::string_view name) {
+  auto it = std::find_if(kPoses.begin(), kPoses.end(),
+                         [&](const PoseDef& pose) { return pose.name == name; });
+  return it == kPoses.end() ? nullptr : &*it;
+}
+
+}  // namespace scl

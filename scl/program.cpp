@@ -1,0 +1,54 @@
+#include "scl/program.h"
+
+#include <cassert>
+
+namespace scl {
+
+namespace {
+struct NumberVisitor {
+  const std::function<void(Number&)>& visit;
+  void operator()(PdPrimitive& pd) const {
+    for (auto& target : pd.targets) visit(target.angle);
+    visit(pd.duration);
+  }
+  void operator()(VirtualForcePrimitive& vf) const {
+    visit(vf.fx);
+    visit(vf.fy);
+    visit(vf.kp);
+    visit(vf.kd);
+  }
+  void operator()(GravityCompPrimitive& gc) const { visit(gc.strength); }
+  void operator()(IkPrimitive& ik) const {
+    for (auto& [x, y] : ik.targets) {
+      visit(x);
+      visit(y);
+    }
+    visit(ik.duration);
+  }
+  void operator()(RelaxPrimitive& relax) const { visit(relax.strength); }
+};
+}  // namespace
+
+void Program::forEachNumber(const std::function<void(Number&)>& visit) {
+  for (auto& phase : phases) {
+    for (auto& primitive : phase.primitives) std::visit(NumberVisitor{visit}, primitive);
+    if (phase.exit) visit(phase.exit->time);
+  }
+}
+
+void Program::setParameters(const std::vector<double>& values) {
+  assert(values.size() == parameters.size());
+  for (size_t i = 0; i < parameters.size(); ++i) parameters[i].value = values[i];
+  forEachNumber([&](Number& number) {
+    if (number.slot >= 0) number.value = parameters[number.slot].value * number.unit;
+  });
+}
+
+std::vector<double> Program::parameterValues() const {
+  std::vector<double> values;
+  values.reserve(parameters.size());
+  for (const auto& parameter : parameters) values.push_back(parameter.value);
+  return values;
+}
+
+}  // namespace scl

@@ -1,0 +1,170 @@
+// The bound program: what the binder produces and the runtime executes.
+//
+// Every name is resolved to a link or joint index of `character_table.h`, groups are
+// expanded, `[symm]` and mirrored phases `(b) : (a)` are expanded into plain primitives,
+// and `backto` is a phase index. All quantities are in internal units (radians, metres,
+// newtons, seconds). The runtime never sees tokens or strings; names are kept only for
+// display (phase names, parameter names).
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace scl {
+
+/// Where something was written in a script (1-based line and column).
+struct SourceLocation {
+  std::string file;
+  int line = 0;
+  int column = 0;
+  bool operator==(const SourceLocation&) const = default;
+};
+
+/// A number of the script. When written with `@` it is an optimizer slot: `slot` indexes
+/// `Program::parameters` and `value` is recomputed by `Program::setParameters`.
+struct Number {
+  /// The value in internal units (radians, metres, newtons, seconds).
+  double value = 0.0;
+  /// Index into Program::parameters, or -1 for a plain number.
+  int slot = -1;
+  /// Internal units per script unit (pi/180 for angles, 1 otherwise).
+  double unit = 1.0;
+  bool operator==(const Number&) const = default;
+};
+
+/// A free parameter (`@` number) the optimizer can set by index.
+struct Parameter {
+  /// Derived from phase and primitive, e.g. "lean.pd.waist" or "propel.vf.x".
+  std::string name;
+  /// Value as written in the script, in script units (degrees, metres, ...).
+  double initial = 0.0;
+  /// Current value in script units.
+  double value = 0.0;
+  /// Where the `@` number was written.
+  SourceLocation location;
+};
+
+/// How a PD item's angle is interpreted (SCL.md §5).
+enum class TargetFrame {
+  Local,   ///< the joint angle itself
+  Child,   ///< world angle of the joint's child link
+  Parent,  ///< world angle of the joint's parent link
+};
+
+/// One `joint angle [child|parent]` item of a PD primitive.
+struct PdTarget {
+  /// Index into kJoints.
+  int joint = 0;
+  /// Target angle, radians.
+  Number angle;
+  TargetFrame frame = TargetFrame::Local;
+};
+
+/// `[j1 a1, j2 a2 child ... time: T]`.
+struct PdPrimitive {
+  std::vector<PdTarget> targets;
+  /// Interpolation time, seconds; 0 (or absent) jumps to the target at once.
+  Number duration;
+};
+
+/// `[vf (fx, fy) on: LINK by: JOINT]` or `[vf sb(kp, kd) on: LINK by: JOINT]`.
+struct VirtualForcePrimitive {
+  /// Force, newtons (unused for stance balance).
+  Number fx, fy;
+  /// True for `sb(kp, kd)`: the horizontal force comes from stance-balance feedback.
+  bool stanceBalance = false;
+  /// Stance-balance gains, N/m and N·s/m.
+  Number kp, kd;
+  /// Link the force acts on (at its centre of mass), index into kLinks.
+  int link = 0;
+  /// First joint of the chain from the base link, index into kJoints.
+  int byJoint = 0;
+};
+
+/// `[gc]` / `[gc by: JOINT]` with optional `strength`.
+struct GravityCompPrimitive {
+  /// Base joint (index into kJoints), or -1: the foot or feet in contact.
+  int byJoint = -1;
+  /// Scale of the compensated weight, 1 = full.
+  Number strength{1.0};
+};
+
+/// `[ik (x1,y1), ... on: EFFECTOR rel: JOINT time: T]`.
+struct IkPrimitive {
+  /// Effector offsets from the `rel:` joint's position at phase start, metres.
+  std::vector<std::pair<Number, Number>> targets;
+  /// Effector joints (wrists or ankles), index into kJoints; two for a group.
+  std::vector<int> effectors;
+  /// Reference joint, or -1: the chain's base joint (shoulder or hip) of each effector.
+  int relJoint = -1;
+  /// Time to reach the last target, seconds.
+  Number duration;
+};
+
+/// `[relax j1, j2 strength s]`: tau = -s kd thetadot.
+struct RelaxPrimitive {
+  std::vector<int> joints;
+  Number strength;
+};
+
+using Primitive = std::variant<PdPrimitive, VirtualForcePrimitive, GravityCompPrimitive,
+                               IkPrimitive, RelaxPrimitive>;
+
+enum class ContactEvent { Established, Lost, Changed };
+enum class ContactQuantifier { Any, All };
+
+/// The condition that ends a phase (SCL.md §4).
+struct Transition {
+  /// Fires after this many seconds in the phase (when `hasTime`).
+  bool hasTime = false;
+  Number time;
+  /// Contact condition (when `hasContact`); both must hold when both are present.
+  bool hasContact = false;
+  ContactEvent event = ContactEvent::Established;
+  ContactQuantifier quantifier = ContactQuantifier::Any;
+  /// Links watched for contact, indices into kLinks (groups expanded).
+  std::vector<int> links;
+  /// Phase that follows, index into Program::phases.
+  int next = 0;
+  SourceLocation location;
+};
+
+struct Phase {
+  /// Name for display; empty when the script gives none.
+  std::string name;
+  std::vector<Primitive> primitives;
+  /// What ends this phase; nullopt for a last phase that stays active forever.
+  std::optional<Transition> exit;
+  SourceLocation location;
+};
+
+/// The initial state a script starts from (SCL.md §3 Decision (scene)).
+struct Scene {
+  /// Initial pose, a name of `poses.h`.
+  std::string pose = "standing";
+  /// Environment: "flat" or "chair".
+  std::string environment = "flat";
+  /// Chair seat height, metres (environment "chair").
+  double chairHeight = 0.45;
+  /// Default run duration, seconds; nullopt: decided by the runner.
+  std::optional<double> duration;
+  bool operator==(const Scene&) const = default;
+};
+
+struct Program {
+  std::vector<Phase> phases;
+  std::vector<Parameter> parameters;
+  Scene scene;
+
+  /// Sets every `@` parameter (script units, in slot order) and the Numbers using it.
+  void setParameters(const std::vector<double>& values);
+  /// Current parameter values, script units, in slot order.
+  std::vector<double> parameterValues() const;
+  /// Visits every Number of the program (for updating parameters).
+  void forEachNumber(const std::function<void(Number&)>& visit);
+};
+
+}  // namespace scl

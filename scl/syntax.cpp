@@ -1,0 +1,97 @@
+#include "scl/syntax.h"
+
+namespace scl::syntax {
+
+namespace {
+
+void clear(PdItem& item);
+void clear(Primitive& primitive);
+void clear(Transition& transition);
+void clear(Phase& phase);
+void clear(Finally& finally);
+void clear(SceneHeader& scene);
+
+void clear(SourceLocation& location) { location = {}; }
+void clear(Name& name) { clear(name.location); }
+void clear(NumberLit& number) { clear(number.location); }
+void clear(Vec& vec) {
+  clear(vec.location);
+  clear(vec.x);
+  clear(vec.y);
+}
+template <typename T>
+void clear(std::optional<T>& value) {
+  if (value) clear(*value);
+}
+template <typename T>
+void clear(std::vector<T>& values) {
+  for (auto& value : values) clear(value);
+}
+void clear(PdItem& item) {
+  clear(item.joint);
+  clear(item.angle);
+}
+void clear(Pd& pd) {
+  clear(pd.items);
+  clear(pd.time);
+}
+void clear(Vf& vf) {
+  clear(vf.values);
+  clear(vf.on);
+  clear(vf.by);
+}
+void clear(Ik& ik) {
+  clear(ik.targets);
+  clear(ik.on);
+  clear(ik.rel);
+  clear(ik.time);
+}
+void clear(Relax& relax) {
+  clear(relax.joints);
+  clear(relax.strength);
+}
+void clear(Gc& gc) {
+  clear(gc.by);
+  clear(gc.strength);
+}
+void clear(Symm&) {}
+void clear(Primitive& primitive) {
+  clear(primitive.location);
+  std::visit([](auto& node) { clear(node); }, primitive.node);
+}
+void clear(Transition& transition) {
+  clear(transition.location);
+  clear(transition.targets);
+  clear(transition.after);
+}
+void clear(Phase& phase) {
+  clear(phase.location);
+  clear(phase.name);
+  clear(phase.mirrorOf);
+  clear(phase.primitives);
+  clear(phase.exit);
+  phase.recovered = false;
+}
+void clear(Finally& finally) {
+  clear(finally.location);
+  clear(finally.transition);
+  clear(finally.backto);
+}
+void clear(SceneHeader& scene) {
+  clear(scene.location);
+  clear(scene.pose);
+  clear(scene.environment);
+  clear(scene.height);
+  clear(scene.duration);
+}
+
+}  // namespace
+
+Script withoutLocations(Script script) {
+  clear(script.scene);
+  clear(script.phases);
+  clear(script.finally);
+  return script;
+}
+
+}  // namespace scl::syntax

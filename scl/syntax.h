@@ -1,0 +1,163 @@
+// The SCL syntax tree: what the parser read, names kept as written.
+//
+// Plain structs; every node carries the SourceLocation of its first token. The binder
+// resolves names against character_table.h and turns the tree into a scl::Program. Equality
+// (`==`) compares locations too; use `withoutLocations` to compare structure only.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "scl/program.h"
+
+namespace scl::syntax {
+
+/// A name as written: a link, joint, group, phase, pose or environment.
+struct Name {
+  std::string text;
+  SourceLocation location;
+  bool operator==(const Name&) const = default;
+};
+
+/// A number as written, in script units (degrees, metres, newtons, seconds).
+struct NumberLit {
+  double value = 0.0;
+  /// Written with `@`: a free parameter for the optimizer.
+  bool parameter = false;
+  /// Location of the first character (the `@` of a parameter).
+  SourceLocation location;
+  bool operator==(const NumberLit&) const = default;
+};
+
+struct Vec {
+  NumberLit x, y;
+  SourceLocation location;
+  bool operator==(const Vec&) const = default;
+};
+
+enum class Frame { Local, Child, Parent };
+
+/// `joint-or-group NUM [child|parent]`
+struct PdItem {
+  Name joint;
+  NumberLit angle;
+  Frame frame = Frame::Local;
+  bool operator==(const PdItem&) const = default;
+};
+
+/// `[pd-item, ... time: NUM]`
+struct Pd {
+  std::vector<PdItem> items;
+  std::optional<NumberLit> time;
+  bool operator==(const Pd&) const = default;
+};
+
+/// `[vf (fx, fy) on: LINK by: JOINT]` or `[vf sb(kp, kd) on: LINK by: JOINT]`
+struct Vf {
+  bool stanceBalance = false;
+  /// (fx, fy) for a force, (kp, kd) for stance balance.
+  Vec values;
+  Name on;
+  Name by;
+  bool operator==(const Vf&) const = default;
+};
+
+/// `[ik vec, ... on: JOINT rel: JOINT time: NUM]`
+struct Ik {
+  std::vector<Vec> targets;
+  Name on;
+  std::optional<Name> rel;
+  std::optional<NumberLit> time;
+  bool operator==(const Ik&) const = default;
+};
+
+/// `[relax joint-or-group, ... strength NUM]`
+struct Relax {
+  std::vector<Name> joints;
+  NumberLit strength;
+  bool operator==(const Relax&) const = default;
+};
+
+/// `[gc [by: JOINT] [strength NUM]]`
+struct Gc {
+  std::optional<Name> by;
+  std::optional<NumberLit> strength;
+  bool operator==(const Gc&) const = default;
+};
+
+/// `[symm]`
+struct Symm {
+  bool operator==(const Symm&) const = default;
+};
+
+struct Primitive {
+  std::variant<Pd, Vf, Ik, Relax, Gc, Symm> node;
+  /// Location of the `[`.
+  SourceLocation location;
+  bool operator==(const Primitive&) const = default;
+};
+
+enum class ContactEvent { Established, Lost, Changed };
+enum class ContactQuantifier { Any, All };
+
+/// `after NUM` | `when contact ...` | `and when contact ... after NUM`
+struct Transition {
+  bool contact = false;
+  /// As written; absent means the default (established, any).
+  std::optional<ContactEvent> event;
+  std::optional<ContactQuantifier> quantifier;
+  std::vector<Name> targets;
+  /// The `after` time: alone, or with `and when contact`.
+  std::optional<NumberLit> after;
+  /// Location of the first keyword (`after`, `when` or `and`).
+  SourceLocation location;
+  bool operator==(const Transition&) const = default;
+};
+
+struct Phase {
+  std::optional<Name> name;
+  /// `(b) : (a)`: the phase mirrored at the start of this one.
+  std::optional<Name> mirrorOf;
+  std::vector<Primitive> primitives;
+  /// The transition written after this phase (absent for the last phase).
+  std::optional<Transition> exit;
+  /// The parser skipped something in this phase (so `[symm]` may refer to a lost primitive).
+  bool recovered = false;
+  /// Location of the `{`.
+  SourceLocation location;
+  bool operator==(const Phase&) const = default;
+};
+
+/// `finally transition backto NAME`
+struct Finally {
+  Transition transition;
+  Name backto;
+  /// Location of `finally`.
+  SourceLocation location;
+  bool operator==(const Finally&) const = default;
+};
+
+/// `scene pose: NAME env: NAME height: NUM duration: NUM` (every argument optional).
+struct SceneHeader {
+  std::optional<Name> pose;
+  std::optional<Name> environment;
+  std::optional<NumberLit> height;
+  std::optional<NumberLit> duration;
+  SourceLocation location;
+  bool operator==(const SceneHeader&) const = default;
+};
+
+struct Script {
+  std::optional<SceneHeader> scene;
+  std::vector<Phase> phases;
+  std::optional<Finally> finally;
+  bool operator==(const Script&) const = default;
+};
+
+/// A copy with every location (and the parser's `recovered` marks) cleared, for
+/// structural comparison.
+Script withoutLocations(Script script);
+
+}  // namespace scl::syntax

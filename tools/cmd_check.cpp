@@ -1,0 +1,110 @@
+// `scl check` and `scl fmt`: the language front end on the command line.
+#include <cxxopts.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "scl/compile.h"
+#include "scl/parser.h"
+#include "scl/printer.h"
+#include "tools/commands.h"
+
+namespace scl {
+
+namespace {
+
+// The file's bytes, or nullopt after printing a one-line error naming it.
+std::optional<std::string> readScript(const std::string& path, std::string_view command) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    std::cerr << command << ": " << path << ": is a directory\n";
+    return std::nullopt;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << command << ": " << path << ": cannot open file\n";
+    return std::nullopt;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) {
+    std::cerr << command << ": " << path << ": cannot read file\n";
+    return std::nullopt;
+  }
+  return text.str();
+}
+
+// Parses the options; returns an exit code when the command is already done (help or a
+// usage error), nullopt to go on.
+std::optional<int> parseOptions(cxxopts::Options& options, int argc, char** argv,
+                                std::vector<std::string>& files) {
+  options.add_options()("h,help", "Show this help")(
+      "files", "Script files", cxxopts::value<std::vector<std::string>>());
+  options.parse_positional({"files"});
+  try {
+    auto result = options.parse(argc, argv);
+    if (result.count("help")) {
+      std::cout << options.help() << '\n';
+      return 0;
+    }
+    if (result.count("files")) files = result["files"].as<std::vector<std::string>>();
+  } catch (const cxxopts::exceptions::exception& error) {
+    std::cerr << options.program() << ": " << error.what() << "\n";
+    return 2;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int sclCheckMain(int argc, char** argv) {
+  cxxopts::Options options("scl check", "Check SCL scripts: print errors and warnings.\n"
+                                        "Exit 0 when no file has an error, 1 otherwise, 2 on a usage error.");
+  options.positional_help("FILE...");
+  std::vector<std::string> files;
+  if (auto done = parseOptions(options, argc, argv, files)) return *done;
+  if (files.empty()) {
+    std::cerr << "scl check: no script given (try 'scl check --help')\n";
+    return 2;
+  }
+  bool failed = false;
+  for (const std::string& file : files) {
+    std::optional<std::string> source = readScript(file, "scl check");
+    if (!source) {
+      failed = true;
+      continue;
+    }
+    CompileResult result = compile(*source, file);
+    std::cerr << renderDiagnostics(result.diagnostics, *source);
+    if (!result.ok()) failed = true;
+  }
+  return failed ? 1 : 0;
+}
+
+int sclFmtMain(int argc, char** argv) {
+  cxxopts::Options options("scl fmt", "Print an SCL script in canonical form (comments are not kept).\n"
+                                      "Exit 1 with diagnostics when it does not parse, 2 on a usage error.");
+  options.positional_help("FILE");
+  std::vector<std::string> files;
+  if (auto done = parseOptions(options, argc, argv, files)) return *done;
+  if (files.size() != 1) {
+    std::cerr << "scl fmt: expected exactly one script (try 'scl fmt --help')\n";
+    return 2;
+  }
+  std::optional<std::string> source = readScript(files.front(), "scl fmt");
+  if (!source) return 1;
+  ParseResult parsed = parse(*source, files.front());
+  if (hasErrors(parsed.diagnostics)) {
+    std::cerr << renderDiagnostics(parsed.diagnostics, *source);
+    return 1;
+  }
+  std::cout << print(parsed.script);
+  return 0;
+}
+
+}  // namespace scl
