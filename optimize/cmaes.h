@@ -128,7 +128,8 @@ class Cmaes {
   int restartsDone() const { return run_; }
   const CmaesDef& definition() const { return def_; }
 
-  /// The full state as text (doubles as exact hex floats). Only between tell() and ask().
+  /// The full state as text, one "key values" line per field, doubles in shortest
+  /// round-trip form (exact). Only between tell() and ask(); throws std::logic_error else.
   std::string serialize() const;
   /// Restores a serialize()d state; the run continues bit-identically. Throws
   /// std::runtime_error on malformed text.

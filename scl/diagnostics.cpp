@@ -1,6 +1,7 @@
 #include "scl/diagnostics.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 
 namespace scl {
@@ -110,7 +111,7 @@ int editDistance(std::string_view a, std::string_view b) {
   if (a.size() > 64 || b.size() > 64) return 1000;
   auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
   const size_t n = a.size(), m = b.size();
-  std::vector<std::vector<int>> d(n + 1, std::vector<int>(m + 1, 0));
+  std::array<std::array<int, 65>, 65> d{};  // on the stack: called for every candidate name
   for (size_t i = 0; i <= n; ++i) d[i][0] = static_cast<int>(i);
   for (size_t j = 0; j <= m; ++j) d[0][j] = static_cast<int>(j);
   for (size_t i = 1; i <= n; ++i) {

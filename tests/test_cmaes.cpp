@@ -349,6 +349,18 @@ TEST_CASE("CMA-ES checkpoints resume bit-identically", "[cmaes]") {
   CHECK(resumed.best().fitness == straight.best().fitness);
   CHECK(resumed.ask() == straight.ask());
 
+  SECTION("infinities and a fresh optimizer round-trip too") {
+    CmaesDef plain;
+    plain.mean = {1e-300, -3.5, 1.0 / 3.0};
+    plain.upper = {std::numeric_limits<double>::infinity(), 1, 2};  // +inf; stopFitness -inf
+    const Cmaes fresh(plain);
+    CHECK(fresh.best().fitness == std::numeric_limits<double>::infinity());
+    const Cmaes copy = Cmaes::deserialize(fresh.serialize());
+    CHECK(copy.serialize() == fresh.serialize());
+    CHECK(copy.definition().mean == plain.mean);
+    CHECK(copy.definition().stopFitness == -std::numeric_limits<double>::infinity());
+  }
+
   SECTION("serialize needs a told population; malformed text is an error") {
     Cmaes pending(def);
     pending.ask();

@@ -1,0 +1,44 @@
+#include "primitives/pd_primitive.h"
+
+#include <algorithm>
+
+namespace scl {
+
+double pdFrameValue(const CharacterState& state, int joint, TargetFrame frame) {
+  switch (frame) {
+    case TargetFrame::Child: return state.links[kJoints[joint].childLink].angle;
+    case TargetFrame::Parent: return state.links[kJoints[joint].parentLink].angle;
+    case TargetFrame::Local: break;
+  }
+  return state.jointAngles[joint];
+}
+
+double pdLocalTarget(const CharacterState& state, int joint, TargetFrame frame, double value) {
+  switch (frame) {
+    case TargetFrame::Child: return value - state.links[kJoints[joint].parentLink].angle;
+    case TargetFrame::Parent: return state.links[kJoints[joint].childLink].angle - value;
+    case TargetFrame::Local: break;
+  }
+  return value;
+}
+
+PdInstance::PdInstance(const PdPrimitive& definition) : duration_(definition.duration.value) {
+  items_.reserve(definition.targets.size());
+  for (const PdTarget& target : definition.targets)
+    items_.push_back({target.joint, target.frame, target.angle.value, 0.0});
+}
+
+void PdInstance::begin(const CharacterState& atPhaseStart) {
+  for (Item& item : items_) item.start = pdFrameValue(atPhaseStart, item.joint, item.frame);
+}
+
+void PdInstance::apply(const CharacterState& state, double phaseTime, ControlFrame& out) {
+  // No time (or time 0) jumps at once; otherwise linear from the phase-start value.
+  double progress = duration_ > 0.0 ? std::clamp(phaseTime / duration_, 0.0, 1.0) : 1.0;
+  for (const Item& item : items_) {
+    double value = item.start + (item.goal - item.start) * progress;
+    out.track(item.joint, pdLocalTarget(state, item.joint, item.frame, value));
+  }
+}
+
+}  // namespace scl

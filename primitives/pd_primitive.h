@@ -1,0 +1,36 @@
+// `[j1 a1, j2 a2 child, j3 a3 parent time: T]` (SCL.md §5).
+#pragma once
+
+#include <vector>
+
+#include "primitives/primitive.h"
+
+namespace scl {
+
+class PdInstance final : public PrimitiveInstance {
+ public:
+  explicit PdInstance(const PdPrimitive& definition);
+  void begin(const CharacterState& atPhaseStart) override;
+  void apply(const CharacterState& state, double phaseTime, ControlFrame& out) override;
+
+ private:
+  struct Item {
+    int joint = 0;
+    TargetFrame frame = TargetFrame::Local;
+    /// The angle to reach, radians (local, child world or parent world).
+    double goal = 0.0;
+    /// The same quantity when the phase began, radians.
+    double start = 0.0;
+  };
+  std::vector<Item> items_;
+  double duration_ = 0.0;
+};
+
+/// The quantity a PD item's angle is compared with: the joint angle, or the child's or
+/// parent's world angle.
+double pdFrameValue(const CharacterState& state, int joint, TargetFrame frame);
+
+/// The local joint target that realises `value` in `frame` in this state.
+double pdLocalTarget(const CharacterState& state, int joint, TargetFrame frame, double value);
+
+}  // namespace scl

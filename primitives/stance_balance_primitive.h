@@ -1,0 +1,29 @@
+// `[vf sb(kp, kd) on: LINK, by: JOINT]` (SCL.md §5, thesis §3.4): a horizontal virtual
+// force f = kp (x_d - x_com) - kd xdot_com that keeps the whole-body centre of mass over
+// the middle of the feet, applied like any virtual force.
+#pragma once
+
+#include "primitives/joint_chain.h"
+#include "primitives/primitive.h"
+
+namespace scl {
+
+/// x_d, metres: the midpoint of the two feet's contact points (LinkState::contactPoint)
+/// when both feet touch the environment, otherwise the midpoint of the two feet's
+/// centres of mass.
+double stanceBalanceTargetX(const CharacterState& state);
+
+class StanceBalanceInstance final : public PrimitiveInstance {
+ public:
+  explicit StanceBalanceInstance(const VirtualForcePrimitive& definition);
+  void begin(const CharacterState&) override {}
+  void apply(const CharacterState& state, double phaseTime, ControlFrame& out) override;
+
+ private:
+  int link_ = 0;
+  double kp_ = 0.0;
+  double kd_ = 0.0;
+  JointChain chain_;
+};
+
+}  // namespace scl

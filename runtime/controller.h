@@ -1,0 +1,109 @@
+// The phase machine: executes a bound scl::Program on a character (SCL.md §4-5).
+//
+// Each step the controller takes the character's state, decides whether the current
+// phase's transition fires (at most one transition per step; the new phase's primitives
+// take over on that same call, i.e. on the step after the one whose outcome fired it),
+// runs the phase's primitives in script order and turns their drives into net joint
+// torques: tau = PD + VF + SB + GC, clamped to each joint's max torque.
+//
+// No Box2D here: the controller sees only CharacterState, so it can be driven by
+// synthetic states in tests.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "primitives/character_state.h"
+#include "primitives/control_frame.h"
+#include "primitives/primitive.h"
+#include "scl/program.h"
+
+namespace scl {
+
+/// What the controller decided for one step.
+struct ControlOutput {
+  /// Net torque per joint (PD + VF + SB + GC), clamped to ± max torque, N·m.
+  std::array<double, kJointCount> torques{};
+  /// The PD-type part of each torque alone (before clamping), N·m.
+  std::array<double, kJointCount> pdTorques{};
+  /// The VF + SB + GC part of each torque alone (before clamping), N·m.
+  std::array<double, kJointCount> addedTorques{};
+  /// Local PD target per joint this step, radians (a relaxed joint: its current angle).
+  JointTargets targets{};
+  /// Drive of each joint this step.
+  std::array<DriveMode, kJointCount> modes{};
+  /// Forces realised through joint torques this step (valid until the next step).
+  std::span<const AppliedForce> forces;
+  /// Phase that produced this output, index into Program::phases.
+  int phase = 0;
+  /// Time since that phase began, at the start of this step, seconds.
+  double phaseTime = 0.0;
+  /// True on the first step of a phase (after a transition, a jump or a restart).
+  bool phaseStarted = false;
+};
+
+class Controller {
+ public:
+  /// Copies what it needs from `program` (the caller may destroy or change it).
+  /// `initialTargets` are the first phase's default PD targets (the initial pose's joint
+  /// angles). Throws std::invalid_argument for a program with no phases, a transition
+  /// to a phase that does not exist, or a primitive it cannot drive.
+  Controller(const Program& program, const JointTargets& initialTargets);
+  ~Controller();
+  Controller(Controller&&) noexcept;
+  Controller& operator=(Controller&&) noexcept;
+
+  /// Control for the next step of length `dt` seconds, from the state at its start.
+  const ControlOutput& step(const CharacterState& state, double dt);
+
+  /// Time controlled so far (sum of the dt of every step), seconds.
+  double time() const { return time_; }
+  /// Current phase (the one that produced the last output, or the next to start).
+  int phaseIndex() const { return phase_; }
+  /// Current phase's name; empty when the script gives none.
+  const std::string& phaseName() const;
+  int phaseCount() const { return static_cast<int>(program_.phases.size()); }
+  /// Time since the current phase began, seconds (at the end of the last step).
+  double phaseTime() const { return phaseTime_; }
+  /// The last output.
+  const ControlOutput& output() const { return output_; }
+  const Program& program() const { return program_; }
+
+  /// Starts phase `index` on the next step (for the viewer). The default PD targets
+  /// carry over as on a transition. Throws std::out_of_range for a bad index.
+  void jumpToPhase(int index);
+  /// Back to phase 0 with the initial targets and time 0 (pair with a fresh simulation).
+  void restart();
+  /// The default PD targets the next phase starts from (e.g. to keep holding the current
+  /// pose after a hot reload). Takes effect when the next phase starts.
+  void holdTargets(const JointTargets& targets);
+
+ private:
+  void enterPhase(int index, const CharacterState& state);
+  void updateContacts(const CharacterState& state);
+  bool exitFires() const;
+  bool contactConditionHolds(const Transition& exit) const;
+  void computeTorques(const CharacterState& state);
+
+  Program program_;
+  std::vector<std::vector<std::unique_ptr<PrimitiveInstance>>> primitives_;
+  JointTargets initialTargets_{};
+  /// Default PD targets of the current phase.
+  JointTargets defaults_{};
+  int phase_ = 0;
+  /// Phase to start on the next step, or -1.
+  int pendingPhase_ = 0;
+  double time_ = 0.0;
+  double phaseTime_ = 0.0;
+  /// Per link since the phase began: contact at the last step, gained, lost.
+  std::array<bool, kLinkCount> hadContact_{};
+  std::array<bool, kLinkCount> gainedContact_{};
+  std::array<bool, kLinkCount> lostContact_{};
+  ControlFrame frame_;
+  ControlOutput output_;
+};
+
+}  // namespace scl

@@ -1,0 +1,64 @@
+#include "runtime/metrics.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace scl {
+
+MotionMetrics::MotionMetrics(const MetricsDef& def) : def_(def) {}
+
+double MotionMetrics::headHeight(const CharacterState& state) {
+  return state.jointPositions[kNeckTop].y();
+}
+
+void MotionMetrics::observe(const CharacterState& state,
+                            const std::array<double, kJointCount>& torques, double dt, int phase) {
+  MotionSummary& s = summary_;
+  double pelvisX = state.links[kPelvis].com.x();
+  if (!started_) {
+    started_ = true;
+    startPelvisX_ = pelvisX;
+    lastPhase_ = phase;
+  }
+  double t = state.time;
+  s.duration = t;
+
+  bool anyContact = false, nonFootContact = false, bodyContact = false;
+  for (int i = 0; i < kLinkCount; ++i) {
+    if (!state.links[i].contact) continue;
+    anyContact = true;
+    bool foot = i == kLeftFoot || i == kRightFoot;
+    bool hand = i == kLeftHand || i == kRightHand;
+    nonFootContact = nonFootContact || !foot;
+    bodyContact = bodyContact || (!foot && !hand);
+  }
+  if (nonFootContact) lastNonFootContact_ = t;
+
+  s.headHeight = headHeight(state);
+  double trunkAngle = state.links[kTrunk].angle;
+  bool trunkUpright = std::abs(trunkAngle - kPi / 2.0) <= def_.standingTrunkTolerance;
+  s.standing = t - lastNonFootContact_ >= def_.standingWindow - 1e-9 && !nonFootContact &&
+               s.headHeight >= def_.standingHeadHeight && trunkUpright;
+  if (s.standing && !s.firstStanding) s.firstStanding = t;
+  if (!s.riseTime && s.headHeight >= def_.riseHeadHeight) s.riseTime = t;
+
+  bool meantUpright = def_.uprightFromStart || s.firstStanding.has_value();
+  if (meantUpright && bodyContact && !s.fell) s.fell = t;
+
+  double pelvisHeight = state.links[kPelvis].com.y();
+  s.maxPelvisHeight = std::max(s.maxPelvisHeight, pelvisHeight);
+  if (!anyContact) {
+    s.airborneTime += dt;
+    s.maxAirbornePelvisHeight = std::max(s.maxAirbornePelvisHeight.value_or(pelvisHeight), pelvisHeight);
+  }
+  double sumSquares = 0.0;
+  for (double torque : torques) sumSquares += torque * torque;
+  s.energy += dt * sumSquares;
+  s.distance = pelvisX - startPelvisX_;
+  if (phase != lastPhase_) {
+    ++s.phaseChanges;
+    lastPhase_ = phase;
+  }
+}
+
+}  // namespace scl

@@ -1,0 +1,82 @@
+// Measured quantities of a motion (acceptance.md): standing, fallen, rise time, airborne
+// time, max pelvis height in the air, energy, distance. Fed one step at a time.
+#pragma once
+
+#include <array>
+#include <optional>
+
+#include "primitives/character_state.h"
+
+namespace scl {
+
+/// Thresholds of acceptance.md, with the points they measure.
+struct MetricsDef {
+  /// "Head height" is the height of the neckTop joint (the head link's origin), metres.
+  /// Standing: head height at least this.
+  double standingHeadHeight = 1.6;
+  /// Standing: the trunk's world angle within 90° ± this, radians.
+  double standingTrunkTolerance = degToRad(20.0);
+  /// Standing: no link but the feet touched the environment for this long, seconds.
+  double standingWindow = 1.0;
+  /// Rise time: the first time head height reaches this, metres. The thesis's 1.8 m is
+  /// its standing head height; here a straight standing pose puts neckTop at 1.79 m, so
+  /// the rise threshold is 1.75 m (98 % of it).
+  double riseHeadHeight = 1.75;
+  /// The motion is meant to be upright from t = 0 (a walk); otherwise from the first
+  /// time the character is standing (a rise).
+  bool uprightFromStart = false;
+};
+
+/// Summary figures of a run so far.
+struct MotionSummary {
+  /// Simulated time observed, seconds.
+  double duration = 0.0;
+  /// Whether the character is standing now (acceptance.md).
+  bool standing = false;
+  /// First time the character was standing, seconds.
+  std::optional<double> firstStanding;
+  /// First time it fell (a link other than the feet and hands touched while it was meant
+  /// to be upright), seconds.
+  std::optional<double> fell;
+  /// First time head height reached MetricsDef::riseHeadHeight, seconds.
+  std::optional<double> riseTime;
+  /// Highest pelvis centre of mass while airborne (no link in contact), metres.
+  std::optional<double> maxAirbornePelvisHeight;
+  /// Highest pelvis centre of mass at any time, metres.
+  double maxPelvisHeight = 0.0;
+  /// Time with no link touching the environment, seconds.
+  double airborneTime = 0.0;
+  /// Σ_t Δt Σ_joints τ², (N·m)²·s.
+  double energy = 0.0;
+  /// Pelvis horizontal travel from the start, metres (positive forward, +x).
+  double distance = 0.0;
+  /// Head height now, metres.
+  double headHeight = 0.0;
+  /// Number of phase changes observed.
+  int phaseChanges = 0;
+};
+
+class MotionMetrics {
+ public:
+  explicit MotionMetrics(const MetricsDef& def = {});
+
+  /// Records one step: the state after the step, the torques applied during it, its
+  /// length and the phase active after it.
+  void observe(const CharacterState& state, const std::array<double, kJointCount>& torques,
+               double dt, int phase);
+
+  const MotionSummary& summary() const { return summary_; }
+
+  /// Head height of a state: the neckTop joint's height, metres.
+  static double headHeight(const CharacterState& state);
+
+ private:
+  MetricsDef def_;
+  MotionSummary summary_;
+  bool started_ = false;
+  double startPelvisX_ = 0.0;
+  double lastNonFootContact_ = 0.0;
+  int lastPhase_ = -1;
+};
+
+}  // namespace scl

@@ -1,0 +1,96 @@
+// Motion metrics of acceptance.md on synthetic state sequences.
+#include <catch2/catch.hpp>
+
+#include "runtime/metrics.h"
+
+using namespace scl;
+
+namespace {
+
+CharacterState standingState(double time) {
+  std::array<double, kJointCount> joints{};
+  joints[kLeftAnkle] = joints[kRightAnkle] = degToRad(86.45);
+  CharacterState state = forwardKinematics(Vec2(0.0, 1.79), degToRad(90), joints);
+  state.time = time;
+  state.links[kLeftFoot].contact = state.links[kRightFoot].contact = true;
+  return state;
+}
+
+CharacterState lyingState(double time) {
+  std::array<double, kJointCount> joints{};
+  CharacterState state = forwardKinematics(Vec2(0.0, 0.15), degToRad(180), joints);
+  state.time = time;
+  state.links[kTrunk].contact = true;
+  return state;
+}
+
+constexpr double kDt = 0.01;
+const std::array<double, kJointCount> kNoTorque{};
+
+}  // namespace
+
+TEST_CASE("standing needs a second with only the feet down, head up and trunk upright") {
+  MotionMetrics metrics;
+  double t = 0.0;
+  for (; t < 0.5; t += kDt) metrics.observe(lyingState(t), kNoTorque, kDt, 0);
+  CHECK_FALSE(metrics.summary().standing);
+  for (; t < 1.2; t += kDt) metrics.observe(standingState(t), kNoTorque, kDt, 1);
+  CHECK_FALSE(metrics.summary().standing);  // feet alone for only 0.7 s
+  for (; t < 1.6; t += kDt) metrics.observe(standingState(t), kNoTorque, kDt, 1);
+  CHECK(metrics.summary().standing);
+  REQUIRE(metrics.summary().firstStanding);
+  CHECK(*metrics.summary().firstStanding == Approx(1.5).margin(0.02));
+  REQUIRE(metrics.summary().riseTime);
+  CHECK(*metrics.summary().riseTime == Approx(0.5).margin(0.02));
+  CHECK(metrics.summary().phaseChanges == 1);
+  CHECK_FALSE(metrics.summary().fell);
+
+  // Sitting down on the ground after standing counts as a fall.
+  metrics.observe(lyingState(t), kNoTorque, kDt, 1);
+  CHECK_FALSE(metrics.summary().standing);
+  REQUIRE(metrics.summary().fell);
+}
+
+TEST_CASE("a tilted trunk or a low head is not standing") {
+  MotionMetrics metrics;
+  for (double t = 0.0; t < 2.0; t += kDt) {
+    CharacterState state = standingState(t);
+    state.links[kTrunk].angle = degToRad(90 + 25);
+    metrics.observe(state, kNoTorque, kDt, 0);
+  }
+  CHECK_FALSE(metrics.summary().standing);
+}
+
+TEST_CASE("airborne time, pelvis height in the air, energy and distance") {
+  MotionMetrics metrics;
+  std::array<double, kJointCount> torques{};
+  torques[kWaist] = 10.0;
+  torques[kLeftKnee] = -20.0;
+  double t = 0.0;
+  for (int i = 0; i < 10; ++i, t += kDt) metrics.observe(standingState(t), torques, kDt, 0);
+  for (int i = 0; i < 30; ++i, t += kDt) {
+    CharacterState state = standingState(t);
+    state.links[kLeftFoot].contact = state.links[kRightFoot].contact = false;
+    for (LinkState& link : state.links) link.com += Vec2(0.01 * i, 0.002 * i);
+    metrics.observe(state, torques, kDt, 0);
+  }
+  const MotionSummary& s = metrics.summary();
+  CHECK(s.airborneTime == Approx(0.30).margin(1e-9));
+  REQUIRE(s.maxAirbornePelvisHeight);
+  CHECK(*s.maxAirbornePelvisHeight == Approx(standingState(0).links[kPelvis].com.y() + 0.058));
+  CHECK(s.energy == Approx(40 * kDt * (100.0 + 400.0)));
+  CHECK(s.distance == Approx(0.29));
+}
+
+TEST_CASE("a walk is meant to be upright from the start") {
+  MetricsDef def;
+  def.uprightFromStart = true;
+  MotionMetrics metrics(def);
+  CharacterState state = standingState(0.0);
+  state.links[kLeftHand].contact = true;  // a hand touching is not a fall
+  metrics.observe(state, kNoTorque, kDt, 0);
+  CHECK_FALSE(metrics.summary().fell);
+  state.links[kLeftShank].contact = true;
+  metrics.observe(state, kNoTorque, kDt, 0);
+  CHECK(metrics.summary().fell);
+}

@@ -1,0 +1,191 @@
+// Virtual forces: Jacobian-transpose torques against virtual work by finite differences.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <Eigen/Geometry>
+#include <random>
+
+#include "primitives/gravity_compensation_primitive.h"
+#include "primitives/joint_chain.h"
+#include "primitives/primitive.h"
+#include "primitives/stance_balance_primitive.h"
+#include "scl/poses.h"
+
+using namespace scl;
+
+namespace {
+
+using Angles = std::array<double, kJointCount>;
+
+// A random pose within the joint ranges.
+Angles randomPose(std::mt19937& random) {
+  Angles angles{};
+  for (int j = 0; j < kJointCount; ++j) {
+    std::uniform_real_distribution<double> range(degToRad(kJoints[j].minDeg), degToRad(kJoints[j].maxDeg));
+    angles[j] = range(random);
+  }
+  return angles;
+}
+
+// COM of `link` after changing joint `joint` by `delta`, with the base link held where it
+// is in the unperturbed pose (the whole body is moved rigidly to put the base back).
+Vec2 comWithBaseFixed(const Angles& angles, int joint, double delta, int base, int link) {
+  CharacterState reference = forwardKinematics(Vec2(0.3, 1.1), 0.7, angles);
+  Angles moved = angles;
+  moved[joint] += delta;
+  CharacterState perturbed = forwardKinematics(Vec2(0.3, 1.1), 0.7, moved);
+  double turn = reference.links[base].angle - perturbed.links[base].angle;
+  Eigen::Rotation2Dd rotation(turn);
+  return rotation * (perturbed.links[link].com - perturbed.links[base].origin) +
+         reference.links[base].origin;
+}
+
+// tau_j = F · dp/dtheta_j (virtual work), central differences.
+std::array<double, kJointCount> virtualWorkTorques(const Angles& angles, int base, int link,
+                                                   const Vec2& force) {
+  std::array<double, kJointCount> torques{};
+  constexpr double h = 1e-6;
+  for (int j = 0; j < kJointCount; ++j) {
+    Vec2 plus = comWithBaseFixed(angles, j, h, base, link);
+    Vec2 minus = comWithBaseFixed(angles, j, -h, base, link);
+    torques[j] = force.dot((plus - minus) / (2 * h));
+  }
+  return torques;
+}
+
+std::array<double, kJointCount> jacobianTorques(const Angles& angles, int link, int byJoint,
+                                                const Vec2& force, ControlFrame* frameOut = nullptr) {
+  CharacterState state = forwardKinematics(Vec2(0.3, 1.1), 0.7, angles);
+  VirtualForcePrimitive vf;
+  vf.fx.value = force.x();
+  vf.fy.value = force.y();
+  vf.link = link;
+  vf.byJoint = byJoint;
+  auto primitive = makePrimitive(vf);
+  ControlFrame frame;
+  frame.reset(angles);
+  primitive->begin(state);
+  primitive->apply(state, 0.0, frame);
+  if (frameOut) *frameOut = frame;
+  return frame.addedTorque;
+}
+
+void requireClose(const std::array<double, kJointCount>& actual,
+                  const std::array<double, kJointCount>& expected) {
+  double scale = 0.0;
+  for (double value : expected) scale = std::max(scale, std::abs(value));
+  for (int j = 0; j < kJointCount; ++j) {
+    INFO("joint " << kJoints[j].name << ": " << actual[j] << " vs " << expected[j]);
+    REQUIRE(std::abs(actual[j] - expected[j]) <= 1e-6 * scale + 1e-9);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the base of a virtual force is the by-joint's link off the path", "[primitives][vf]") {
+  CHECK(virtualForceBase(kTrunk, kLeftAnkle) == kLeftFoot);
+  CHECK(virtualForceBase(kLeftFoot, kWaist) == kTrunk);
+  CHECK(virtualForceBase(kLeftHand, kWaist) == kPelvis);
+  CHECK(virtualForceBase(kTrunk, kLeftWrist) == kLeftHand);
+  CHECK(virtualForceBase(kLeftShank, kLeftAnkle) == kLeftFoot);
+  CHECK(virtualForceBase(kLeftFoot, kLeftAnkle) == kLeftShank);
+
+  JointChain chain = virtualForceChain(kTrunk, kLeftAnkle);
+  REQUIRE(chain.size == 4);  // ankle, knee, hip, waist; all crossed child -> parent
+  CHECK(chain.joints[0].joint == kLeftAnkle);
+  CHECK(chain.joints[3].joint == kWaist);
+  for (const ChainJoint& entry : chain) CHECK(entry.sign == -1.0);
+
+  JointChain across = virtualForceChain(kLeftHand, kWaist);
+  REQUIRE(across.size == 4);  // waist (up), shoulder, elbow, wrist (down)
+  CHECK(across.joints[0].joint == kWaist);
+  CHECK(across.joints[0].sign == -1.0);
+  CHECK(across.joints[1].joint == kLeftShoulder);
+  CHECK(across.joints[3].joint == kLeftWrist);
+  CHECK(across.joints[3].sign == 1.0);
+}
+
+TEST_CASE("virtual-force torques equal virtual work by finite differences", "[primitives][vf]") {
+  struct Case { int link; int byJoint; };
+  const Case cases[] = {
+      {kTrunk, kLeftAnkle},      // child -> parent through a whole leg
+      {kLeftHand, kWaist},       // across the waist, up then down
+      {kLeftFoot, kWaist},       // down a leg (kip-up "straighten")
+      {kLeftShank, kWaist},      // kip-up "propel"
+      {kLeftHand, kLeftShoulder},
+      {kTrunk, kLeftWrist},      // prone-to-stand: through an arm from the hand
+      {kLeftThigh, kLeftAnkle},  // walk stance leg
+      {kRightShank, kRightHip},
+      {kLeftFoot, kLeftKnee},
+      {kHead, kRightAnkle},
+  };
+  std::mt19937 random(12345);
+  for (int pose = 0; pose < 5; ++pose) {
+    Angles angles = randomPose(random);
+    for (const Case& c : cases) {
+      const Vec2 force(137.0, -421.0);
+      INFO("pose " << pose << ", on " << kLinks[c.link].name << " by " << kJoints[c.byJoint].name);
+      int base = virtualForceBase(c.link, c.byJoint);
+      requireClose(jacobianTorques(angles, c.link, c.byJoint, force),
+                   virtualWorkTorques(angles, base, c.link, force));
+    }
+  }
+}
+
+TEST_CASE("a virtual force records its force at the link's centre of mass", "[primitives][vf]") {
+  Angles angles{};
+  ControlFrame frame;
+  jacobianTorques(angles, kTrunk, kLeftAnkle, Vec2(0, 400), &frame);
+  REQUIRE(frame.forces.size() == 1);
+  CharacterState state = forwardKinematics(Vec2(0.3, 1.1), 0.7, angles);
+  CHECK(frame.forces[0].link == kTrunk);
+  CHECK(frame.forces[0].point.isApprox(state.links[kTrunk].com));
+  CHECK(frame.forces[0].force.isApprox(Vec2(0, 400)));
+  // Joints off the chain get nothing.
+  CHECK(frame.addedTorque[kRightKnee] == 0.0);
+  CHECK(frame.addedTorque[kNeckTop] == 0.0);
+}
+
+TEST_CASE("stance balance pushes the centre of mass toward the middle of the feet",
+          "[primitives][sb]") {
+  const auto* standing = findPose("standing");
+  Angles angles{};
+  for (int j = 0; j < kJointCount; ++j) angles[j] = degToRad(standing->jointDeg[j]);
+  CharacterState state = forwardKinematics(Vec2(0.0, 1.8), kPi / 2, angles);
+  state.links[kLeftFoot].contact = state.links[kRightFoot].contact = true;
+  state.links[kLeftFoot].contactPoint = Vec2(0.10, 0.0);
+  state.links[kRightFoot].contactPoint = Vec2(0.30, 0.0);
+  CHECK(stanceBalanceTargetX(state) == Approx(0.20));
+  state.links[kRightFoot].contact = false;  // one foot off: midpoint of the feet's COMs
+  CHECK(stanceBalanceTargetX(state) ==
+        Approx(0.5 * (state.links[kLeftFoot].com.x() + state.links[kRightFoot].com.x())));
+  state.links[kRightFoot].contact = true;
+
+  state.comVelocity = Vec2(0.5, 0.0);
+  VirtualForcePrimitive sb;
+  sb.stanceBalance = true;
+  sb.kp.value = 400;
+  sb.kd.value = 30;
+  sb.link = kTrunk;
+  sb.byJoint = kLeftAnkle;
+  auto primitive = makePrimitive(sb);
+  ControlFrame frame;
+  frame.reset(angles);
+  primitive->apply(state, 0.0, frame);
+  double expected = 400 * (0.20 - state.com.x()) - 30 * 0.5;
+  REQUIRE(frame.forces.size() == 1);
+  CHECK(frame.forces[0].kind == ForceKind::StanceBalance);
+  CHECK(frame.forces[0].force.x() == Approx(expected));
+  CHECK(frame.forces[0].force.y() == 0.0);
+  // The torques are those of a plain virtual force of that size.
+  VirtualForcePrimitive plain;
+  plain.fx.value = expected;
+  plain.link = kTrunk;
+  plain.byJoint = kLeftAnkle;
+  ControlFrame plainFrame;
+  plainFrame.reset(angles);
+  makePrimitive(plain)->apply(state, 0.0, plainFrame);
+  for (int j = 0; j < kJointCount; ++j)
+    CHECK(frame.addedTorque[j] == Approx(plainFrame.addedTorque[j]).margin(1e-9));
+  CHECK(frame.addedTorque[kLeftKnee] != 0.0);
+}

@@ -1,0 +1,302 @@
+// Hot reload (tools/reload): debounce, compile, keep the last good program, missing files.
+//
+// Time is injected (poll(now)), so the debounce is tested without sleeping; only the
+// latency test uses the real clock.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "scl/character_table.h"
+#include "tools/reload/hot_reload.h"
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using scl::HotReloader;
+using scl::ReloadEvent;
+using scl::ReloadStatus;
+using scl::WatchClock;
+
+namespace {
+
+const std::string kOnePhase = "{ (hold) [waist 10] }\n";
+const std::string kTwoPhases = "{ (lean) [waist 10] } after 1 { (back) [waist 0] }\n";
+const std::string kThreePhases = "{ (a) [waist 10] } after 1 { (b) [waist 0] } after 1 { (c) [hips 20] }\n";
+const std::string kBroken = "{ (lean) [waist 10] } after { [wiast 0] }\n";
+
+// A fresh directory per test case, removed afterwards.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() / ("scl_reload_" + std::to_string(::getpid()) + "_" +
+                                        std::to_string(WatchClock::now().time_since_epoch().count()));
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path, ignored);
+  }
+  std::string file(const std::string& name) const { return (path / name).string(); }
+};
+
+void writeFile(const std::string& path, const std::string& text, std::ios::openmode mode = std::ios::trunc) {
+  std::ofstream out(path, std::ios::binary | mode);
+  out << text;
+}
+
+std::size_t phaseCount(const HotReloader& reloader) {
+  REQUIRE(reloader.program() != nullptr);
+  return reloader.program()->phases.size();
+}
+
+// Polls at `start`, then at `start + settle`: the settled result.
+ReloadEvent pollSettled(HotReloader& reloader, WatchClock::time_point& now) {
+  ReloadEvent first = reloader.poll(now);
+  CHECK(first == ReloadEvent::None);  // never before the debounce interval
+  now += 31ms;
+  ReloadEvent settled = reloader.poll(now);
+  now += 1ms;
+  return settled;
+}
+
+}  // namespace
+
+TEST_CASE("reload: initial load and a rewrite swap the program after the debounce", "[reload]") {
+  TempDir dir;
+  std::string script = dir.file("motion.scl");
+  writeFile(script, kOnePhase);
+  HotReloader reloader({script});
+  REQUIRE(reloader.loadNow() == ReloadEvent::Loaded);
+  CHECK(reloader.generation() == 1);
+  CHECK(reloader.status() == ReloadStatus::Running);
+  CHECK(phaseCount(reloader) == 1);
+  CHECK(reloader.statusLine() == "watching " + script);
+
+  auto now = WatchClock::now();
+  CHECK(reloader.poll(now) == ReloadEvent::None);  // unchanged file: nothing to do
+
+  writeFile(script, kTwoPhases);
+  CHECK(reloader.poll(now) == ReloadEvent::None);
+  CHECK(reloader.changePending());
+  CHECK(reloader.poll(now + 20ms) == ReloadEvent::None);  // not yet stable for 30 ms
+  CHECK(phaseCount(reloader) == 1);
+  CHECK(reloader.poll(now + 30ms) == ReloadEvent::Loaded);
+  CHECK(reloader.generation() == 2);
+  CHECK(phaseCount(reloader) == 2);
+  CHECK(reloader.program()->phases[1].name == "back");
+  CHECK(reloader.programSource() == kTwoPhases);
+  CHECK(reloader.poll(now + 60ms) == ReloadEvent::None);  // reported once
+}
+
+TEST_CASE("reload: a quick rewrite of the same size is still seen", "[reload]") {
+  TempDir dir;
+  std::string script = dir.file("motion.scl");
+  writeFile(script, "{ (hold) [waist 10] }\n");
+  HotReloader reloader({script});
+  REQUIRE(reloader.loadNow() == ReloadEvent::Loaded);
+  writeFile(script, "{ (hold) [waist 20] }\n");  // same size, likely the same mtime tick
+  auto now = WatchClock::now();
+  REQUIRE(pollSettled(reloader, now) == ReloadEvent::Loaded);
+  CHECK(reloader.program()->phases[0].primitives.size() == 1);
+  const auto& pd = std::get<scl::PdPrimitive>(reloader.program()->phases[0].primitives[0]);
+  CHECK(pd.targets[0].angle.value == Approx(scl::degToRad(20.0)));
+}
+
+TEST_CASE("reload: a broken save keeps the old program and reports diagnostics", "[reload]") {
+  TempDir dir;
+  std::string script = dir.file("motion.scl");
+  writeFile(script, kTwoPhases);
+  HotReloader reloader({script});
+  REQUIRE(reloader.loadNow() == ReloadEvent::Loaded);
+
+  writeFile(script, kBroken);
+  auto now = WatchClock::now();
+  REQUIRE(pollSettled(reloader, now) == ReloadEvent::Failed);
+  CHECK(reloader.status() == ReloadStatus::CompileError);
+  CHECK(reloader.generation() == 1);
+  CHECK(phaseCount(reloader) == 2);  // the old program runs on
+  CHECK(reloader.programSource() == kTwoPhases);
+  CHECK(scl::hasErrors(reloader.diagnostics()));
+  std::string rendered = reloader.renderedDiagnostics();
+  CHECK(rendered.find(script + ":1:") != std::string::npos);
+  CHECK(rendered.find("error:") != std::string::npos);
+  CHECK(reloader.statusLine().find("running the last good version") != std::string::npos);
+
+  // The next good save clears the error.
+  writeFile(script, kThreePhases);
+  REQUIRE(pollSettled(reloader, now) == ReloadEvent::Loaded);
+  CHECK(reloader.status() == ReloadStatus::Running);
+  CHECK_FALSE(scl::hasErrors(reloader.diagnostics()));
+  CHECK(phaseCount(reloader) == 3);
+  CHECK(reloader.generation() == 2);
+}
+
+TEST_CASE("reload: a broken script at start has no program but diagnostics", "[reload]") {
+  TempDir dir;
+  std::string script = dir.file("motion.scl");
+  writeFile(script, kBroken);
+  HotReloader reloader({script});
+  CHECK(reloader.loadNow() == ReloadEvent::Failed);
+  CHECK(reloader.program() == nullptr);
+  CHECK(reloader.generation() == 0);
+  CHECK(scl::hasErrors(reloader.diagnostics()));
+  CHECK(reloader.statusLine() == script + " does not compile");
+}
+
+TEST_CASE("reload: save through a temporary file and a rename", "[reload]") {
+  TempDir dir;
+  std::string script = dir.file("motion.scl");
+  writeFile(script, kOnePhase);
+  HotReloader reloader({script});
+  REQUIRE(reloader.loadNow() == ReloadEvent::Loaded);
+
+  std::string temp = dir.file(".motion.scl.swp");
+  writeFile(temp, kThreePhases);
+  auto now = WatchClock::now();
+  CHECK(reloader.poll(now) == ReloadEvent::None);  // the temp file is not watched
+  fs::rename(temp, script);
+  now += 5ms;
+  REQUIRE(pollSettled(reloader, now) == ReloadEvent::Loaded);
+  CHECK(phaseCount(reloader) == 3);
+}
+
+TEST_CASE("reload: the path missing for less than the debounce is no event", "[reload]") {
+  TempDir dir;
+  std::string script = dir.file("motion.scl");
+  writeFile(script, kOnePhase);
+  HotReloader reloader({script});
+  REQUIRE(reloader.loadNow() == ReloadEvent::Loaded);
+
+  // Editors that rename the old file away before writing the new one.
+  auto now = WatchClock::now();
+  fs::rename(script, dir.file("motion.scl~"));
+  CHECK(reloader.poll(now) == ReloadEvent::None);
+  CHECK(reloader.poll(now + 10ms) == ReloadEvent::None);
+  writeFile(script, kTwoPhases);
+  CHECK(reloader.poll(now + 20ms) == ReloadEvent::None);
+  CHECK(reloader.poll(now + 40ms) == ReloadEvent::None);  // new content, seen at +20 ms
+  CHECK(reloader.status() == ReloadStatus::Running);
+  CHECK(reloader.poll(now + 50ms) == ReloadEvent::Loaded);
+  CHECK(phaseCount(reloader) == 2);
+}
+
+TEST_CASE("reload: a chunked write never compiles the half file", "[reload]") {
+  TempDir dir;
+  std::string script = dir.file("motion.scl");
+  writeFile(script, kOnePhase);
+  HotReloader reloader({script});
+  REQUIRE(reloader.loadNow() == ReloadEvent::Loaded);
+
+  // First chunk: a prefix that does not compile on its own.
+  std::string firstChunk = kTwoPhases.substr(0, kTwoPhases.find("after") + 6);
+  std::string secondChunk = kTwoPhases.substr(firstChunk.size());
+  writeFile(script, firstChunk);
+  auto now = WatchClock::now();
+  CHECK(reloader.poll(now) == ReloadEvent::None);
+  CHECK(reloader.poll(now + 10ms) == ReloadEvent::None);
+  CHECK(reloader.poll(now + 20ms) == ReloadEvent::None);
+  writeFile(script, secondChunk, std::ios::app);  // 25 ms pause < 30 ms debounce
+  CHECK(reloader.poll(now + 25ms) == ReloadEvent::None);
+  CHECK(reloader.poll(now + 40ms) == ReloadEvent::None);  // 15 ms after the second chunk
+  CHECK(reloader.status() == ReloadStatus::Running);
+  CHECK(reloader.generation() == 1);
+  CHECK(reloader.poll(now + 55ms) == ReloadEvent::Loaded);
+  CHECK(reloader.generation() == 2);
+  CHECK(phaseCount(reloader) == 2);
+  CHECK(reloader.diagnostics().empty());
+}
+
+TEST_CASE("reload: delete, then recreate", "[reload]") {
+  TempDir dir;
+  std::string script = dir.file("motion.scl");
+  writeFile(script, kTwoPhases);
+  HotReloader reloader({script});
+  REQUIRE(reloader.loadNow() == ReloadEvent::Loaded);
+
+  fs::remove(script);
+  auto now = WatchClock::now();
+  REQUIRE(pollSettled(reloader, now) == ReloadEvent::Missing);
+  CHECK(reloader.status() == ReloadStatus::FileMissing);
+  CHECK(reloader.statusLine().find("watching: file missing") != std::string::npos);
+  CHECK(phaseCount(reloader) == 2);  // keeps running
+  CHECK(reloader.poll(now + 100ms) == ReloadEvent::None);
+
+  // Back with the same text: resume without a reload.
+  writeFile(script, kTwoPhases);
+  now += 200ms;
+  REQUIRE(pollSettled(reloader, now) == ReloadEvent::Resumed);
+  CHECK(reloader.status() == ReloadStatus::Running);
+  CHECK(reloader.generation() == 1);
+
+  // Gone again, back with new text: a reload.
+  fs::remove(script);
+  REQUIRE(pollSettled(reloader, now) == ReloadEvent::Missing);
+  writeFile(script, kThreePhases);
+  REQUIRE(pollSettled(reloader, now) == ReloadEvent::Loaded);
+  CHECK(reloader.generation() == 2);
+  CHECK(phaseCount(reloader) == 3);
+}
+
+TEST_CASE("reload: a missing file at start is reported, then picked up", "[reload]") {
+  TempDir dir;
+  std::string script = dir.file("later.scl");
+  HotReloader reloader({script});
+  CHECK(reloader.loadNow() == ReloadEvent::Missing);
+  CHECK(reloader.program() == nullptr);
+  writeFile(script, kOnePhase);
+  auto now = WatchClock::now();
+  REQUIRE(pollSettled(reloader, now) == ReloadEvent::Loaded);
+  CHECK(phaseCount(reloader) == 1);
+}
+
+TEST_CASE("reload: a directory is not a script", "[reload]") {
+  TempDir dir;
+  HotReloader reloader({dir.path.string()});
+  CHECK(reloader.loadNow() == ReloadEvent::Failed);
+  CHECK(reloader.status() == ReloadStatus::NotAFile);
+  CHECK(reloader.program() == nullptr);
+  CHECK(reloader.statusLine().find("is a directory") != std::string::npos);
+  auto now = WatchClock::now();
+  CHECK(reloader.poll(now + 100ms) == ReloadEvent::None);  // and it stays that way quietly
+
+  // A script replaced by a directory: the old program is kept.
+  std::string script = dir.file("motion.scl");
+  writeFile(script, kOnePhase);
+  HotReloader watching({script});
+  REQUIRE(watching.loadNow() == ReloadEvent::Loaded);
+  fs::remove(script);
+  fs::create_directory(script);
+  REQUIRE(pollSettled(watching, now) == ReloadEvent::Failed);
+  CHECK(watching.status() == ReloadStatus::NotAFile);
+  CHECK(phaseCount(watching) == 1);
+}
+
+TEST_CASE("reload: save-to-running latency is under 100 ms", "[reload][latency]") {
+  TempDir dir;
+  std::string script = dir.file("motion.scl");
+  writeFile(script, kOnePhase);
+  HotReloader reloader({script});
+  REQUIRE(reloader.loadNow() == ReloadEvent::Loaded);
+
+  // Poll like the viewer does (every frame; here every millisecond) with the real clock.
+  auto saved = WatchClock::now();
+  writeFile(script, kThreePhases);
+  ReloadEvent event = ReloadEvent::None;
+  auto now = saved;
+  while (event == ReloadEvent::None && now - saved < 2s) {
+    std::this_thread::sleep_for(1ms);
+    now = WatchClock::now();
+    event = reloader.poll(now);
+  }
+  double latencyMs = std::chrono::duration<double, std::milli>(now - saved).count();
+  std::printf("reload latency: %.1f ms (debounce 30 ms)\n", latencyMs);
+  REQUIRE(event == ReloadEvent::Loaded);
+  CHECK(phaseCount(reloader) == 3);
+  CHECK(latencyMs < 100.0);
+}

@@ -1,0 +1,106 @@
+#include "tools/filmstrip.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace scl {
+
+namespace {
+
+std::string number(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f", value);
+  return buffer;
+}
+
+std::string escapeXml(const std::string& text) {
+  std::string escaped;
+  for (char c : text) {
+    switch (c) {
+      case '&': escaped += "&amp;"; break;
+      case '<': escaped += "&lt;"; break;
+      case '>': escaped += "&gt;"; break;
+      case '"': escaped += "&quot;"; break;
+      default: escaped += c;
+    }
+  }
+  return escaped;
+}
+
+// Left links are drawn lighter and first, so the right side is in front.
+const char* linkColour(int link, bool contact) {
+  if (contact) return "#d9472b";
+  std::string_view name = kLinks[link].name;
+  return name.starts_with("left") ? "#9fb3c8" : "#3d5a80";
+}
+
+}  // namespace
+
+std::string renderFilmstrip(const std::vector<FilmstripFrame>& frames,
+                            const std::vector<EnvironmentBox>& environment, const FilmstripDef& def) {
+  const double s = def.scale;
+  const double panelPixels = def.panelWidth * s;
+  const double groundY = def.panelHeight * s;  // pixel row of y = 0
+  const double labelSpace = 40.0;
+  const double width = panelPixels * static_cast<double>(frames.empty() ? 1 : frames.size());
+  const double height = groundY + labelSpace;
+
+  std::ostringstream svg;
+  svg << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << number(width) << "\" height=\""
+      << number(height) << "\" viewBox=\"0 0 " << number(width) << " " << number(height) << "\">\n"
+      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+
+  for (size_t f = 0; f < frames.size(); ++f) {
+    const FilmstripFrame& frame = frames[f];
+    double centreX = frame.state.links[kPelvis].com.x();
+    // World (x, y) to panel pixels.
+    auto px = [&](double x) { return panelPixels * static_cast<double>(f) + panelPixels / 2.0 + (x - centreX) * s; };
+    auto py = [&](double y) { return groundY - y * s; };
+
+    svg << "<g class=\"frame\" data-time=\"" << frame.time << "\">\n";
+    svg << "<clipPath id=\"panel" << f << "\"><rect x=\"" << number(panelPixels * f) << "\" y=\"0\" width=\""
+        << number(panelPixels) << "\" height=\"" << number(height) << "\"/></clipPath>\n";
+    svg << "<g clip-path=\"url(#panel" << f << ")\">\n";
+    svg << "<rect x=\"" << number(panelPixels * f) << "\" y=\"" << number(groundY) << "\" width=\""
+        << number(panelPixels) << "\" height=\"" << number(labelSpace) << "\" fill=\"#e8e2d6\"/>\n";
+    for (const EnvironmentBox& box : environment) {
+      svg << "<rect x=\"" << number(px(box.centre.x() - box.halfSize.x())) << "\" y=\""
+          << number(py(box.centre.y() + box.halfSize.y())) << "\" width=\"" << number(2 * box.halfSize.x() * s)
+          << "\" height=\"" << number(2 * box.halfSize.y() * s) << "\" fill=\"#b08968\"/>\n";
+    }
+    for (int pass = 0; pass < 2; ++pass) {
+      for (int i = 0; i < kLinkCount; ++i) {
+        bool left = kLinks[i].name.starts_with("left");
+        if ((pass == 0) != left) continue;
+        const LinkState& link = frame.state.links[i];
+        const LinkDef& def = kLinks[i];
+        Vec2 axis = linkAxis(i, link.angle);
+        Vec2 normal(-axis.y(), axis.x());
+        Vec2 a = link.origin, b = link.origin + def.length * axis;
+        double r1 = def.proximalThickness / 2, r2 = def.distalThickness / 2;
+        const char* colour = linkColour(i, link.contact);
+        svg << "<g fill=\"" << colour << "\" stroke=\"#1b263b\" stroke-width=\"0.6\">";
+        svg << "<circle cx=\"" << number(px(a.x())) << "\" cy=\"" << number(py(a.y())) << "\" r=\"" << number(r1 * s) << "\"/>";
+        svg << "<circle cx=\"" << number(px(b.x())) << "\" cy=\"" << number(py(b.y())) << "\" r=\"" << number(r2 * s) << "\"/>";
+        Vec2 corners[4] = {a + r1 * normal, b + r2 * normal, b - r2 * normal, a - r1 * normal};
+        svg << "<polygon stroke=\"none\" points=\"";
+        for (const Vec2& c : corners) svg << number(px(c.x())) << "," << number(py(c.y())) << " ";
+        svg << "\"/></g>\n";
+      }
+    }
+    svg << "<circle cx=\"" << number(px(frame.state.com.x())) << "\" cy=\"" << number(py(frame.state.com.y()))
+        << "\" r=\"4\" fill=\"#ffb703\" stroke=\"black\"/>\n";
+    svg << "</g>\n";
+    char label[64];
+    std::snprintf(label, sizeof label, "t = %.2f s", frame.time);
+    svg << "<text x=\"" << number(panelPixels * f + panelPixels / 2) << "\" y=\"" << number(groundY + 17)
+        << "\" font-family=\"sans-serif\" font-size=\"14\" text-anchor=\"middle\">" << label;
+    if (!frame.phase.empty()) svg << " · " << escapeXml(frame.phase);
+    svg << "</text>\n</g>\n";
+  }
+  svg << "</svg>\n";
+  return svg.str();
+}
+
+}  // namespace scl

@@ -1,0 +1,74 @@
+#include "tools/reload/hot_reload.h"
+
+#include <utility>
+
+#include "scl/compile.h"
+
+namespace scl {
+
+HotReloader::HotReloader(HotReloadDef def)
+    : watcher_(std::move(def.path), FileWatcherDef{def.debounce}) {}
+
+ReloadEvent HotReloader::loadNow() { return apply(watcher_.readNow()); }
+
+ReloadEvent HotReloader::poll(WatchClock::time_point now) {
+  std::optional<FileSnapshot> settled = watcher_.poll(now);
+  return settled ? apply(*settled) : ReloadEvent::None;
+}
+
+ReloadEvent HotReloader::apply(const FileSnapshot& snapshot) {
+  switch (snapshot.kind) {
+    case FileKind::Missing:
+      status_ = ReloadStatus::FileMissing;
+      return ReloadEvent::Missing;
+    case FileKind::Directory:
+    case FileKind::Other:
+      status_ = ReloadStatus::NotAFile;
+      return ReloadEvent::Failed;
+    case FileKind::Unreadable:
+      status_ = ReloadStatus::Unreadable;
+      return ReloadEvent::Failed;
+    case FileKind::Regular:
+      break;
+  }
+  // Back after a disappearance with the very text that is running: just resume.
+  if (status_ == ReloadStatus::FileMissing && program_ && snapshot.content == programSource_) {
+    status_ = ReloadStatus::Running;
+    return ReloadEvent::Resumed;
+  }
+  CompileResult result = compile(snapshot.content, path());
+  diagnostics_ = std::move(result.diagnostics);
+  diagnosticsSource_ = snapshot.content;
+  if (!result.program) {
+    status_ = ReloadStatus::CompileError;
+    return ReloadEvent::Failed;
+  }
+  program_ = std::move(result.program);
+  programSource_ = snapshot.content;
+  ++generation_;
+  status_ = ReloadStatus::Running;
+  return ReloadEvent::Loaded;
+}
+
+std::string HotReloader::renderedDiagnostics() const {
+  return renderDiagnostics(diagnostics_, diagnosticsSource_);
+}
+
+std::string HotReloader::statusLine() const {
+  switch (status_) {
+    case ReloadStatus::Running:
+      return "watching " + path();
+    case ReloadStatus::CompileError:
+      return program_ ? path() + " does not compile; running the last good version"
+                      : path() + " does not compile";
+    case ReloadStatus::FileMissing:
+      return "watching: file missing (" + path() + ")";
+    case ReloadStatus::NotAFile:
+      return path() + ": is a directory or special file, not a script";
+    case ReloadStatus::Unreadable:
+      return path() + ": cannot read file";
+  }
+  return {};
+}
+
+}  // namespace scl
