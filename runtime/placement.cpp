@@ -61,16 +61,64 @@ double restingTurn(const CharacterState& state) {
   return 0.0;
 }
 
-// Thigh slope below horizontal (radians) that puts the hips on a seat of this height
-// with vertical shanks and flat feet.
-double thighSlopeForSeat(double seatHeight) {
+// Thigh slope below horizontal (radians) that puts the hip joints at `hipHeight` while
+// the shanks keep their world angle and the feet rest flat on the ground.
+double thighSlopeForHipHeight(double hipHeight, double shankWorldAngle) {
   const LinkDef& thigh = kLinks[kLeftThigh];
   const LinkDef& shank = kLinks[kLeftShank];
   const LinkDef& foot = kLinks[kLeftFoot];
-  double hipHeight = seatHeight + thigh.proximalThickness / 2.0;
-  double kneeHeight = foot.proximalThickness / 2.0 + shank.length;
+  double kneeHeight = foot.proximalThickness / 2.0 + shank.length * std::sin(shankWorldAngle);
   double sine = std::clamp((hipHeight - kneeHeight) / thigh.length, -0.5, 0.5);
   return std::asin(sine);
+}
+
+// The seat's front edge is this far in front of the hip joint: it carries the buttocks
+// (the hip cap), not the thighs: people sit with their thighs free of the seat edge.
+constexpr double kSeatAheadOfHip = 0.05;
+
+// How far the hip joint is above the lowest point of the pelvis and thighs over the seat
+// (x <= its front edge): the caps and the trapezoid's lower edge, which a sloping thigh
+// carries below its hip cap.
+double hipClearanceOverSeat(const CharacterState& state) {
+  const Vec2 hip = state.jointPositions[kLeftHip];
+  double bottom = std::numeric_limits<double>::infinity();
+  for (int link : {kPelvis, kLeftThigh, kRightThigh}) {
+    const LinkState& s = state.links[link];
+    const LinkDef& def = kLinks[link];
+    Vec2 axis = linkAxis(link, s.angle), normal(-axis.y(), axis.x());
+    constexpr int kSamples = 64;
+    for (int k = 0; k <= kSamples; ++k) {
+      double along = def.length * k / kSamples;
+      double radius = (def.proximalThickness + (def.distalThickness - def.proximalThickness) * k / kSamples) / 2.0;
+      for (double side : {-1.0, 1.0}) {
+        Vec2 point = s.origin + along * axis + side * radius * normal;
+        if (point.x() <= hip.x() + kSeatAheadOfHip) bottom = std::min(bottom, point.y());
+      }
+    }
+    for (auto [centre, radius] : {std::pair{s.origin, def.proximalThickness / 2.0},
+                                  std::pair{Vec2(s.origin + def.length * axis), def.distalThickness / 2.0}}) {
+      if (centre.x() <= hip.x() + kSeatAheadOfHip) bottom = std::min(bottom, centre.y() - radius);
+    }
+  }
+  return hip.y() - bottom;
+}
+
+// Hip and knee angles for sitting on a seat of this height: the shanks keep the pose's
+// world angle and the feet stay flat; the thighs slope so the pelvis and thighs rest on
+// the seat. The clearance depends on the slope, so iterate to the fixed point.
+void fitLegsToSeat(Placement& placement, double seatHeight) {
+  std::array<double, kLinkCount> angles = worldAnglesFromJoints(placement.headAngle, placement.jointAngles);
+  double clearance = kLinks[kLeftThigh].proximalThickness / 2.0;
+  for (int iteration = 0; iteration < 6; ++iteration) {
+    for (int side = 0; side < 2; ++side) {
+      int hip = side ? kRightHip : kLeftHip, knee = side ? kRightKnee : kLeftKnee;
+      double shankAngle = angles[side ? kRightShank : kLeftShank];
+      double thighAngle = kPi - thighSlopeForHipHeight(seatHeight + clearance, shankAngle);
+      placement.jointAngles[hip] = thighAngle - angles[kPelvis];
+      placement.jointAngles[knee] = shankAngle - thighAngle;
+    }
+    clearance = hipClearanceOverSeat(forwardKinematics(Vec2::Zero(), placement.headAngle, placement.jointAngles));
+  }
 }
 
 }  // namespace
@@ -87,12 +135,7 @@ Placement placePose(const PoseDef& pose, bool onChair, double seatHeight,
   placement.headAngle = degToRad(pose.headAngleDeg);
   for (int j = 0; j < kJointCount; ++j) placement.jointAngles[j] = degToRad(pose.jointDeg[j]);
 
-  if (pose.support == PoseSupport::Seat) {
-    // Shanks vertical, feet flat: the thigh slopes so the hips reach the seat.
-    double slope = thighSlopeForSeat(seatHeight);
-    for (int hip : {kLeftHip, kRightHip}) placement.jointAngles[hip] = kPi / 2.0 - slope;
-    for (int knee : {kLeftKnee, kRightKnee}) placement.jointAngles[knee] = slope - kPi / 2.0;
-  }
+  if (pose.support == PoseSupport::Seat) fitLegsToSeat(placement, seatHeight);
   for (size_t j = 0; j < jointOffsets.size() && j < kJointCount; ++j)
     placement.jointAngles[j] += jointOffsets[j];
 
@@ -110,10 +153,9 @@ Placement placePose(const PoseDef& pose, bool onChair, double seatHeight,
     return placement;
   }
 
-  // Seat: the hips' lowest cap rests on the seat; the seat's front edge is 12 cm in
-  // front of the hip joint, so it carries the buttocks but not the knees.
+  // Seat: the pelvis and thighs rest on the seat, the feet on the ground (or hang).
   const Vec2 hip = state.jointPositions[kLeftHip];
-  double hipCapBottom = hip.y() - kLinks[kLeftThigh].proximalThickness / 2.0;
+  double seatedBottom = hip.y() - hipClearanceOverSeat(state);
   double feetBottom = std::numeric_limits<double>::infinity();
   for (int link : {kLeftFoot, kRightFoot, kLeftShank, kRightShank}) {
     const LinkState& s = state.links[link];
@@ -121,8 +163,7 @@ Placement placePose(const PoseDef& pose, bool onChair, double seatHeight,
     feetBottom = std::min({feetBottom, s.origin.y() - def.proximalThickness / 2.0,
                            (s.origin + def.length * linkAxis(link, s.angle)).y() - def.distalThickness / 2.0});
   }
-  double lift = std::max(seatHeight - hipCapBottom, -feetBottom);
-  constexpr double kSeatAheadOfHip = 0.12;
+  double lift = std::max(seatHeight - seatedBottom, -feetBottom);
   placement.headOrigin = Vec2(-(hip.x() + kSeatAheadOfHip), lift);
   placement.hasChair = true;
   placement.seatHeight = seatHeight;

@@ -27,9 +27,9 @@ struct Placement {
 /// - Ground support: the whole pose is turned by the smallest angle that lets it rest on
 ///   the ground with its centre of mass above its contact span (a pose that already rests
 ///   is not turned), lowered until it touches, and centred at x = 0.
-/// - Seat support: the hip and knee angles follow from the seat height so the shanks are
-///   vertical and the feet flat on the ground (the feet hang from seats too high for
-///   that); the hips rest on the seat, whose front edge is at x = 0.
+/// - Seat support: the shanks keep the pose's world angle and the feet stay flat; the hip
+///   and knee angles follow from the seat height so the pelvis and thighs rest on the seat
+///   (the feet hang from seats too high for that). The seat's front edge is at x = 0.
 /// `jointOffsets` (radians, may be empty) are added to the pose's joint angles first.
 Placement placePose(const PoseDef& pose, bool onChair, double seatHeight,
                     const std::vector<double>& jointOffsets);

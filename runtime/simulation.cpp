@@ -187,7 +187,10 @@ struct Simulation::Impl {
     b2BodyDef groundDef;
     ground = world.CreateBody(&groundDef);
     b2PolygonShape slab;
-    slab.SetAsBox(500.0f, 1.0f, b2Vec2(0.0f, -1.0f), 0.0f);  // top face at y = 0
+    // Box2D pads every polygon by its skin, so the slab's vertices sit a skin below the
+    // ground line: its collision surface is y = 0 exactly.
+    float skin = static_cast<float>(kPolygonSkin);
+    slab.SetAsBox(500.0f, 1.0f, b2Vec2(0.0f, -1.0f - skin), 0.0f);
     b2FixtureDef fixture;
     fixture.shape = &slab;
     fixture.friction = static_cast<float>(def.friction);
@@ -200,9 +203,9 @@ struct Simulation::Impl {
     box.halfSize = Vec2(kSeatDepth / 2.0, seatHeight / 2.0);
     box.centre = Vec2(seatFront - kSeatDepth / 2.0, seatHeight / 2.0);
     boxes.push_back(box);
-    b2PolygonShape shape;
-    shape.SetAsBox(static_cast<float>(box.halfSize.x()), static_cast<float>(box.halfSize.y()),
-                   toB2(box.centre), 0.0f);
+    b2PolygonShape shape;  // shrunk by the skin, so its collision outline is the box
+    shape.SetAsBox(static_cast<float>(box.halfSize.x() - kPolygonSkin),
+                   static_cast<float>(box.halfSize.y() - kPolygonSkin), toB2(box.centre), 0.0f);
     b2FixtureDef fixture;
     fixture.shape = &shape;
     fixture.friction = static_cast<float>(def.friction);

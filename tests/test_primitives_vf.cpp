@@ -189,3 +189,100 @@ TEST_CASE("stance balance pushes the centre of mass toward the middle of the fee
     CHECK(frame.addedTorque[j] == Approx(plainFrame.addedTorque[j]).margin(1e-9));
   CHECK(frame.addedTorque[kLeftKnee] != 0.0);
 }
+
+namespace {
+
+// d/dtheta_j of the potential energy sum m_i g y_i over `links`, base held fixed.
+double potentialGradient(const Angles& angles, int joint, int base, const std::vector<int>& links,
+                         const std::vector<double>& shares) {
+  constexpr double h = 1e-6;
+  double gradient = 0.0;
+  for (std::size_t k = 0; k < links.size(); ++k) {
+    double dy = (comWithBaseFixed(angles, joint, h, base, links[k]).y() -
+                 comWithBaseFixed(angles, joint, -h, base, links[k]).y()) / (2 * h);
+    gradient += shares[k] * kLinks[links[k]].mass * kGravityAcceleration * dy;
+  }
+  return gradient;
+}
+
+ControlFrame applyGc(const GravityCompPrimitive& gc, const CharacterState& state) {
+  auto primitive = makePrimitive(gc);
+  ControlFrame frame;
+  frame.reset({});
+  primitive->begin(state);
+  primitive->apply(state, 0.0, frame);
+  return frame;
+}
+
+}  // namespace
+
+TEST_CASE("gravity compensation cancels the gradient of the potential energy",
+          "[primitives][gc]") {
+  std::mt19937 random(99);
+  for (int pose = 0; pose < 3; ++pose) {
+    Angles angles = randomPose(random);
+    CharacterState state = forwardKinematics(Vec2(0.3, 1.1), 0.7, angles);
+
+    SECTION("one foot planted: every other link through that foot") {
+      state.links[kLeftFoot].contact = true;
+      GravityCompPrimitive gc;
+      gc.strength.value = 0.8;
+      ControlFrame frame = applyGc(gc, state);
+      std::vector<int> links;
+      for (int i = 0; i < kLinkCount; ++i)
+        if (i != kLeftFoot) links.push_back(i);
+      std::vector<double> shares(links.size(), 0.8);
+      for (int j = 0; j < kJointCount; ++j) {
+        INFO("pose " << pose << " joint " << kJoints[j].name);
+        CHECK(frame.addedTorque[j] ==
+              Approx(potentialGradient(angles, j, kLeftFoot, links, shares)).epsilon(1e-6).margin(1e-6));
+      }
+      CHECK(frame.forces.size() == kLinkCount - 1);
+    }
+    SECTION("gc by a joint: the links on the head's side of it") {
+      GravityCompPrimitive gc;
+      gc.byJoint = kRightWrist;  // base: the right hand (e.g. planted on the ground)
+      ControlFrame frame = applyGc(gc, state);
+      std::vector<int> links;
+      for (int i = 0; i < kLinkCount; ++i)
+        if (i != kRightHand) links.push_back(i);
+      std::vector<double> shares(links.size(), 1.0);
+      for (int j = 0; j < kJointCount; ++j) {
+        INFO("pose " << pose << " joint " << kJoints[j].name);
+        CHECK(frame.addedTorque[j] ==
+              Approx(potentialGradient(angles, j, kRightHand, links, shares)).epsilon(1e-6).margin(1e-6));
+      }
+    }
+    SECTION("no foot in contact: nothing") {
+      ControlFrame frame = applyGc(GravityCompPrimitive{}, state);
+      for (double torque : frame.addedTorque) CHECK(torque == 0.0);
+      CHECK(frame.forces.empty());
+    }
+  }
+}
+
+TEST_CASE("gravity compensation on two feet splits the upper body evenly", "[primitives][gc]") {
+  GravityCompensationInstance gc(GravityCompPrimitive{});
+  const auto& loads = gc.loads(true, true);
+  std::array<double, kLinkCount> carried{};
+  for (const auto& load : loads) {
+    carried[load.link] += load.share;
+    // Leg links go through their own foot only.
+    if (load.link == kLeftThigh || load.link == kLeftShank) CHECK(!load.chain.contains(kRightAnkle));
+    if (load.link == kRightThigh || load.link == kRightShank) CHECK(!load.chain.contains(kLeftAnkle));
+  }
+  for (int i = 0; i < kLinkCount; ++i) {
+    INFO(kLinks[i].name);
+    CHECK(carried[i] == (i == kLeftFoot || i == kRightFoot ? 0.0 : 1.0));
+  }
+  // Symmetric: in the standing pose the two ankles get mirror torques.
+  const auto* standing = findPose("standing");
+  Angles angles{};
+  for (int j = 0; j < kJointCount; ++j) angles[j] = degToRad(standing->jointDeg[j]);
+  CharacterState state = forwardKinematics(Vec2(0.0, 1.8), kPi / 2, angles);
+  state.links[kLeftFoot].contact = state.links[kRightFoot].contact = true;
+  ControlFrame frame = applyGc(GravityCompPrimitive{}, state);
+  CHECK(frame.addedTorque[kLeftAnkle] == Approx(frame.addedTorque[kRightAnkle]));
+  CHECK(frame.addedTorque[kLeftKnee] == Approx(frame.addedTorque[kRightKnee]));
+  CHECK(frame.forces.size() == kLinkCount - 2);
+}

@@ -1,0 +1,89 @@
+// `scl view SCRIPT`: the SFML viewer with hot reload (tools/viewer), or its headless mode
+// for screenshots and recordings.
+#include <cstdio>
+#include <cxxopts.hpp>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+
+#include "tools/commands.h"
+
+#ifdef SCL_HAVE_VIEWER
+#include "tools/viewer/viewer.h"
+#endif
+
+namespace scl {
+
+#ifdef SCL_HAVE_VIEWER
+
+namespace {
+
+// "800x600" -> width, height; throws std::invalid_argument.
+void parseSize(const std::string& text, ViewerDef& def) {
+  unsigned width = 0, height = 0;
+  char extra = 0;
+  if (std::sscanf(text.c_str(), "%ux%u%c", &width, &height, &extra) != 2 || width < 64 || height < 64 ||
+      width > 8192 || height > 8192)
+    throw std::invalid_argument("--size must be WIDTHxHEIGHT in pixels, 64 to 8192 each (got '" + text + "')");
+  def.width = width;
+  def.height = height;
+}
+
+}  // namespace
+
+int sclViewMain(int argc, char** argv) {
+  cxxopts::Options options("scl view", "Show a script's motion in a window and reload it on every save.\n"
+                                       "Keys: F1 or ? in the window; see docs/viewer.md.");
+  options.positional_help("SCRIPT");
+  options.add_options()
+      ("script", "the script to show and watch", cxxopts::value<std::string>())
+      ("frames", "headless: render N frames (1/60 s of simulation each) and exit", cxxopts::value<int>())
+      ("screenshot", "headless: write the last frame to this PNG", cxxopts::value<std::string>())
+      ("size", "window or image size, WIDTHxHEIGHT", cxxopts::value<std::string>()->default_value("1280x720"))
+      ("record", "record to FILE (ffmpeg when on PATH, else PNG frames in FILE-stem_frames/)", cxxopts::value<std::string>())
+      ("fps", "recording frame rate in simulation time", cxxopts::value<int>()->default_value("60"))
+      ("speed", "initial playback speed (1 = real time)", cxxopts::value<double>()->default_value("1"))
+      ("paused", "start paused")
+      ("h,help", "show this help");
+  options.parse_positional({"script"});
+  ViewerDef def;
+  try {
+    auto parsed = options.parse(argc, argv);
+    if (parsed.count("help")) {
+      std::cout << options.help() << "\n";
+      return 0;
+    }
+    if (!parsed.unmatched().empty()) throw std::invalid_argument("unexpected argument '" + parsed.unmatched()[0] + "'");
+    if (!parsed.count("script")) throw std::invalid_argument("missing SCRIPT");
+    def.script = parsed["script"].as<std::string>();
+    parseSize(parsed["size"].as<std::string>(), def);
+    if (parsed.count("screenshot")) def.screenshot = parsed["screenshot"].as<std::string>();
+    if (parsed.count("frames")) {
+      def.frames = parsed["frames"].as<int>();
+      if (def.frames < 1) throw std::invalid_argument("--frames must be at least 1");
+    } else if (!def.screenshot.empty()) {
+      def.frames = 1;  // a screenshot alone: the initial state
+    }
+    if (parsed.count("record")) def.record = parsed["record"].as<std::string>();
+    def.recordFps = parsed["fps"].as<int>();
+    if (def.recordFps < 1 || def.recordFps > 240) throw std::invalid_argument("--fps must be 1 to 240");
+    def.speed = parsed["speed"].as<double>();
+    if (!(def.speed >= 1.0 / 16.0 && def.speed <= 4.0)) throw std::invalid_argument("--speed must be 1/16 to 4");
+    def.paused = parsed.count("paused") > 0;
+  } catch (const std::exception& error) {
+    std::cerr << "scl view: " << error.what() << " (see 'scl view --help')\n";
+    return 2;
+  }
+  return runViewer(def);
+}
+
+#else
+
+int sclViewMain(int, char**) {
+  std::cerr << "scl was built without the viewer (SFML 2.5 not found)\n";
+  return 2;
+}
+
+#endif
+
+}  // namespace scl

@@ -1,0 +1,81 @@
+#include "tools/viewer/session.h"
+
+#include <algorithm>
+
+namespace scl {
+
+ViewerSession::ViewerSession(const Program& program, const DragSpringDef& spring)
+    : spring_(spring), runner_(std::make_unique<Runner>(program, simulationDefFor(program))) {}
+
+void ViewerSession::load(const Program& program) {
+  // Build first, so that a program that cannot run leaves the session untouched.
+  auto fresh = std::make_unique<Runner>(program, simulationDefFor(program));
+  runner_ = std::move(fresh);
+  drag_.reset();
+  dragForce_.setZero();
+  failure_.reset();
+  stepped_ = false;
+}
+
+void ViewerSession::continueWith(const Program& program) {
+  if (failure_) {  // nothing sensible to continue from
+    load(program);
+    return;
+  }
+  // Validate by building a controller first: Runner::setProgram has no undo.
+  Controller probe(program, runner_->simulation().initialJointAngles());
+  int phase = runner_->controller().phaseIndex();
+  int startPhase = phase < probe.phaseCount() ? phase : 0;
+  runner_->setProgram(program, startPhase);
+}
+
+void ViewerSession::restart() {
+  runner_->restart();
+  drag_.reset();
+  dragForce_.setZero();
+  failure_.reset();
+  stepped_ = false;
+}
+
+bool ViewerSession::jumpToPhase(int index) {
+  if (index < 0 || index >= runner_->controller().phaseCount()) return false;
+  runner_->jumpToPhase(index);
+  return true;
+}
+
+void ViewerSession::advance(int steps) {
+  for (int i = 0; i < steps && !failure_; ++i) stepOnce();
+}
+
+void ViewerSession::advanceTo(double time) {
+  double halfStep = 0.5 * timeStep();
+  while (!failure_ && runner_->time() < time - halfStep) stepOnce();
+}
+
+std::optional<Vec2> ViewerSession::dragPoint() const {
+  if (!drag_) return std::nullopt;
+  return toWorld(drag_->grabbed, state().links[drag_->grabbed.link]);
+}
+
+std::span<const AppliedForce> ViewerSession::appliedForces() const {
+  if (!stepped_ || failure_) return {};
+  return runner_->report().forces;
+}
+
+void ViewerSession::stepOnce() {
+  dragForce_.setZero();
+  if (drag_) {
+    const LinkState& link = state().links[drag_->grabbed.link];
+    Vec2 point = toWorld(drag_->grabbed, link);
+    dragForce_ = dragSpringForce(spring_, point, pointVelocity(link, point), drag_->target);
+    runner_->simulation().addExternalForce({drag_->grabbed.link, dragForce_, point});
+  }
+  try {
+    runner_->step();
+    stepped_ = true;
+  } catch (const SimulationDiverged& diverged) {
+    failure_ = std::string(diverged.what()) + " (press r to restart)";
+  }
+}
+
+}  // namespace scl

@@ -1,0 +1,77 @@
+// What the viewer simulates: a Runner executing the current program, plus the user's
+// mouse push. No SFML, so it can be tested headless.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "runtime/runner.h"
+#include "tools/viewer/link_geometry.h"
+
+namespace scl {
+
+/// The mouse push in progress: a spring from a point on a link to the mouse.
+struct DragState {
+  /// The grabbed point, fixed on its link.
+  LinkPoint grabbed;
+  /// Where the mouse is, world metres.
+  Vec2 target = Vec2::Zero();
+};
+
+class ViewerSession {
+ public:
+  /// Starts `program` from its scene's initial state. Throws std::invalid_argument when
+  /// the program cannot run (bad scene, a primitive the controller cannot drive).
+  explicit ViewerSession(const Program& program, const DragSpringDef& spring = {});
+
+  /// Restarts from the initial state with `program` (a fresh simulation; the scene may
+  /// have changed). Throws std::invalid_argument, leaving the session as it was.
+  void load(const Program& program);
+  /// Keeps the physics state and swaps the controller: the new program continues in the
+  /// same phase index when it has one, else in phase 0. Throws std::invalid_argument,
+  /// leaving the session as it was.
+  void continueWith(const Program& program);
+  /// Back to the initial state of the current program.
+  void restart();
+  /// Starts phase `index` (0-based) on the next step; false when there is no such phase.
+  bool jumpToPhase(int index);
+
+  /// Advances up to `steps` physics steps (fewer when the simulation diverges).
+  void advance(int steps);
+  /// Steps until the simulated time reaches `time` (to within half a step).
+  void advanceTo(double time);
+
+  void setDrag(std::optional<DragState> drag) { drag_ = drag; }
+  const std::optional<DragState>& drag() const { return drag_; }
+  /// The spring force of the drag in the last step, newtons (zero without a drag).
+  const Vec2& dragForce() const { return dragForce_; }
+  /// World position of the grabbed point now.
+  std::optional<Vec2> dragPoint() const;
+
+  const CharacterState& state() const { return runner_->state(); }
+  double time() const { return runner_->time(); }
+  double timeStep() const { return runner_->simulation().timeStep(); }
+  const std::vector<EnvironmentBox>& environmentBoxes() const {
+    return runner_->simulation().environmentBoxes();
+  }
+  const Controller& controller() const { return runner_->controller(); }
+  /// Forces realised by the primitives in the last step (none before the first step).
+  std::span<const AppliedForce> appliedForces() const;
+  /// Set when the simulation diverged; the session then stands still until a restart.
+  const std::optional<std::string>& failure() const { return failure_; }
+
+ private:
+  void stepOnce();
+
+  DragSpringDef spring_;
+  std::unique_ptr<Runner> runner_;
+  std::optional<DragState> drag_;
+  Vec2 dragForce_ = Vec2::Zero();
+  std::optional<std::string> failure_;
+  /// True once the runner has stepped since the last (re)start.
+  bool stepped_ = false;
+};
+
+}  // namespace scl

@@ -1,0 +1,431 @@
+#include "tools/viewer/viewer.h"
+
+#include <SFML/Graphics.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "tools/reload/hot_reload.h"
+#include "tools/viewer/camera.h"
+#include "tools/viewer/display_probe.h"
+#include "tools/viewer/recorder.h"
+#include "tools/viewer/renderer.h"
+#include "tools/viewer/session.h"
+
+namespace scl {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Frames per second of the display loop and of the headless mode.
+constexpr double kFrameRate = 60.0;
+/// Wall time a single frame may account for, seconds: a slow frame (or a stop in a
+/// debugger) must not make the simulation spiral trying to catch up.
+constexpr double kMaxFrameWall = 0.1;
+constexpr double kMinSpeed = 1.0 / 16.0;
+constexpr double kMaxSpeed = 4.0;
+/// How long a transient note stays on screen, seconds.
+constexpr double kMessageSeconds = 3.0;
+/// Mouse picking tolerance, pixels.
+constexpr double kPickPixels = 8.0;
+
+// The next free "<stem>_NNN.png" in the current directory.
+std::string nextScreenshotName(const std::string& script) {
+  std::string stem = std::filesystem::path(script).stem().string();
+  for (int i = 1;; ++i) {
+    char suffix[16];
+    std::snprintf(suffix, sizeof suffix, "_%03d.png", i);
+    std::string name = stem + suffix;
+    std::error_code error;
+    if (!std::filesystem::exists(name, error)) return name;
+  }
+}
+
+class ViewerApp {
+ public:
+  ViewerApp(const ViewerDef& def, HotReloader reloader, std::unique_ptr<ViewerSession> session)
+      : def_(def),
+        reloader_(std::move(reloader)),
+        session_(std::move(session)),
+        camera_(CameraDef{}, Vec2(def.width, def.height)),
+        speed_(std::clamp(def.speed, kMinSpeed, kMaxSpeed)),
+        paused_(def.paused) {
+    camera_.snapTo(session_->state().com);
+  }
+
+  int runHeadless();
+  int runInteractive();
+
+ private:
+  bool createCanvas(unsigned width, unsigned height);
+  bool startRecording();
+  void recordFrame();
+  void pollReload();
+  void render();
+  HudInfo hud() const;
+  void note(std::string message);
+  void handleEvent(const sf::Event& event, sf::RenderWindow& window);
+  void handleCharacter(char32_t character);
+  void takeScreenshot();
+  void restart();
+
+  ViewerDef def_;
+  HotReloader reloader_;
+  std::unique_ptr<ViewerSession> session_;
+  SceneRenderer renderer_;
+  Camera camera_;
+  sf::RenderTexture canvas_;
+  std::unique_ptr<FrameRecorder> recorder_;
+  double speed_;
+  bool paused_;
+  bool continueOnReload_ = false;
+  bool showHelp_ = false;
+  bool quit_ = false;
+  /// Simulated time owed to the display, seconds (real-time accumulator).
+  double owedSimulation_ = 0.0;
+  /// A program that compiled but cannot run (e.g. a bad scene), shown like diagnostics.
+  std::optional<std::string> runtimeError_;
+  std::string message_;
+  Clock::time_point messageUntil_{};
+  /// Right-button panning: the last mouse position.
+  std::optional<Vec2> panFrom_;
+};
+
+bool ViewerApp::createCanvas(unsigned width, unsigned height) {
+  if (!canvas_.create(width, height)) return false;
+  canvas_.setSmooth(true);
+  camera_.setViewport(Vec2(width, height));
+  return true;
+}
+
+bool ViewerApp::startRecording() {
+  if (def_.record.empty()) return true;
+  try {
+    recorder_ = std::make_unique<FrameRecorder>(def_.record, def_.width, def_.height, def_.recordFps);
+  } catch (const std::exception& error) {
+    std::cerr << "scl view: " << error.what() << "\n";
+    return false;
+  }
+  std::cerr << "scl view: " << recorder_->description() << "\n";
+  return true;
+}
+
+void ViewerApp::recordFrame() {
+  if (!recorder_) return;
+  try {
+    recorder_->addFrame(canvas_.getTexture().copyToImage());
+  } catch (const std::exception& error) {
+    std::cerr << "scl view: " << error.what() << "; recording stopped\n";
+    recorder_.reset();
+  }
+}
+
+void ViewerApp::note(std::string message) {
+  message_ = std::move(message);
+  messageUntil_ = Clock::now() + std::chrono::milliseconds(static_cast<int>(kMessageSeconds * 1000));
+}
+
+void ViewerApp::pollReload() {
+  ReloadEvent event = reloader_.poll(Clock::now());
+  switch (event) {
+    case ReloadEvent::None:
+      return;
+    case ReloadEvent::Loaded: {
+      if (!reloader_.diagnostics().empty()) std::cerr << reloader_.renderedDiagnostics();
+      const Program& program = *reloader_.program();
+      try {
+        if (continueOnReload_) {
+          session_->continueWith(program);
+          note("reloaded: continuing with the new controller");
+        } else {
+          session_->load(program);
+          camera_.snapTo(session_->state().com);
+          owedSimulation_ = 0.0;
+          note("reloaded: restarted");
+        }
+        runtimeError_.reset();
+      } catch (const std::exception& error) {
+        runtimeError_ = reloader_.path() + ": " + error.what();
+        std::cerr << "scl view: " << *runtimeError_ << "\n";
+      }
+      return;
+    }
+    case ReloadEvent::Failed:
+      std::cerr << (reloader_.status() == ReloadStatus::CompileError ? reloader_.renderedDiagnostics()
+                                                                      : "scl view: " + reloader_.statusLine() + "\n");
+      return;
+    case ReloadEvent::Missing:
+    case ReloadEvent::Resumed:
+      std::cerr << "scl view: " << reloader_.statusLine() << "\n";
+      return;
+  }
+}
+
+HudInfo ViewerApp::hud() const {
+  HudInfo info;
+  const Controller& controller = session_->controller();
+  info.script = reloader_.path();
+  info.phase = controller.phaseIndex();
+  info.phaseCount = controller.phaseCount();
+  info.phaseName = controller.phaseName();
+  info.phaseTime = controller.phaseTime();
+  info.time = session_->time();
+  info.speed = speed_;
+  info.paused = paused_;
+  info.continueOnReload = continueOnReload_;
+  info.recording = recorder_ != nullptr;
+  info.status = reloader_.statusLine();
+  info.statusIsError = reloader_.status() != ReloadStatus::Running;
+  if (reloader_.status() == ReloadStatus::CompileError)
+    info.diagnostics = reloader_.renderedDiagnostics();
+  else if (runtimeError_)
+    info.diagnostics = *runtimeError_;
+  else if (session_->failure())
+    info.diagnostics = *session_->failure();
+  if (Clock::now() < messageUntil_) info.message = message_;
+  info.showHelp = showHelp_;
+  return info;
+}
+
+void ViewerApp::render() {
+  renderer_.drawWorld(canvas_, camera_, session_->state(), session_->environmentBoxes(),
+                      session_->appliedForces());
+  if (auto point = session_->dragPoint())
+    renderer_.drawDrag(canvas_, camera_, {*point, session_->drag()->target, session_->dragForce().norm()});
+  renderer_.drawHud(canvas_, hud());
+  canvas_.display();
+}
+
+int ViewerApp::runHeadless() {
+  if (!createCanvas(def_.width, def_.height)) {
+    std::cerr << "scl view: no display available (set DISPLAY or run under xvfb-run)\n";
+    return 2;
+  }
+  if (!startRecording()) return 1;
+  // Each frame is a fixed slice of simulated time: 1/60 s, or 1/fps when recording.
+  double frameTime = recorder_ ? 1.0 / def_.recordFps : 1.0 / kFrameRate;
+  double start = session_->time();
+  for (int frame = 1; frame <= def_.frames; ++frame) {
+    pollReload();
+    if (!paused_) session_->advanceTo(start + frame * frameTime * (recorder_ ? 1.0 : speed_));
+    camera_.follow(session_->state().com, frameTime);
+    render();
+    recordFrame();
+  }
+  if (recorder_ && !recorder_->finish()) std::cerr << "scl view: ffmpeg reported an error\n";
+  if (!def_.screenshot.empty()) {
+    if (!canvas_.getTexture().copyToImage().saveToFile(def_.screenshot)) {
+      std::cerr << "scl view: cannot write " << def_.screenshot << "\n";
+      return 1;
+    }
+    std::cerr << "scl view: wrote " << def_.screenshot << " (" << def_.width << "x" << def_.height << ", "
+              << def_.frames << " frames, t = " << session_->time() << " s)\n";
+  }
+  if (session_->failure()) std::cerr << "scl view: " << *session_->failure() << "\n";
+  return 0;
+}
+
+int ViewerApp::runInteractive() {
+  // Recording needs a fixed frame size, so the window cannot be resized then.
+  auto style = !def_.record.empty() ? sf::Style::Titlebar | sf::Style::Close : sf::Style::Default;
+  sf::RenderWindow window(sf::VideoMode(def_.width, def_.height), "scl view - " + def_.script, style);
+  if (!window.isOpen() || !createCanvas(def_.width, def_.height)) {
+    std::cerr << "scl view: no display available (set DISPLAY or run under xvfb-run)\n";
+    return 2;
+  }
+  window.setFramerateLimit(static_cast<unsigned>(kFrameRate));
+  if (!startRecording()) return 1;
+
+  sf::Sprite frame(canvas_.getTexture());
+  Clock::time_point last = Clock::now();
+  while (window.isOpen() && !quit_) {
+    sf::Event event;
+    while (window.pollEvent(event)) {
+      handleEvent(event, window);
+      if (event.type == sf::Event::Resized) frame.setTexture(canvas_.getTexture(), true);
+    }
+    Clock::time_point now = Clock::now();
+    double wall = std::min(kMaxFrameWall, std::chrono::duration<double>(now - last).count());
+    last = now;
+
+    pollReload();
+    if (recorder_) {
+      // Recording: every displayed frame is exactly 1/fps of simulated time.
+      if (!paused_) session_->advanceTo(session_->time() + 1.0 / def_.recordFps);
+    } else if (!paused_) {
+      owedSimulation_ += wall * speed_;
+      int steps = static_cast<int>(owedSimulation_ / session_->timeStep());
+      owedSimulation_ -= steps * session_->timeStep();
+      session_->advance(steps);
+    }
+    camera_.follow(session_->state().com, wall);
+    render();
+    if (!paused_) recordFrame();
+
+    window.clear();
+    window.draw(frame);
+    window.display();
+  }
+  if (recorder_) {
+    std::cerr << "scl view: recorded " << recorder_->frameCount() << " frames\n";
+    if (!recorder_->finish()) std::cerr << "scl view: ffmpeg reported an error\n";
+  }
+  return 0;
+}
+
+void ViewerApp::handleEvent(const sf::Event& event, sf::RenderWindow& window) {
+  switch (event.type) {
+    case sf::Event::Closed:
+      quit_ = true;
+      break;
+    case sf::Event::Resized:
+      window.setView(sf::View(sf::FloatRect(0.0f, 0.0f, static_cast<float>(event.size.width),
+                                            static_cast<float>(event.size.height))));
+      createCanvas(event.size.width, event.size.height);
+      break;
+    case sf::Event::KeyPressed:
+      if (event.key.code == sf::Keyboard::Escape) quit_ = true;
+      if (event.key.code == sf::Keyboard::F1) showHelp_ = !showHelp_;
+      break;
+    case sf::Event::TextEntered:
+      handleCharacter(static_cast<char32_t>(event.text.unicode));
+      break;
+    case sf::Event::MouseWheelScrolled:
+      camera_.zoomAt(Vec2(event.mouseWheelScroll.x, event.mouseWheelScroll.y),
+                     std::pow(1.15, static_cast<double>(event.mouseWheelScroll.delta)));
+      break;
+    case sf::Event::MouseButtonPressed: {
+      Vec2 screen(event.mouseButton.x, event.mouseButton.y);
+      if (event.mouseButton.button == sf::Mouse::Right) panFrom_ = screen;
+      if (event.mouseButton.button == sf::Mouse::Left) {
+        Vec2 world = camera_.screenToWorld(screen);
+        const CharacterState& state = session_->state();
+        if (auto link = pickLink(state, world, kPickPixels / camera_.pixelsPerMetre()))
+          session_->setDrag(DragState{toLinkPoint(*link, state.links[*link], world), world});
+      }
+      break;
+    }
+    case sf::Event::MouseButtonReleased:
+      if (event.mouseButton.button == sf::Mouse::Right) panFrom_.reset();
+      if (event.mouseButton.button == sf::Mouse::Left) session_->setDrag(std::nullopt);
+      break;
+    case sf::Event::MouseMoved: {
+      Vec2 screen(event.mouseMove.x, event.mouseMove.y);
+      if (panFrom_) {
+        camera_.panBy(screen - *panFrom_);
+        panFrom_ = screen;
+      }
+      if (auto drag = session_->drag()) {
+        drag->target = camera_.screenToWorld(screen);
+        session_->setDrag(drag);
+      }
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+void ViewerApp::handleCharacter(char32_t character) {
+  switch (character) {
+    case U' ':
+      paused_ = !paused_;
+      break;
+    case U'.':
+      if (paused_) session_->advanceTo(session_->time() + 1.0 / kFrameRate);
+      break;
+    case U'-':
+    case U'_':
+      speed_ = std::max(kMinSpeed, speed_ / 2.0);
+      break;
+    case U'+':
+    case U'=':
+      speed_ = std::min(kMaxSpeed, speed_ * 2.0);
+      break;
+    case U'r':
+      restart();
+      break;
+    case U'c':
+      continueOnReload_ = !continueOnReload_;
+      note(continueOnReload_ ? "on save: continue from the current state with the new controller"
+                             : "on save: restart from the initial state");
+      break;
+    case U's':
+      takeScreenshot();
+      break;
+    case U'0':
+      camera_.resetView();
+      break;
+    case U'?':
+    case U'h':
+      showHelp_ = !showHelp_;
+      break;
+    case U'q':
+      quit_ = true;
+      break;
+    default:
+      if (character >= U'1' && character <= U'9') {
+        int phase = static_cast<int>(character - U'1');
+        note(session_->jumpToPhase(phase) ? "jumped to phase " + std::to_string(phase + 1)
+                                          : "no phase " + std::to_string(phase + 1));
+      }
+      break;
+  }
+}
+
+void ViewerApp::takeScreenshot() {
+  std::string name = nextScreenshotName(def_.script);
+  if (canvas_.getTexture().copyToImage().saveToFile(name))
+    note("screenshot saved to " + name);
+  else
+    note("cannot write " + name);
+}
+
+void ViewerApp::restart() {
+  session_->restart();
+  camera_.snapTo(session_->state().com);
+  owedSimulation_ = 0.0;
+  note("restarted");
+}
+
+}  // namespace
+
+int runViewer(const ViewerDef& def) {
+  HotReloader reloader({def.script});
+  switch (reloader.loadNow()) {
+    case ReloadEvent::Loaded:
+      break;
+    case ReloadEvent::Missing:
+      std::cerr << "scl view: " << def.script << ": no such file\n";
+      return 1;
+    default:
+      if (reloader.status() == ReloadStatus::CompileError)
+        std::cerr << reloader.renderedDiagnostics();
+      else
+        std::cerr << "scl view: " << reloader.statusLine() << "\n";
+      return 1;
+  }
+  if (!reloader.diagnostics().empty()) std::cerr << reloader.renderedDiagnostics();
+
+  std::unique_ptr<ViewerSession> session;
+  try {
+    session = std::make_unique<ViewerSession>(*reloader.program());
+  } catch (const std::exception& error) {
+    std::cerr << "scl view: " << def.script << ": " << error.what() << "\n";
+    return 1;
+  }
+  if (!displayAvailable()) {
+    std::cerr << "scl view: no display available (set DISPLAY or run under xvfb-run)\n";
+    return 2;
+  }
+  ViewerApp app(def, std::move(reloader), std::move(session));
+  return def.frames > 0 ? app.runHeadless() : app.runInteractive();
+}
+
+}  // namespace scl

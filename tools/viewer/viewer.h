@@ -1,0 +1,33 @@
+// `scl view`: the interactive SFML viewer with hot reload, and its headless mode.
+#pragma once
+
+#include <string>
+
+namespace scl {
+
+/// How to run the viewer (the options of `scl view`).
+struct ViewerDef {
+  /// The script to show and watch.
+  std::string script;
+  /// Window (or headless image) size, pixels.
+  unsigned width = 1280;
+  unsigned height = 720;
+  /// Headless when > 0: render this many frames, each 1/60 s of simulation, then exit.
+  int frames = 0;
+  /// Headless: the PNG written after the last frame (empty: none).
+  std::string screenshot;
+  /// Record to this file (ffmpeg when on PATH, else PNG frames next to it); empty: no.
+  std::string record;
+  /// Recording frame rate, frames per second of simulation time.
+  int recordFps = 60;
+  /// Initial playback speed (1 = real time).
+  double speed = 1.0;
+  /// Start paused.
+  bool paused = false;
+};
+
+/// Runs the viewer; returns the exit code (0 ok, 1 script error, 2 no display or a
+/// usage problem). Errors are printed to stderr.
+int runViewer(const ViewerDef& def);
+
+}  // namespace scl
