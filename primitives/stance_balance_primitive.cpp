@@ -3,10 +3,15 @@
 namespace scl {
 
 double stanceBalanceTargetX(const CharacterState& state) {
-  const LinkState& left = state.links[kLeftFoot];
-  const LinkState& right = state.links[kRightFoot];
-  if (left.contact && right.contact) return 0.5 * (left.contactPoint.x() + right.contactPoint.x());
-  return 0.5 * (left.com.x() + right.com.x());
+  // The middle of each foot's sole (halfway between its cap centres), averaged over the
+  // two feet. Not the mean of the contact points: a foot rolled onto its heel touches at
+  // the heel only, and a target there would pull the COM onto the edge of the support and
+  // roll the foot further.
+  auto soleMiddle = [&](int foot) {
+    const LinkState& link = state.links[foot];
+    return (link.origin + 0.5 * kLinks[foot].length * linkAxis(foot, link.angle)).x();
+  };
+  return 0.5 * (soleMiddle(kLeftFoot) + soleMiddle(kRightFoot));
 }
 
 StanceBalanceInstance::StanceBalanceInstance(const VirtualForcePrimitive& definition)

@@ -141,12 +141,20 @@ struct Simulation::Impl {
     buildCharacter(placement);
     refreshState();
     settle();
+    updateContacts();
+  }
+
+  // Box2D finds contacts during a step; a step of zero length finds them without moving
+  // anything, so the initial state reports what touches.
+  void updateContacts() {
+    world.Step(0.0f, def.velocityIterations, def.positionIterations);
+    refreshState();
   }
 
   // Holds the pose with the default PD until it rests, then zeroes the velocities that
   // remain, so that the state at t = 0 is an equilibrium of the first phase's default PD.
   void settle() {
-    if (def.settleTime <= 0.0) return;
+    if (def.settleTime <= 0.0 || !findPose(def.scene.pose)->settles) return;
     // Stop once every link is nearly still (after a short minimum): a pose that needs
     // active balance, such as standing, is not left to drift under PD alone.
     constexpr double kStillSpeed = 0.003;   // m/s

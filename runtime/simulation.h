@@ -32,9 +32,10 @@ struct SimulationDef {
   std::vector<double> jointOffsets;
   /// Friction coefficient between the character and the environment.
   double friction = 0.9;
-  /// Before t = 0 the placed pose settles for this long, seconds, with every joint held
-  /// at its pose angle by its default PD, so the initial state is at rest (limbs that
-  /// hang have sagged onto their support); 0 starts from the placed pose as it is.
+  /// Before t = 0 a pose that settles (PoseDef::settles: lying, seated) settles for at
+  /// most this long, seconds, with every joint held at its pose angle by its default PD,
+  /// so the initial state is at rest (limbs that hang have sagged onto their support);
+  /// 0 starts from the placed pose as it is.
   double settleTime = 1.0;
 };
 

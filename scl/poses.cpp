@@ -20,17 +20,17 @@ const double kFlatAnkle = footFlatAngleDeg() - 90.0;
 // leftAnkle, rightAnkle.
 const std::array<PoseDef, 5> kPoses = {{
     {"standing", "upright, arms hanging, feet flat on the ground", 90.0,
-     {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, kFlatAnkle, kFlatAnkle}, PoseSupport::Ground},
+     {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, kFlatAnkle, kFlatAnkle}, PoseSupport::Ground, false},
     {"supine", "lying on the back, face up, head toward -x, toes up", 180.0,
-     {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 90, 90}, PoseSupport::Ground},
+     {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 90, 90}, PoseSupport::Ground, true},
     {"prone", "lying face down, head toward +x, toes tucked under", 0.0,
-     {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 90, 90}, PoseSupport::Ground},
+     {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 90, 90}, PoseSupport::Ground, true},
     {"sitting", "sitting upright on the chair, feet flat and tucked 20° behind the knees", 90.0,
      {0, 0, 0, 0, 0, 0, 0, 0, 0, 79, 79, -99, -99, kFlatAnkle + 20, kFlatAnkle + 20},
-     PoseSupport::Seat},
+     PoseSupport::Seat, true},
     {"crouching", "knees bent 49° over flat feet, trunk upright, arms hanging", 90.0,
      {0, 0, 0, 0, 0, 0, 0, 0, 0, 19, 19, -49, -49, kFlatAnkle + 30, kFlatAnkle + 30},
-     PoseSupport::Ground},
+     PoseSupport::Ground, true},
 }};
 }  // namespace
 

@@ -29,6 +29,11 @@ struct PoseDef {
   /// Joint angles, degrees, in kJoints order.
   std::array<double, kJointCount> jointDeg;
   PoseSupport support;
+  /// Whether the pose settles onto its support under PD before t = 0. Lying, seated and
+  /// crouching poses do (hanging limbs sag onto the ground, bent knees sag; a crouch stops
+  /// settling at the end of its sag); standing, which PD alone balances only on the edge
+  /// of its heels, starts as placed.
+  bool settles;
 };
 
 /// World angle of a foot lying flat on the ground, degrees: the foot's bottom is tangent

@@ -152,13 +152,19 @@ TEST_CASE("stance balance pushes the centre of mass toward the middle of the fee
   Angles angles{};
   for (int j = 0; j < kJointCount; ++j) angles[j] = degToRad(standing->jointDeg[j]);
   CharacterState state = forwardKinematics(Vec2(0.0, 1.8), kPi / 2, angles);
+  // The target is the middle of the two soles, wherever the feet touch.
+  auto soleMiddle = [&](int foot) {
+    const LinkState& link = state.links[foot];
+    return (link.origin + 0.5 * kLinks[foot].length * linkAxis(foot, link.angle)).x();
+  };
+  double middle = 0.5 * (soleMiddle(kLeftFoot) + soleMiddle(kRightFoot));
+  CHECK(middle > state.jointPositions[kLeftAnkle].x() + 0.09);  // ahead of the ankles
   state.links[kLeftFoot].contact = state.links[kRightFoot].contact = true;
-  state.links[kLeftFoot].contactPoint = Vec2(0.10, 0.0);
-  state.links[kRightFoot].contactPoint = Vec2(0.30, 0.0);
-  CHECK(stanceBalanceTargetX(state) == Approx(0.20));
-  state.links[kRightFoot].contact = false;  // one foot off: midpoint of the feet's COMs
-  CHECK(stanceBalanceTargetX(state) ==
-        Approx(0.5 * (state.links[kLeftFoot].com.x() + state.links[kRightFoot].com.x())));
+  state.links[kLeftFoot].contactPoint = state.jointPositions[kLeftAnkle] - Vec2(0.0, 0.04);  // heel only
+  state.links[kRightFoot].contactPoint = state.jointPositions[kRightAnkle] - Vec2(0.0, 0.04);
+  CHECK(stanceBalanceTargetX(state) == Approx(middle));
+  state.links[kRightFoot].contact = false;
+  CHECK(stanceBalanceTargetX(state) == Approx(middle));
   state.links[kRightFoot].contact = true;
 
   state.comVelocity = Vec2(0.5, 0.0);
@@ -172,7 +178,7 @@ TEST_CASE("stance balance pushes the centre of mass toward the middle of the fee
   ControlFrame frame;
   frame.reset(angles);
   primitive->apply(state, 0.0, frame);
-  double expected = 400 * (0.20 - state.com.x()) - 30 * 0.5;
+  double expected = 400 * (middle - state.com.x()) - 30 * 0.5;
   REQUIRE(frame.forces.size() == 1);
   CHECK(frame.forces[0].kind == ForceKind::StanceBalance);
   CHECK(frame.forces[0].force.x() == Approx(expected));

@@ -2,10 +2,9 @@
 //
 // Time is injected (poll(now)), so the debounce is tested without sleeping; only the
 // latency test uses the real clock.
-#include <catch2/catch.hpp>
-
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -27,15 +26,17 @@ namespace {
 
 const std::string kOnePhase = "{ (hold) [waist 10] }\n";
 const std::string kTwoPhases = "{ (lean) [waist 10] } after 1 { (back) [waist 0] }\n";
-const std::string kThreePhases = "{ (a) [waist 10] } after 1 { (b) [waist 0] } after 1 { (c) [hips 20] }\n";
+const std::string kThreePhases =
+    "{ (a) [waist 10] } after 1 { (b) [waist 0] } after 1 { (c) [hips 20] }\n";
 const std::string kBroken = "{ (lean) [waist 10] } after { [wiast 0] }\n";
 
 // A fresh directory per test case, removed afterwards.
 struct TempDir {
   fs::path path;
   TempDir() {
-    path = fs::temp_directory_path() / ("scl_reload_" + std::to_string(::getpid()) + "_" +
-                                        std::to_string(WatchClock::now().time_since_epoch().count()));
+    path =
+        fs::temp_directory_path() / ("scl_reload_" + std::to_string(::getpid()) + "_" +
+                                     std::to_string(WatchClock::now().time_since_epoch().count()));
     fs::create_directories(path);
   }
   ~TempDir() {
@@ -45,7 +46,8 @@ struct TempDir {
   std::string file(const std::string& name) const { return (path / name).string(); }
 };
 
-void writeFile(const std::string& path, const std::string& text, std::ios::openmode mode = std::ios::trunc) {
+void writeFile(const std::string& path, const std::string& text,
+               std::ios::openmode mode = std::ios::trunc) {
   std::ofstream out(path, std::ios::binary | mode);
   out << text;
 }

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <thread>
 
 #include "runtime/runner.h"
 #include "scl/compile.h"
@@ -110,6 +111,14 @@ TEST_CASE("the same program runs bit-identically twice", "[runner][determinism]"
   };
   std::uint64_t first = run();
   CHECK(run() == first);
+  // Side by side in threads (no shared mutable state).
+  std::uint64_t a = 0, b = 0;
+  std::thread one([&] { a = run(); });
+  std::thread two([&] { b = run(); });
+  one.join();
+  two.join();
+  CHECK(a == first);
+  CHECK(b == first);
 }
 
 TEST_CASE("the step report describes the step", "[runner][report]") {

@@ -22,9 +22,10 @@ namespace {
 void parseSize(const std::string& text, ViewerDef& def) {
   unsigned width = 0, height = 0;
   char extra = 0;
-  if (std::sscanf(text.c_str(), "%ux%u%c", &width, &height, &extra) != 2 || width < 64 || height < 64 ||
-      width > 8192 || height > 8192)
-    throw std::invalid_argument("--size must be WIDTHxHEIGHT in pixels, 64 to 8192 each (got '" + text + "')");
+  if (std::sscanf(text.c_str(), "%ux%u%c", &width, &height, &extra) != 2 || width < 64 ||
+      height < 64 || width > 8192 || height > 8192)
+    throw std::invalid_argument("--size must be WIDTHxHEIGHT in pixels, 64 to 8192 each (got '" +
+                                text + "')");
   def.width = width;
   def.height = height;
 }
@@ -32,19 +33,22 @@ void parseSize(const std::string& text, ViewerDef& def) {
 }  // namespace
 
 int sclViewMain(int argc, char** argv) {
-  cxxopts::Options options("scl view", "Show a script's motion in a window and reload it on every save.\n"
-                                       "Keys: F1 or ? in the window; see docs/viewer.md.");
+  cxxopts::Options options("scl view",
+                           "Show a script's motion in a window and reload it on every save.\n"
+                           "Keys: F1 or ? in the window; see docs/viewer.md.");
   options.positional_help("SCRIPT");
-  options.add_options()
-      ("script", "the script to show and watch", cxxopts::value<std::string>())
-      ("frames", "headless: render N frames (1/60 s of simulation each) and exit", cxxopts::value<int>())
-      ("screenshot", "headless: write the last frame to this PNG", cxxopts::value<std::string>())
-      ("size", "window or image size, WIDTHxHEIGHT", cxxopts::value<std::string>()->default_value("1280x720"))
-      ("record", "record to FILE (ffmpeg when on PATH, else PNG frames in FILE-stem_frames/)", cxxopts::value<std::string>())
-      ("fps", "recording frame rate in simulation time", cxxopts::value<int>()->default_value("60"))
-      ("speed", "initial playback speed (1 = real time)", cxxopts::value<double>()->default_value("1"))
-      ("paused", "start paused")
-      ("h,help", "show this help");
+  options.add_options()("script", "the script to show and watch", cxxopts::value<std::string>())(
+      "frames", "headless: render N frames (1/60 s of simulation each) and exit",
+      cxxopts::value<int>())("screenshot", "headless: write the last frame to this PNG",
+                             cxxopts::value<std::string>())(
+      "size", "window or image size, WIDTHxHEIGHT",
+      cxxopts::value<std::string>()->default_value("1280x720"))(
+      "record", "record to FILE (ffmpeg when on PATH, else PNG frames in FILE-stem_frames/)",
+      cxxopts::value<std::string>())("fps", "recording frame rate in simulation time",
+                                     cxxopts::value<int>()->default_value("60"))(
+      "speed", "initial playback speed (1 = real time)",
+      cxxopts::value<double>()->default_value("1"))("paused", "start paused")("h,help",
+                                                                              "show this help");
   options.parse_positional({"script"});
   ViewerDef def;
   try {
@@ -53,7 +57,8 @@ int sclViewMain(int argc, char** argv) {
       std::cout << options.help() << "\n";
       return 0;
     }
-    if (!parsed.unmatched().empty()) throw std::invalid_argument("unexpected argument '" + parsed.unmatched()[0] + "'");
+    if (!parsed.unmatched().empty())
+      throw std::invalid_argument("unexpected argument '" + parsed.unmatched()[0] + "'");
     if (!parsed.count("script")) throw std::invalid_argument("missing SCRIPT");
     def.script = parsed["script"].as<std::string>();
     parseSize(parsed["size"].as<std::string>(), def);
@@ -66,9 +71,11 @@ int sclViewMain(int argc, char** argv) {
     }
     if (parsed.count("record")) def.record = parsed["record"].as<std::string>();
     def.recordFps = parsed["fps"].as<int>();
-    if (def.recordFps < 1 || def.recordFps > 240) throw std::invalid_argument("--fps must be 1 to 240");
+    if (def.recordFps < 1 || def.recordFps > 240)
+      throw std::invalid_argument("--fps must be 1 to 240");
     def.speed = parsed["speed"].as<double>();
-    if (!(def.speed >= 1.0 / 16.0 && def.speed <= 4.0)) throw std::invalid_argument("--speed must be 1/16 to 4");
+    if (!(def.speed >= 1.0 / 16.0 && def.speed <= 4.0))
+      throw std::invalid_argument("--speed must be 1/16 to 4");
     def.paused = parsed.count("paused") > 0;
   } catch (const std::exception& error) {
     std::cerr << "scl view: " << error.what() << " (see 'scl view --help')\n";

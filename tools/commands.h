@@ -16,4 +16,16 @@ int sclFmtMain(int argc, char** argv);
 /// error), 2 (usage error) or 3 (simulation failure).
 int sclRunMain(int argc, char** argv);
 
+/// `scl bench [--quick] [--json]`: the benchmarks in one table; exit 0, 1 (the kip-up
+/// script has errors), 2 (usage error) or 3 (simulation failure).
+int sclBenchMain(int argc, char** argv);
+
+/// `scl optimize SCRIPT OBJECTIVE [options]`: CMA-ES over the script's `@` numbers; exit 0,
+/// 1 (script or objective error), 2 (usage error) or 3 (failure, e.g. unwritable output).
+int sclOptimizeMain(int argc, char** argv);
+
+/// `scl view SCRIPT [options]`: the SFML viewer with hot reload; exit 0, 1 (script
+/// error), 2 (usage error, no display).
+int sclViewMain(int argc, char** argv);
+
 }  // namespace scl

@@ -17,6 +17,9 @@ constexpr Subcommand kSubcommands[] = {
     {"check", "check scripts and print their diagnostics", scl::sclCheckMain},
     {"fmt", "print a script in canonical form", scl::sclFmtMain},
     {"run", "simulate a script headless: summary, trajectory CSV, filmstrip SVG", scl::sclRunMain},
+    {"view", "show a script in a window and reload it on every save", scl::sclViewMain},
+    {"bench", "measure physics, controller and checker speed", scl::sclBenchMain},
+    {"optimize", "tune a script's @ numbers with CMA-ES against an objective file", scl::sclOptimizeMain},
 };
 
 void printUsage(std::FILE* out) {

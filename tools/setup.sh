@@ -2,7 +2,8 @@
 # One-stop setup for a fresh Debian 12 machine: installs the missing Debian packages,
 # configures and builds, then runs what you ask for.
 #
-#   tools/setup.sh run     build, then run the main job (simulate and print a summary)
+#   tools/setup.sh run     build, then run the main job: a motion headless, its summary
+#                          and its filmstrip (SVG)
 #   tools/setup.sh test    build, then run the whole test suite
 #   tools/setup.sh build   build only
 #
@@ -17,7 +18,7 @@ case "$action" in
 esac
 
 packages=(cmake ninja-build g++ pkg-config libbox2d-dev libeigen3-dev libcxxopts-dev catch2
-          libsfml-dev xvfb xauth)
+          libsfml-dev xvfb xauth fonts-dejavu-core)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
@@ -40,7 +41,8 @@ cmake --build "$build_dir" -j "$(nproc)"
 
 case "$action" in
   run)
-    "$build_dir/tools/scl" run --pose standing --duration 3
+    "$build_dir/tools/scl" run scripts/sit-to-stand.scl --filmstrip sit-to-stand.svg
+    echo "setup: filmstrip of the motion written to sit-to-stand.svg"
     ;;
   test)
     ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"

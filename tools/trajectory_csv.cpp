@@ -2,38 +2,59 @@
 
 #include <cstdio>
 
+#include "runtime/metrics.h"
+
 namespace scl {
 
 namespace {
+
+// Seven significant digits: 0.1 mm at 100 m, 0.0001° for angles.
 void appendNumber(std::string& out, double value) {
   char buffer[32];
-  std::snprintf(buffer, sizeof buffer, ",%.6g", value);
+  std::snprintf(buffer, sizeof buffer, ",%.7g", value);
   out += buffer;
 }
+
+// Phase names are identifiers, but quote them (doubling any quote) so any name stays
+// one field.
+void appendQuoted(std::string& out, std::string_view text) {
+  out += '"';
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+}
+
 }  // namespace
 
 TrajectoryCsv::TrajectoryCsv() {
-  std::string header = "time,phase,phase_name,root_x,root_y,root_angle_deg";
-  for (const JointDef& joint : kJoints) header += "," + std::string(joint.name) + "_deg";
-  for (const JointDef& joint : kJoints) header += "," + std::string(joint.name) + "_torque";
-  for (const LinkDef& link : kLinks) header += "," + std::string(link.name) + "_contact";
-  header += ",com_x,com_y,com_vx,com_vy";
-  columns_ = 1;
-  for (char c : header) columns_ += c == ',';
-  text_ = header + "\n";
+  columns_ = {"time", "phase", "phase_name", "root_x", "root_y", "root_angle_deg",
+              "head_height", "pelvis_x", "pelvis_y"};
+  for (const JointDef& joint : kJoints) columns_.push_back(std::string(joint.name) + "_deg");
+  for (const JointDef& joint : kJoints) columns_.push_back(std::string(joint.name) + "_torque");
+  for (const LinkDef& link : kLinks) columns_.push_back(std::string(link.name) + "_contact");
+  for (const char* name : {"com_x", "com_y", "com_vx", "com_vy"}) columns_.push_back(name);
+  for (size_t i = 0; i < columns_.size(); ++i) {
+    if (i > 0) text_ += ',';
+    text_ += columns_[i];
+  }
+  text_ += '\n';
 }
 
-void TrajectoryCsv::addRow(const CharacterState& state, int phaseIndex, const std::string& phaseName,
+void TrajectoryCsv::addRow(const CharacterState& state, int phaseIndex, std::string_view phaseName,
                            const std::array<double, kJointCount>& torques) {
   char start[64];
   std::snprintf(start, sizeof start, "%.6f,%d,", state.time, phaseIndex);
   text_ += start;
-  // Phase names are identifiers, but quote them so any name stays one field.
-  text_ += "\"" + phaseName + "\"";
+  appendQuoted(text_, phaseName);
   const LinkState& head = state.links[kHead];
   appendNumber(text_, head.origin.x());
   appendNumber(text_, head.origin.y());
   appendNumber(text_, radToDeg(head.angle));
+  appendNumber(text_, MotionMetrics::headHeight(state));
+  appendNumber(text_, state.links[kPelvis].com.x());
+  appendNumber(text_, state.links[kPelvis].com.y());
   for (double angle : state.jointAngles) appendNumber(text_, radToDeg(angle));
   for (double torque : torques) appendNumber(text_, torque);
   for (const LinkState& link : state.links) text_ += link.contact ? ",1" : ",0";
@@ -41,7 +62,8 @@ void TrajectoryCsv::addRow(const CharacterState& state, int phaseIndex, const st
   appendNumber(text_, state.com.y());
   appendNumber(text_, state.comVelocity.x());
   appendNumber(text_, state.comVelocity.y());
-  text_ += "\n";
+  text_ += '\n';
+  ++rows_;
 }
 
 }  // namespace scl

@@ -1,9 +1,11 @@
 // The trajectory of a run as CSV: one row per sample, a header naming every column, so
-// the file loads directly in pandas or a spreadsheet.
+// the file loads directly in pandas or a spreadsheet (docs/cli.md lists the columns).
 #pragma once
 
 #include <array>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "primitives/character_state.h"
 
@@ -12,18 +14,25 @@ namespace scl {
 class TrajectoryCsv {
  public:
   TrajectoryCsv();
-  /// Appends one sample: time, phase, root pose (the head's origin and world angle),
-  /// every joint's angle (degrees) and applied torque (N·m), every link's contact (0/1),
-  /// the whole-body centre of mass and its velocity.
-  void addRow(const CharacterState& state, int phaseIndex, const std::string& phaseName,
+  /// Appends one sample: time (s), phase index and name, the root pose (the head's
+  /// origin, m, and world angle, degrees), head height (neckTop, m), pelvis centre of
+  /// mass (m), every joint's angle (degrees) and applied torque (N·m), every link's
+  /// contact (0/1), the whole-body centre of mass (m) and its velocity (m/s).
+  void addRow(const CharacterState& state, int phaseIndex, std::string_view phaseName,
               const std::array<double, kJointCount>& torques);
+  /// The column names, in order (the header line).
+  const std::vector<std::string>& columnNames() const { return columns_; }
   /// Number of columns of every row.
-  int columnCount() const { return columns_; }
+  int columnCount() const { return static_cast<int>(columns_.size()); }
+  /// Number of data rows (the header excluded).
+  int rowCount() const { return rows_; }
+  /// The whole file: header line, then one line per row, each ending in '\n'.
   const std::string& text() const { return text_; }
 
  private:
+  std::vector<std::string> columns_;
   std::string text_;
-  int columns_ = 0;
+  int rows_ = 0;
 };
 
 }  // namespace scl

@@ -15,7 +15,8 @@ FileSnapshot takeSnapshot(const std::string& path) {
   snapshot.device = static_cast<std::uint64_t>(info.st_dev);
   snapshot.inode = static_cast<std::uint64_t>(info.st_ino);
   snapshot.size = static_cast<std::uint64_t>(info.st_size);
-  snapshot.modifiedNs = static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec;
+  snapshot.modifiedNs =
+      static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec;
   if (S_ISDIR(info.st_mode)) {
     snapshot.kind = FileKind::Directory;
     return snapshot;
@@ -38,7 +39,8 @@ FileSnapshot takeSnapshot(const std::string& path) {
   return snapshot;
 }
 
-FileWatcher::FileWatcher(std::string path, FileWatcherDef def) : path_(std::move(path)), def_(def) {}
+FileWatcher::FileWatcher(std::string path, FileWatcherDef def)
+    : path_(std::move(path)), def_(def) {}
 
 const FileSnapshot& FileWatcher::readNow() {
   reported_ = takeSnapshot(path_);

@@ -17,6 +17,7 @@ ReloadEvent HotReloader::poll(WatchClock::time_point now) {
 }
 
 ReloadEvent HotReloader::apply(const FileSnapshot& snapshot) {
+  kind_ = snapshot.kind;
   switch (snapshot.kind) {
     case FileKind::Missing:
       status_ = ReloadStatus::FileMissing;
@@ -64,7 +65,8 @@ std::string HotReloader::statusLine() const {
     case ReloadStatus::FileMissing:
       return "watching: file missing (" + path() + ")";
     case ReloadStatus::NotAFile:
-      return path() + ": is a directory or special file, not a script";
+      return path() + (kind_ == FileKind::Directory ? ": is a directory, not a script"
+                                                    : ": is not a regular file");
     case ReloadStatus::Unreadable:
       return path() + ": cannot read file";
   }

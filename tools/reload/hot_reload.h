@@ -36,11 +36,11 @@ enum class ReloadStatus {
 
 /// What a poll (or the initial load) found.
 enum class ReloadEvent {
-  None,      ///< nothing new
-  Loaded,    ///< a new program compiled; program() and generation() changed
-  Failed,    ///< the new version does not compile (or cannot be read); old program kept
-  Missing,   ///< the file disappeared; old program kept
-  Resumed,   ///< the file reappeared unchanged; nothing to reload
+  None,     ///< nothing new
+  Loaded,   ///< a new program compiled; program() and generation() changed
+  Failed,   ///< the new version does not compile (or cannot be read); old program kept
+  Missing,  ///< the file disappeared; old program kept
+  Resumed,  ///< the file reappeared unchanged; nothing to reload
 };
 
 class HotReloader {
@@ -78,6 +78,8 @@ class HotReloader {
   std::string programSource_;
   int generation_ = 0;
   ReloadStatus status_ = ReloadStatus::FileMissing;
+  /// What the path was at the last settled look (to word the status line).
+  FileKind kind_ = FileKind::Missing;
   std::vector<Diagnostic> diagnostics_;
   /// The source the diagnostics refer to.
   std::string diagnosticsSource_;

@@ -41,8 +41,10 @@ CappedTrapezoid linkShape(int link, const LinkState& state) {
   shape.distal = state.origin + def.length * axis;
   shape.proximalRadius = 0.5 * def.proximalThickness;
   shape.distalRadius = 0.5 * def.distalThickness;
-  shape.corners = {shape.proximal + shape.proximalRadius * normal, shape.proximal - shape.proximalRadius * normal,
-                   shape.distal - shape.distalRadius * normal, shape.distal + shape.distalRadius * normal};
+  shape.corners = {shape.proximal + shape.proximalRadius * normal,
+                   shape.proximal - shape.proximalRadius * normal,
+                   shape.distal - shape.distalRadius * normal,
+                   shape.distal + shape.distalRadius * normal};
   return shape;
 }
 

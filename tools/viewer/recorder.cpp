@@ -45,13 +45,15 @@ FrameRecorder::FrameRecorder(const std::string& output, unsigned width, unsigned
   std::string ffmpeg = useFfmpeg ? findOnPath("ffmpeg") : std::string();
   if (!ffmpeg.empty()) {
     std::ostringstream command;
-    command << shellQuote(ffmpeg) << " -loglevel error -y -f rawvideo -pixel_format rgba -video_size " << width
-            << "x" << height << " -framerate " << fps << " -i - -pix_fmt yuv420p " << shellQuote(output);
+    command << shellQuote(ffmpeg)
+            << " -loglevel error -y -f rawvideo -pixel_format rgba -video_size " << width << "x"
+            << height << " -framerate " << fps << " -i - -pix_fmt yuv420p " << shellQuote(output);
     // A dying ffmpeg must surface as a write error, not kill the viewer with SIGPIPE.
     std::signal(SIGPIPE, SIG_IGN);
     pipe_ = ::popen(command.str().c_str(), "w");
     if (pipe_) {
-      description_ = "recording " + output + " at " + std::to_string(fps) + " fps (simulation time) via ffmpeg";
+      description_ = "recording " + output + " at " + std::to_string(fps) +
+                     " fps (simulation time) via ffmpeg";
       return;
     }
   }
@@ -59,8 +61,9 @@ FrameRecorder::FrameRecorder(const std::string& output, unsigned width, unsigned
   std::error_code error;
   std::filesystem::create_directories(framesDirectory_, error);
   if (error) throw std::runtime_error("cannot create " + framesDirectory_ + ": " + error.message());
-  description_ = (ffmpeg.empty() && useFfmpeg ? "ffmpeg not found on PATH: " : "") + std::string("writing PNG frames to ") +
-                 framesDirectory_ + "/ at " + std::to_string(fps) + " fps (simulation time)";
+  description_ = (ffmpeg.empty() && useFfmpeg ? "ffmpeg not found on PATH: " : "") +
+                 std::string("writing PNG frames to ") + framesDirectory_ + "/ at " +
+                 std::to_string(fps) + " fps (simulation time)";
 }
 
 FrameRecorder::~FrameRecorder() { finish(); }

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <SFML/Graphics/Image.hpp>
-
 #include <cstdio>
 #include <string>
 
@@ -19,7 +18,8 @@ class FrameRecorder {
   /// Starts ffmpeg (when on PATH and `useFfmpeg`) writing `output` at `fps` frames per
   /// second, else creates the frames directory. Throws std::runtime_error when neither
   /// works.
-  FrameRecorder(const std::string& output, unsigned width, unsigned height, int fps, bool useFfmpeg = true);
+  FrameRecorder(const std::string& output, unsigned width, unsigned height, int fps,
+                bool useFfmpeg = true);
   ~FrameRecorder();
   FrameRecorder(const FrameRecorder&) = delete;
   FrameRecorder& operator=(const FrameRecorder&) = delete;

@@ -27,9 +27,12 @@ Side sideOf(int link) {
 sf::Color linkColour(int link, bool contact) {
   if (contact) return palette::kLinkContact;
   switch (sideOf(link)) {
-    case Side::Far: return palette::kLinkFar;
-    case Side::Mid: return palette::kLinkMid;
-    case Side::Near: return palette::kLinkNear;
+    case Side::Far:
+      return palette::kLinkFar;
+    case Side::Mid:
+      return palette::kLinkMid;
+    case Side::Near:
+      return palette::kLinkNear;
   }
   return palette::kLinkMid;
 }
@@ -46,7 +49,8 @@ void drawCircle(sf::RenderTarget& target, sf::Vector2f centre, float radius, sf:
 }
 
 // A thick line segment, pixels.
-void drawSegment(sf::RenderTarget& target, sf::Vector2f from, sf::Vector2f to, float width, sf::Color colour) {
+void drawSegment(sf::RenderTarget& target, sf::Vector2f from, sf::Vector2f to, float width,
+                 sf::Color colour) {
   sf::Vector2f delta = to - from;
   float length = std::hypot(delta.x, delta.y);
   if (length <= 0.0f) return;
@@ -131,8 +135,8 @@ SceneRenderer::SceneRenderer(const RendererDef& def) : def_(def) {
               << " not found (install fonts-dejavu-core); drawing without text\n";
 }
 
-void SceneRenderer::drawWorld(sf::RenderTarget& target, const Camera& camera, const CharacterState& state,
-                              std::span<const EnvironmentBox> boxes,
+void SceneRenderer::drawWorld(sf::RenderTarget& target, const Camera& camera,
+                              const CharacterState& state, std::span<const EnvironmentBox> boxes,
                               std::span<const AppliedForce> forces) const {
   target.clear(palette::kBackground);
   drawGround(target, camera);
@@ -151,7 +155,8 @@ void SceneRenderer::drawWorld(sf::RenderTarget& target, const Camera& camera, co
                        : force.kind == ForceKind::StanceBalance ? palette::kStanceForce
                                                                 : palette::kGravityForce;
     float width = force.kind == ForceKind::Gravity ? 1.5f : 3.0f;
-    drawArrow(target, camera, force.point, force.point + def_.forceScale * force.force, colour, width);
+    drawArrow(target, camera, force.point, force.point + def_.forceScale * force.force, colour,
+              width);
   }
 }
 
@@ -185,14 +190,16 @@ void SceneRenderer::drawCharacter(sf::RenderTarget& target, const Camera& camera
       sf::Color fill = linkColour(link, state.links[link].contact);
       double scale = camera.pixelsPerMetre();
       sf::ConvexShape trapezoid(4);
-      for (int i = 0; i < 4; ++i) trapezoid.setPoint(i, toPixels(camera.worldToScreen(shape.corners[i])));
+      for (int i = 0; i < 4; ++i)
+        trapezoid.setPoint(i, toPixels(camera.worldToScreen(shape.corners[i])));
       trapezoid.setFillColor(fill);
       // Outlines first, then the trapezoid's fill again over the seams inside the link.
       trapezoid.setOutlineThickness(outline);
       trapezoid.setOutlineColor(palette::kOutline);
       target.draw(trapezoid);
       drawCircle(target, toPixels(camera.worldToScreen(shape.proximal)),
-                 static_cast<float>(shape.proximalRadius * scale), fill, outline, palette::kOutline);
+                 static_cast<float>(shape.proximalRadius * scale), fill, outline,
+                 palette::kOutline);
       drawCircle(target, toPixels(camera.worldToScreen(shape.distal)),
                  static_cast<float>(shape.distalRadius * scale), fill, outline, palette::kOutline);
       trapezoid.setOutlineThickness(0.0f);
@@ -207,8 +214,10 @@ void SceneRenderer::drawBalance(sf::RenderTarget& target, const Camera& camera,
   double low = 1e9, high = -1e9;
   for (int foot : {kLeftFoot, kRightFoot}) {
     CappedTrapezoid shape = linkShape(foot, state.links[foot]);
-    low = std::min({low, shape.proximal.x() - shape.proximalRadius, shape.distal.x() - shape.distalRadius});
-    high = std::max({high, shape.proximal.x() + shape.proximalRadius, shape.distal.x() + shape.distalRadius});
+    low = std::min(
+        {low, shape.proximal.x() - shape.proximalRadius, shape.distal.x() - shape.distalRadius});
+    high = std::max(
+        {high, shape.proximal.x() + shape.proximalRadius, shape.distal.x() + shape.distalRadius});
   }
   sf::Vector2f spanLow = toPixels(camera.worldToScreen(Vec2(low, 0.0)));
   sf::Vector2f spanHigh = toPixels(camera.worldToScreen(Vec2(high, 0.0)));
@@ -223,8 +232,10 @@ void SceneRenderer::drawBalance(sf::RenderTarget& target, const Camera& camera,
   for (float y = com.y + 8.0f; y < foot.y; y += 12.0f)
     drawSegment(target, {com.x, y}, {com.x, std::min(y + 6.0f, foot.y)}, 1.5f, palette::kCom);
   drawCircle(target, com, 6.0f, sf::Color::White, 2.0f, palette::kCom);
-  drawSegment(target, com + sf::Vector2f(-6.0f, 0.0f), com + sf::Vector2f(6.0f, 0.0f), 2.0f, palette::kCom);
-  drawSegment(target, com + sf::Vector2f(0.0f, -6.0f), com + sf::Vector2f(0.0f, 6.0f), 2.0f, palette::kCom);
+  drawSegment(target, com + sf::Vector2f(-6.0f, 0.0f), com + sf::Vector2f(6.0f, 0.0f), 2.0f,
+              palette::kCom);
+  drawSegment(target, com + sf::Vector2f(0.0f, -6.0f), com + sf::Vector2f(0.0f, 6.0f), 2.0f,
+              palette::kCom);
 }
 
 void SceneRenderer::drawArrow(sf::RenderTarget& target, const Camera& camera, const Vec2& from,
@@ -247,7 +258,8 @@ void SceneRenderer::drawArrow(sf::RenderTarget& target, const Camera& camera, co
   target.draw(tip);
 }
 
-void SceneRenderer::drawDrag(sf::RenderTarget& target, const Camera& camera, const DragView& drag) const {
+void SceneRenderer::drawDrag(sf::RenderTarget& target, const Camera& camera,
+                             const DragView& drag) const {
   sf::Vector2f from = toPixels(camera.worldToScreen(drag.from));
   sf::Vector2f to = toPixels(camera.worldToScreen(drag.to));
   drawSegment(target, from, to, 2.0f, palette::kDrag);
@@ -281,13 +293,14 @@ void SceneRenderer::drawHud(sf::RenderTarget& target, const HudInfo& hud) const 
     std::string help = "keys\n";
     for (const std::string& line : keyHelp()) help += line + "\n";
     help.pop_back();
-    drawPanel(target, help, {static_cast<float>(size.x) * 0.5f - 260.0f, 90.0f}, sf::Color(255, 255, 255, 240),
-              palette::kText, true);
+    drawPanel(target, help, {static_cast<float>(size.x) * 0.5f - 260.0f, 90.0f},
+              sf::Color(255, 255, 255, 240), palette::kText, true);
   }
 }
 
-void SceneRenderer::drawText(sf::RenderTarget& target, const std::string& text, sf::Vector2f position,
-                             sf::Color colour, bool mono, unsigned size) const {
+void SceneRenderer::drawText(sf::RenderTarget& target, const std::string& text,
+                             sf::Vector2f position, sf::Color colour, bool mono,
+                             unsigned size) const {
   if (!hasFont_) return;
   const sf::Font& font = mono && hasMonoFont_ ? monoFont_ : font_;
   sf::Text label(sf::String::fromUtf8(text.begin(), text.end()), font, size ? size : def_.textSize);
@@ -296,8 +309,9 @@ void SceneRenderer::drawText(sf::RenderTarget& target, const std::string& text, 
   target.draw(label);
 }
 
-void SceneRenderer::drawPanel(sf::RenderTarget& target, const std::string& text, sf::Vector2f position,
-                              sf::Color fill, sf::Color colour, bool mono) const {
+void SceneRenderer::drawPanel(sf::RenderTarget& target, const std::string& text,
+                              sf::Vector2f position, sf::Color fill, sf::Color colour,
+                              bool mono) const {
   if (!hasFont_ || text.empty()) return;
   const sf::Font& font = mono && hasMonoFont_ ? monoFont_ : font_;
   sf::Text label(sf::String::fromUtf8(text.begin(), text.end()), font, def_.textSize);

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <SFML/Graphics.hpp>
-
 #include <optional>
 #include <span>
 #include <string>
@@ -93,8 +92,10 @@ class SceneRenderer {
 
  private:
   void drawGround(sf::RenderTarget& target, const Camera& camera) const;
-  void drawCharacter(sf::RenderTarget& target, const Camera& camera, const CharacterState& state) const;
-  void drawBalance(sf::RenderTarget& target, const Camera& camera, const CharacterState& state) const;
+  void drawCharacter(sf::RenderTarget& target, const Camera& camera,
+                     const CharacterState& state) const;
+  void drawBalance(sf::RenderTarget& target, const Camera& camera,
+                   const CharacterState& state) const;
   void drawArrow(sf::RenderTarget& target, const Camera& camera, const Vec2& from, const Vec2& to,
                  sf::Color colour, float width) const;
   void drawText(sf::RenderTarget& target, const std::string& text, sf::Vector2f position,

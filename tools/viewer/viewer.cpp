@@ -1,7 +1,6 @@
 #include "tools/viewer/viewer.h"
 
 #include <SFML/Graphics.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -89,6 +88,8 @@ class ViewerApp {
   bool quit_ = false;
   /// Simulated time owed to the display, seconds (real-time accumulator).
   double owedSimulation_ = 0.0;
+  /// Recording: the simulated time of the last recorded frame, seconds.
+  double recordClock_ = 0.0;
   /// A program that compiled but cannot run (e.g. a bad scene), shown like diagnostics.
   std::optional<std::string> runtimeError_;
   std::string message_;
@@ -107,7 +108,8 @@ bool ViewerApp::createCanvas(unsigned width, unsigned height) {
 bool ViewerApp::startRecording() {
   if (def_.record.empty()) return true;
   try {
-    recorder_ = std::make_unique<FrameRecorder>(def_.record, def_.width, def_.height, def_.recordFps);
+    recorder_ =
+        std::make_unique<FrameRecorder>(def_.record, def_.width, def_.height, def_.recordFps);
   } catch (const std::exception& error) {
     std::cerr << "scl view: " << error.what() << "\n";
     return false;
@@ -128,7 +130,8 @@ void ViewerApp::recordFrame() {
 
 void ViewerApp::note(std::string message) {
   message_ = std::move(message);
-  messageUntil_ = Clock::now() + std::chrono::milliseconds(static_cast<int>(kMessageSeconds * 1000));
+  messageUntil_ =
+      Clock::now() + std::chrono::milliseconds(static_cast<int>(kMessageSeconds * 1000));
 }
 
 void ViewerApp::pollReload() {
@@ -157,8 +160,9 @@ void ViewerApp::pollReload() {
       return;
     }
     case ReloadEvent::Failed:
-      std::cerr << (reloader_.status() == ReloadStatus::CompileError ? reloader_.renderedDiagnostics()
-                                                                      : "scl view: " + reloader_.statusLine() + "\n");
+      std::cerr << (reloader_.status() == ReloadStatus::CompileError
+                        ? reloader_.renderedDiagnostics()
+                        : "scl view: " + reloader_.statusLine() + "\n");
       return;
     case ReloadEvent::Missing:
     case ReloadEvent::Resumed:
@@ -197,7 +201,8 @@ void ViewerApp::render() {
   renderer_.drawWorld(canvas_, camera_, session_->state(), session_->environmentBoxes(),
                       session_->appliedForces());
   if (auto point = session_->dragPoint())
-    renderer_.drawDrag(canvas_, camera_, {*point, session_->drag()->target, session_->dragForce().norm()});
+    renderer_.drawDrag(canvas_, camera_,
+                       {*point, session_->drag()->target, session_->dragForce().norm()});
   renderer_.drawHud(canvas_, hud());
   canvas_.display();
 }
@@ -224,8 +229,8 @@ int ViewerApp::runHeadless() {
       std::cerr << "scl view: cannot write " << def_.screenshot << "\n";
       return 1;
     }
-    std::cerr << "scl view: wrote " << def_.screenshot << " (" << def_.width << "x" << def_.height << ", "
-              << def_.frames << " frames, t = " << session_->time() << " s)\n";
+    std::cerr << "scl view: wrote " << def_.screenshot << " (" << def_.width << "x" << def_.height
+              << ", " << def_.frames << " frames, t = " << session_->time() << " s)\n";
   }
   if (session_->failure()) std::cerr << "scl view: " << *session_->failure() << "\n";
   return 0;
@@ -234,7 +239,8 @@ int ViewerApp::runHeadless() {
 int ViewerApp::runInteractive() {
   // Recording needs a fixed frame size, so the window cannot be resized then.
   auto style = !def_.record.empty() ? sf::Style::Titlebar | sf::Style::Close : sf::Style::Default;
-  sf::RenderWindow window(sf::VideoMode(def_.width, def_.height), "scl view - " + def_.script, style);
+  sf::RenderWindow window(sf::VideoMode(def_.width, def_.height), "scl view - " + def_.script,
+                          style);
   if (!window.isOpen() || !createCanvas(def_.width, def_.height)) {
     std::cerr << "scl view: no display available (set DISPLAY or run under xvfb-run)\n";
     return 2;
@@ -256,8 +262,14 @@ int ViewerApp::runInteractive() {
 
     pollReload();
     if (recorder_) {
-      // Recording: every displayed frame is exactly 1/fps of simulated time.
-      if (!paused_) session_->advanceTo(session_->time() + 1.0 / def_.recordFps);
+      // Recording: frame k shows simulated time start + k/fps, whatever the wall clock
+      // does. Resynchronise after a restart, a reload or a hand step.
+      if (std::abs(recordClock_ - session_->time()) > session_->timeStep())
+        recordClock_ = session_->time();
+      if (!paused_) {
+        recordClock_ += 1.0 / def_.recordFps;
+        session_->advanceTo(recordClock_);
+      }
     } else if (!paused_) {
       owedSimulation_ += wall * speed_;
       int steps = static_cast<int>(owedSimulation_ / session_->timeStep());

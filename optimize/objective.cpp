@@ -1,0 +1,255 @@
+// Per-step quantities and conditions, the term accumulators and one evaluation.
+#include "optimize/objective.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "runtime/runner.h"
+#include "scl/poses.h"
+
+namespace scl {
+
+namespace {
+
+// Angle difference wrapped into (−π, π], so a foot that turned a full circle is not "tilted".
+double wrappedDifference(double angle, double reference) {
+  double difference = std::remainder(angle - reference, 2.0 * kPi);
+  if (difference <= -kPi) difference += 2.0 * kPi;
+  return difference;
+}
+
+double skid(const CharacterState& state, double tolerance) {
+  const double flat = degToRad(footFlatAngleDeg());
+  double total = 0.0;
+  for (int foot : {kLeftFoot, kRightFoot}) {
+    if (!state.links[foot].contact) continue;
+    const double deviation = wrappedDifference(state.links[foot].angle, flat);
+    if (std::abs(deviation) > tolerance) total += deviation * deviation;
+  }
+  return total;
+}
+
+bool airborne(const CharacterState& state) {
+  return std::none_of(state.links.begin(), state.links.end(), [](const LinkState& link) { return link.contact; });
+}
+
+double rawQuantity(const Quantity& quantity, const CharacterState& state,
+                   const std::array<double, kJointCount>& torques) {
+  const int i = quantity.index;
+  switch (quantity.kind) {
+    case QuantityKind::Constant: return quantity.constant;
+    case QuantityKind::LinkX: return state.links[i].com.x();
+    case QuantityKind::LinkY: return state.links[i].com.y();
+    case QuantityKind::LinkVx: return state.links[i].comVelocity.x();
+    case QuantityKind::LinkVy: return state.links[i].comVelocity.y();
+    case QuantityKind::LinkAngle: return radToDeg(state.links[i].angle);
+    case QuantityKind::LinkAngularVelocity: return radToDeg(state.links[i].angularVelocity);
+    case QuantityKind::LinkContact: return state.links[i].contact ? 1.0 : 0.0;
+    case QuantityKind::JointX: return state.jointPositions[i].x();
+    case QuantityKind::JointY: return state.jointPositions[i].y();
+    case QuantityKind::JointAngle: return radToDeg(state.jointAngles[i]);
+    case QuantityKind::JointVelocity: return radToDeg(state.jointVelocities[i]);
+    case QuantityKind::JointTorque: return torques[i];
+    case QuantityKind::ComX: return state.com.x();
+    case QuantityKind::ComY: return state.com.y();
+    case QuantityKind::ComVx: return state.comVelocity.x();
+    case QuantityKind::ComVy: return state.comVelocity.y();
+    case QuantityKind::HeadHeight: return objectiveHeadHeight(state);
+    case QuantityKind::Airborne: return airborne(state) ? 1.0 : 0.0;
+    case QuantityKind::Contacts:
+      return static_cast<double>(std::count_if(state.links.begin(), state.links.end(),
+                                               [](const LinkState& link) { return link.contact; }));
+    case QuantityKind::Time: return state.time;
+    case QuantityKind::Energy: {
+      double sum = 0.0;
+      for (double torque : torques) sum += torque * torque;
+      return sum;
+    }
+    case QuantityKind::Skid: return skid(state, quantity.skidTolerance);
+  }
+  return 0.0;
+}
+
+bool compare(double value, Comparison comparison, double threshold) {
+  switch (comparison) {
+    case Comparison::Less: return value < threshold;
+    case Comparison::LessEqual: return value <= threshold;
+    case Comparison::Greater: return value > threshold;
+    case Comparison::GreaterEqual: return value >= threshold;
+  }
+  return false;
+}
+
+bool allHold(const std::vector<Condition>& conditions, const CharacterState& state,
+             const std::array<double, kJointCount>& torques) {
+  return std::all_of(conditions.begin(), conditions.end(),
+                     [&](const Condition& condition) { return conditionHolds(condition, state, torques); });
+}
+
+}  // namespace
+
+double objectiveHeadHeight(const CharacterState& state) { return MotionMetrics::headHeight(state); }
+
+double quantityValue(const Quantity& quantity, const CharacterState& state,
+                     const std::array<double, kJointCount>& torques) {
+  const double value = rawQuantity(quantity, state, torques);
+  switch (quantity.transform) {
+    case QuantityTransform::None: return value;
+    case QuantityTransform::Abs: return std::abs(value);
+    case QuantityTransform::Square: return value * value;
+  }
+  return value;
+}
+
+bool conditionHolds(const Condition& condition, const CharacterState& state,
+                    const std::array<double, kJointCount>& torques) {
+  const auto touches = [&](int link) { return state.links[link].contact; };
+  switch (condition.kind) {
+    case ConditionKind::Airborne: return airborne(state);
+    case ConditionKind::Grounded: return !airborne(state);
+    case ConditionKind::Fallen:
+      for (int link = 0; link < kLinkCount; ++link) {
+        const bool allowed = link == kLeftFoot || link == kRightFoot || link == kLeftHand || link == kRightHand;
+        if (!allowed && state.links[link].contact) return true;
+      }
+      return false;
+    case ConditionKind::Contact:
+      return condition.all ? std::all_of(condition.links.begin(), condition.links.end(), touches)
+                           : std::any_of(condition.links.begin(), condition.links.end(), touches);
+    case ConditionKind::NoContact: return std::none_of(condition.links.begin(), condition.links.end(), touches);
+    case ConditionKind::Compare:
+      return compare(quantityValue(condition.quantity, state, torques), condition.comparison, condition.threshold);
+  }
+  return false;
+}
+
+// --- ObjectiveAccumulator -------------------------------------------------------------
+
+ObjectiveAccumulator::ObjectiveAccumulator(const ObjectiveDef& objective)
+    : objective_(&objective),
+      accumulators_(objective.terms.size()),
+      lastValues_(objective.terms.size()) {}
+
+void ObjectiveAccumulator::observe(const CharacterState& state, const std::array<double, kJointCount>& torques,
+                                   double dt) {
+  const auto& terms = objective_->terms;
+  for (size_t i = 0; i < terms.size(); ++i) {
+    StepValue step;
+    step.holds = allHold(terms[i].conditions, state, torques);
+    if (step.holds) step.value = quantityValue(terms[i].quantity, state, torques);
+    lastValues_[i] = step;
+    record(i, step, dt, 1);
+  }
+  lastDt_ = dt;
+  observed_ = true;
+  firedStop_ = -1;
+  const auto& stops = objective_->stops;
+  for (size_t i = 0; i < stops.size() && firedStop_ < 0; ++i) {
+    // Half a step of slack so that `after 2.5` is reached at the step ending at 2.5 s.
+    if (state.time + 0.5 * dt >= stops[i].after && allHold(stops[i].conditions, state, torques))
+      firedStop_ = static_cast<int>(i);
+  }
+}
+
+void ObjectiveAccumulator::repeatLast(int64_t count) {
+  if (!observed_ || count <= 0) return;
+  for (size_t i = 0; i < lastValues_.size(); ++i) record(i, lastValues_[i], lastDt_, count);
+}
+
+int ObjectiveAccumulator::firedStopRule() const { return firedStop_; }
+
+void ObjectiveAccumulator::record(size_t term, const StepValue& step, double dt, int64_t repeats) {
+  Accumulator& accumulator = accumulators_[term];
+  if (!step.holds) {
+    accumulator.last = 0.0;
+    return;
+  }
+  const Aggregation aggregation = objective_->terms[term].aggregation;
+  const double n = static_cast<double>(repeats);
+  if (aggregation == Aggregation::Sum) accumulator.sum += step.value * dt * n;
+  if (aggregation == Aggregation::Mean) accumulator.sum += step.value * n;
+  if (accumulator.count == 0) accumulator.extreme = step.value;
+  if (aggregation == Aggregation::Min) accumulator.extreme = std::min(accumulator.extreme, step.value);
+  if (aggregation == Aggregation::Max) accumulator.extreme = std::max(accumulator.extreme, step.value);
+  accumulator.last = step.value;
+  accumulator.count += repeats;
+}
+
+std::vector<double> ObjectiveAccumulator::termValues() const {
+  std::vector<double> values(accumulators_.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    const Accumulator& a = accumulators_[i];
+    const ObjectiveTerm& term = objective_->terms[i];
+    double value = 0.0;
+    switch (term.aggregation) {
+      case Aggregation::Sum: value = a.sum; break;
+      case Aggregation::Mean: value = a.count > 0 ? a.sum / static_cast<double>(a.count) : 0.0; break;
+      case Aggregation::Min:
+      case Aggregation::Max: value = a.count > 0 ? a.extreme : 0.0; break;
+      case Aggregation::Last: value = a.last; break;
+    }
+    values[i] = term.sign * value;
+  }
+  return values;
+}
+
+double ObjectiveAccumulator::total() const {
+  const std::vector<double> values = termValues();
+  double sum = penalty_;
+  for (size_t i = 0; i < values.size(); ++i) sum += objective_->terms[i].weight * values[i];
+  return sum;
+}
+
+// --- evaluation -----------------------------------------------------------------------
+
+double objectiveDuration(const Program& program, const ObjectiveDef& objective) {
+  if (objective.duration) return *objective.duration;
+  if (program.scene.duration) return *program.scene.duration;
+  throw std::invalid_argument("no duration: give one in the objective ('duration 5') or in the script's scene header");
+}
+
+SimulationDef objectiveSimulationDef(const Program& program, const ObjectiveDef& objective) {
+  SimulationDef definition = simulationDefFor(program);
+  if (objective.scene) definition.scene = *objective.scene;
+  definition.scene.duration = objectiveDuration(program, objective);
+  return definition;
+}
+
+ObjectiveEvaluation evaluateObjective(const Program& program, const ObjectiveDef& objective, bool withSummary) {
+  ObjectiveEvaluation out;
+  try {
+    const SimulationDef definition = objectiveSimulationDef(program, objective);
+    const int64_t steps = std::llround(*definition.scene.duration / definition.timeStep);
+    Runner runner(program, definition);
+    ObjectiveAccumulator accumulator(objective);
+    std::optional<MotionMetrics> metrics;
+    if (withSummary) metrics.emplace();
+    for (int64_t i = 0; i < steps; ++i) {
+      const StepReport& report = runner.step();
+      accumulator.observe(runner.state(), report.torques, report.timeStep);
+      if (metrics) metrics->observe(runner.state(), report.torques, report.timeStep, report.phase);
+      if (const int rule = accumulator.firedStopRule(); rule >= 0) {
+        accumulator.repeatLast(steps - i - 1);
+        accumulator.addPenalty(objective.stops[rule].penalty);
+        out.stoppedAt = report.time;
+        break;
+      }
+    }
+    out.terms = accumulator.termValues();
+    out.value = accumulator.total();
+    if (metrics) out.summary = metrics->summary();
+    if (!std::isfinite(out.value)) {
+      out.failure = "the objective is not a finite number";
+      out.value = std::numeric_limits<double>::quiet_NaN();
+      return out;
+    }
+    out.feasible = true;
+  } catch (const std::exception& error) {
+    out.failure = error.what();
+    out.value = std::numeric_limits<double>::quiet_NaN();
+  }
+  return out;
+}
+
+}  // namespace scl

@@ -1,0 +1,305 @@
+// Objective files: parsing, diagnostics, and term values checked against sums computed
+// here directly from the runner's StepReports.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "optimize/objective.h"
+#include "runtime/runner.h"
+#include "scl/compile.h"
+#include "scl/poses.h"
+
+using namespace scl;
+
+namespace {
+
+std::string readSource(const std::string& relative) {
+  std::ifstream in(std::string(SCL_SOURCE_DIR) + "/" + relative);
+  REQUIRE(in);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+ObjectiveDef parseOk(const std::string& text) {
+  ObjectiveParseResult result = parseObjective(text, "test.objective");
+  INFO(renderDiagnostics(result.diagnostics, text));
+  REQUIRE(result.ok());
+  return *result.objective;
+}
+
+// The first error message of a text that must not parse.
+Diagnostic firstError(const std::string& text) {
+  ObjectiveParseResult result = parseObjective(text, "bad.objective");
+  REQUIRE_FALSE(result.ok());
+  REQUIRE_FALSE(result.diagnostics.empty());
+  return result.diagnostics.front();
+}
+
+Program compileOk(const std::string& source) {
+  CompileResult result = compile(source, "test.scl");
+  INFO(renderDiagnostics(result.diagnostics, source));
+  REQUIRE(result.ok());
+  return *result.program;
+}
+
+// Crouch, then extend the legs at once: a hop with about 0.1 s in the air.
+const char* kHopScript = R"(scene pose: crouching duration: 0.5
+{ [knees @0, hips 0, ankles 90 time: 0] [vf (0, -800) on: leftFoot by: leftHip] [symm] }
+)";
+
+}  // namespace
+
+TEST_CASE("the shipped objective files parse with the thesis's weights", "[objective]") {
+  const ObjectiveDef kipup = parseOk(readSource("optimize/kipup.objective"));
+  REQUIRE(kipup.duration == 5.0);
+  REQUIRE(kipup.populationSize == 19);
+  REQUIRE(kipup.scene);
+  CHECK(kipup.scene->pose == "supine");
+  REQUIRE(kipup.terms.size() == 6);
+  const double kipupWeights[] = {1, 10, 10, 1.0 / 50000, 10, 1};
+  const char* kipupNames[] = {"time", "height", "airborne", "energy", "skid", "final"};
+  for (size_t i = 0; i < 6; ++i) {
+    CHECK(kipup.terms[i].label == kipupNames[i]);
+    CHECK(kipup.terms[i].weight == kipupWeights[i]);
+  }
+  CHECK(kipup.stops.size() == 1);
+
+  const ObjectiveDef prone = parseOk(readSource("optimize/prone-to-stand.objective"));
+  CHECK(prone.duration == 6.0);
+  CHECK(prone.populationSize == 16);
+  CHECK(prone.scene->pose == "prone");
+  REQUIRE(prone.terms.size() == 5);
+  CHECK(prone.terms[2].label == "contactless");
+  CHECK(prone.terms[2].weight == 10000);
+  CHECK(prone.terms[3].label == "proneSkid");
+  CHECK(prone.terms[3].weight == 100);
+  REQUIRE(prone.terms[3].conditions.size() == 1);
+  CHECK(prone.terms[3].conditions[0].threshold == 1.5);
+}
+
+TEST_CASE("the shipped scripts have the thesis's numbers of free parameters", "[objective]") {
+  CHECK(compileOk(readSource("optimize/kipup.scl")).parameters.size() == 50);
+  CHECK(compileOk(readSource("optimize/prone-to-stand.scl")).parameters.size() == 45);
+}
+
+TEST_CASE("objective statements and generic terms parse", "[objective]") {
+  const ObjectiveDef objective = parseOk(R"(// comment
+scene pose: sitting height: 0.5   // env chair implied
+duration 2.5
+population 8
+bounds relative 0.25
+bound *.time 0 1
+term -2.5 max abs com.vx when contact all feet and head > 1.2
+term 1/4 mean sq leftKnee.angle when nocontact hands
+term 3 last rightHip.torque
+stop when fallen and pelvis.y < 0.4 after 1.5 penalty 50
+)");
+  REQUIRE(objective.scene);
+  CHECK(objective.scene->environment == "chair");
+  CHECK(objective.scene->chairHeight == 0.5);
+  CHECK(objective.duration == 2.5);
+  CHECK(objective.relativeRange == 0.25);
+  REQUIRE(objective.bounds.size() == 1);
+  CHECK(objective.bounds[0].pattern == "*.time");
+  REQUIRE(objective.terms.size() == 3);
+  const ObjectiveTerm& first = objective.terms[0];
+  CHECK(first.weight == -2.5);
+  CHECK(first.aggregation == Aggregation::Max);
+  CHECK(first.quantity.kind == QuantityKind::ComVx);
+  CHECK(first.quantity.transform == QuantityTransform::Abs);
+  REQUIRE(first.conditions.size() == 2);
+  CHECK(first.conditions[0].kind == ConditionKind::Contact);
+  CHECK(first.conditions[0].all);
+  CHECK(first.conditions[0].links == std::vector<int>{kLeftFoot, kRightFoot});
+  CHECK(first.conditions[1].kind == ConditionKind::Compare);
+  CHECK(first.conditions[1].quantity.kind == QuantityKind::HeadHeight);
+  CHECK(first.label == "max abs com.vx when contact all feet and head > 1.2");
+  CHECK(objective.terms[1].weight == 0.25);
+  CHECK(objective.terms[1].quantity.kind == QuantityKind::JointAngle);
+  CHECK(objective.terms[1].quantity.index == kLeftKnee);
+  CHECK(objective.terms[2].quantity.kind == QuantityKind::JointTorque);
+  REQUIRE(objective.stops.size() == 1);
+  CHECK(objective.stops[0].conditions.size() == 2);
+  CHECK(objective.stops[0].after == 1.5);
+  CHECK(objective.stops[0].penalty == 50);
+}
+
+TEST_CASE("objective errors carry a location and a suggestion", "[objective]") {
+  Diagnostic d = firstError("duration 1\nterm 1 enrgy\n");
+  CHECK(d.location.file == "bad.objective");
+  CHECK(d.location.line == 2);
+  CHECK(d.location.column == 8);
+  CHECK(d.message == "unknown term 'enrgy'; did you mean 'energy'?");
+
+  d = firstError("term 1 sum pelvs.y\n");
+  CHECK(d.location.column == 12);
+  CHECK(d.message == "unknown link or joint 'pelvs'; did you mean 'pelvis'?");
+
+  d = firstError("term 1 sum pelvis.hight\n");
+  CHECK(d.message.find("did you mean 'height'") == std::string::npos);  // not a link field
+  CHECK(d.message.find("a link has x, y, vx, vy, angle, omega, contact") != std::string::npos);
+
+  d = firstError("term 1 sum 1 when contact leftFot\n");
+  CHECK(d.message == "unknown link 'leftFot'; did you mean 'leftFoot'?");
+
+  d = firstError("term 1 sum 1 when airbone\n");
+  CHECK(d.message == "unknown condition 'airbone'; did you mean 'airborne'?");
+
+  d = firstError("term 1 time belwo: 1.7\n");
+  CHECK(d.message == "unknown argument 'belwo' of term 'time'; did you mean 'below'?");
+
+  d = firstError("term 1 energy\nduraton 5\n");
+  CHECK(d.location.line == 2);
+  CHECK(d.message == "unknown statement 'duraton'; did you mean 'duration'?");
+
+  CHECK(firstError("term 1 energy extra\n").message == "unknown argument 'extra' of term 'energy' (it takes none)");
+  CHECK(firstError("term 1/0 energy\n").message == "division by zero in the weight");
+  CHECK(firstError("scene pose: spine\nterm 1 energy\n").message == "unknown pose 'spine'; did you mean 'supine'?");
+  CHECK(firstError("// nothing\n").message.find("no terms") != std::string::npos);
+  CHECK(firstError("term 1 sum 1 when head <\n").message == "expected a threshold, found end of line");
+  CHECK(firstError("term 1 energy\nstop when head < 0.3 aftr 2\n").message.find("did you mean 'after'") !=
+        std::string::npos);
+  // Rendering puts file:line:col first.
+  const std::string text = "term 1 enrgy\n";
+  ObjectiveParseResult result = parseObjective(text, "x.objective");
+  CHECK(renderDiagnostics(result.diagnostics, text).rfind("x.objective:1:8: error: unknown term 'enrgy'", 0) == 0);
+}
+
+TEST_CASE("term values match sums computed from the step reports", "[objective]") {
+  const Program program = compileOk(kHopScript);
+  const ObjectiveDef objective = parseOk(R"(scene from script
+term 1 energy
+term 1 contactless
+term 1 time below: 1.8
+term 1 max pelvis.y when airborne
+term 1 mean leftKnee.angle when contact leftFoot
+term 2 final below: 1.8 penalty: 7
+term 10 height
+term 10 airborne
+term 1 min com.vy when head > 1.0
+term 1 skid tolerance: 1
+)");
+  // Independent bookkeeping from the runner's reports and state.
+  Runner runner(program, objectiveSimulationDef(program, objective));
+  ObjectiveAccumulator accumulator(objective);
+  double energy = 0, contactless = 0, headLow = 0, maxAirPelvis = -1, kneeSum = 0, minVy = 1e9, skid = 0;
+  int kneeSteps = 0;
+  double lastHead = 0;
+  const int steps = 2000;  // 0.5 s
+  for (int i = 0; i < steps; ++i) {
+    const StepReport& report = runner.step();
+    const CharacterState& state = runner.state();
+    accumulator.observe(state, report.torques, report.timeStep);
+    const double dt = report.timeStep;
+    double tauSquared = 0;
+    for (double tau : report.torques) tauSquared += tau * tau;
+    energy += dt * tauSquared;
+    bool anyContact = false;
+    for (bool contact : report.contact) anyContact = anyContact || contact;
+    if (!anyContact) {
+      contactless += dt;
+      maxAirPelvis = std::max(maxAirPelvis, state.links[kPelvis].com.y());
+    }
+    lastHead = state.jointPositions[kNeckTop].y();
+    if (lastHead < 1.8) headLow += dt;
+    if (report.contact[kLeftFoot]) {
+      kneeSum += state.jointAngles[kLeftKnee] * 180.0 / kPi;
+      ++kneeSteps;
+    }
+    if (lastHead > 1.0) minVy = std::min(minVy, report.comVelocity.y());
+    for (int foot : {kLeftFoot, kRightFoot}) {
+      if (!report.contact[foot]) continue;
+      double deviation = std::remainder(state.links[foot].angle - degToRad(footFlatAngleDeg()), 2 * kPi);
+      if (std::abs(deviation) > degToRad(1.0)) skid += dt * deviation * deviation;
+    }
+  }
+  REQUIRE(contactless > 0.05);  // the hop leaves the ground
+  REQUIRE(kneeSteps > 0);
+  REQUIRE(skid > 0);
+  const std::vector<double> terms = accumulator.termValues();
+  REQUIRE(terms.size() == 10);
+  CHECK(terms[0] == Approx(energy).epsilon(1e-12));
+  CHECK(terms[1] == Approx(contactless).epsilon(1e-12));
+  CHECK(terms[2] == Approx(headLow).epsilon(1e-12));
+  CHECK(terms[3] == Approx(maxAirPelvis).epsilon(1e-12));
+  CHECK(terms[4] == Approx(kneeSum / kneeSteps).epsilon(1e-12));
+  CHECK(terms[5] == (lastHead < 1.8 ? 7.0 : 0.0));
+  CHECK(terms[6] == Approx(-maxAirPelvis).epsilon(1e-12));
+  CHECK(terms[7] == Approx(-contactless).epsilon(1e-12));
+  CHECK(terms[8] == Approx(minVy).epsilon(1e-12));
+  CHECK(terms[9] == Approx(skid).epsilon(1e-12));
+  const double total = energy + contactless + headLow + maxAirPelvis + kneeSum / kneeSteps +
+                       2 * terms[5] - 10 * maxAirPelvis - 10 * contactless + minVy + skid;
+  CHECK(accumulator.total() == Approx(total).epsilon(1e-12));
+
+  // The packaged evaluation runs the same simulation: same J, bit for bit.
+  Program withDuration = program;
+  const ObjectiveEvaluation evaluation = evaluateObjective(withDuration, objective, true);
+  REQUIRE(evaluation.feasible);
+  CHECK(evaluation.value == accumulator.total());
+  REQUIRE(evaluation.summary);
+  CHECK(evaluation.summary->airborneTime == Approx(contactless).epsilon(1e-12));
+  CHECK(evaluation.summary->energy == Approx(energy).epsilon(1e-12));
+}
+
+TEST_CASE("a stop rule charges the remaining steps as if the state stayed", "[objective]") {
+  const Program program = compileOk(kHopScript);
+  const ObjectiveDef stopping = parseOk(R"(scene from script
+duration 0.5
+term 1 time below: 5
+term 1 energy
+term 1 max time
+stop when time > 0.1001 penalty 3
+)");
+  const ObjectiveEvaluation evaluation = evaluateObjective(program, stopping);
+  REQUIRE(evaluation.feasible);
+  REQUIRE(evaluation.stoppedAt);
+  CHECK(*evaluation.stoppedAt == Approx(0.10025));
+  // time counts the full 0.5 s; the max of `time` stays at the frozen state's value.
+  CHECK(evaluation.terms[0] == Approx(0.5).epsilon(1e-9));
+  CHECK(evaluation.terms[2] == Approx(0.10025));
+
+  // Energy: the first 0.10025 s as simulated plus the last step's torques for the rest.
+  Runner runner(program, objectiveSimulationDef(program, stopping));
+  double energy = 0, lastPower = 0;
+  for (int i = 0; i < 401; ++i) {
+    const StepReport& report = runner.step();
+    lastPower = 0;
+    for (double tau : report.torques) lastPower += tau * tau;
+    energy += report.timeStep * lastPower;
+  }
+  energy += (2000 - 401) * 0.00025 * lastPower;
+  CHECK(evaluation.terms[1] == Approx(energy).epsilon(1e-9));
+  CHECK(evaluation.value == Approx(0.5 + energy + 0.10025 + 3).epsilon(1e-9));
+}
+
+TEST_CASE("a diverging simulation is infeasible, not an exception", "[objective]") {
+  // Torques are clamped, so no finite parameter makes this short run diverge; a NaN
+  // target does (the runner rejects the NaN torque), which exercises the same path.
+  Program program = compileOk(R"(scene duration: 0.3
+{ [waist @10] }
+)");
+  program.setParameters({std::numeric_limits<double>::quiet_NaN()});
+  const ObjectiveDef objective = parseOk("term 1 energy\n");
+  const ObjectiveEvaluation evaluation = evaluateObjective(program, objective);
+  CHECK_FALSE(evaluation.feasible);
+  CHECK(std::isnan(evaluation.value));
+  CHECK(evaluation.failure.find("diverged") != std::string::npos);
+
+  // A J that overflows is infeasible too.
+  const ObjectiveEvaluation overflow = evaluateObjective(compileOk("scene duration: 0.1\n{ [waist 10] }\n"),
+                                                         parseOk("term 1e308 energy\nterm 1e308 energy\n"));
+  CHECK_FALSE(overflow.feasible);
+  CHECK(overflow.failure == "the objective is not a finite number");
+}
+
+TEST_CASE("an objective without a duration is reported", "[objective]") {
+  const Program program = compileOk("{ [waist 10] }\n");
+  const ObjectiveDef objective = parseOk("term 1 energy\n");
+  CHECK_THROWS_WITH(objectiveDuration(program, objective), Catch::Contains("no duration"));
+  const ObjectiveEvaluation evaluation = evaluateObjective(program, objective);
+  CHECK_FALSE(evaluation.feasible);
+}

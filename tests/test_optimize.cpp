@@ -1,0 +1,279 @@
+// `scl optimize` as a library: problem setup and its errors, outputs, determinism across
+// thread counts, and resuming a checkpoint to the same result as an uninterrupted run.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "optimize/optimizer.h"
+#include "scl/compile.h"
+
+using namespace scl;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Two parameters, 0.2 s per evaluation: fast enough for many small runs.
+const char* kScript = R"(scene pose: standing duration: 0.2
+{ [waist @10, knees @-20 time: @0.1] }
+)";
+const char* kObjective = R"(term 1/1000 energy
+term 100 sum sq com.vx
+bounds relative 1
+)";
+
+OptimizationProblem problemOf(const std::string& script, const std::string& objective) {
+  ProblemResult result = makeProblem(script, "s.scl", objective, "o.objective");
+  INFO(renderProblemDiagnostics(result.diagnostics, "s.scl", script, "o.objective", objective));
+  REQUIRE(result.problem);
+  return std::move(*result.problem);
+}
+
+std::vector<Diagnostic> problemErrors(const std::string& script, const std::string& objective) {
+  ProblemResult result = makeProblem(script, "s.scl", objective, "o.objective");
+  REQUIRE_FALSE(result.problem);
+  return result.diagnostics;
+}
+
+fs::path freshDir(const std::string& name) {
+  const fs::path dir = fs::path(SCL_BINARY_DIR) / "test_optimize_output" / name;
+  fs::remove_all(dir);
+  return dir;
+}
+
+std::string readText(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// log.csv without the wall-time column (the only one that depends on the machine).
+std::string logWithoutWallTime(const fs::path& dir) {
+  std::istringstream in(readText(dir / "log.csv"));
+  std::string line, out;
+  while (std::getline(in, line)) {
+    std::vector<std::string> fields;
+    std::stringstream row(line);
+    std::string field;
+    while (std::getline(row, field, ',')) fields.push_back(field);
+    REQUIRE(fields.size() > 8);
+    fields.erase(fields.begin() + 7);
+    for (const std::string& f : fields) out += f + ',';
+    out += '\n';
+  }
+  return out;
+}
+
+OptimizeSettings settingsFor(const fs::path& dir, int generations, int threads) {
+  OptimizeSettings settings;
+  settings.generations = generations;
+  settings.populationSize = 5;
+  settings.sigma = 0.3;
+  settings.seed = 7;
+  settings.threads = threads;
+  settings.outDir = dir;
+  return settings;
+}
+
+}  // namespace
+
+TEST_CASE("a problem resolves parameters, natural limits and relative bounds", "[optimize]") {
+  const OptimizationProblem problem = problemOf(R"(scene duration: 0.2
+{ [waist @40, knees @0 time: @0.5] [relax hips strength @0.5] [vf (@-100, 0) on: trunk by: leftAnkle] }
+after @0.3
+{ }
+)", "term 1 energy\nbounds relative 0.5\nbound phase1.vf.* -150 0\n");
+  REQUIRE(problem.initial == std::vector<double>{40, 0, 0.5, 0.5, -100, 0.3});
+  // pd angles: ±0.5·max(|x|, 10°)
+  CHECK(problem.lower[0] == 20);
+  CHECK(problem.upper[0] == 60);
+  CHECK(problem.lower[1] == -5);
+  CHECK(problem.upper[1] == 5);
+  // times stay non-negative; strengths stay in [0, 1]
+  CHECK(problem.lower[2] == 0.25);
+  CHECK(problem.lower[3] == 0.25);
+  CHECK(problem.upper[3] == 0.75);
+  // the glob bound replaces the default range of the force
+  CHECK(problem.lower[4] == -150);
+  CHECK(problem.upper[4] == 0);
+  // scales: max(|x|, kind floor), at most the range
+  CHECK(problem.scales[0] == 40);
+  CHECK(problem.scales[1] == 10);
+  CHECK(problem.scales[4] == 100);
+  CHECK(problem.scales[5] == Approx(0.3));
+
+  const OptimizationProblem open = problemOf("scene duration: 0.2\n{ [waist @40 time: @0] [relax hips strength @1] }\n",
+                                             "term 1 energy\n");
+  CHECK(std::isinf(open.lower[0]));
+  CHECK(std::isinf(open.upper[0]));
+  CHECK(open.lower[1] == 0);
+  CHECK(std::isinf(open.upper[1]));
+  CHECK(open.scales[1] == 0.1);
+  CHECK(open.lower[2] == 0);
+  CHECK(open.upper[2] == 1);
+}
+
+TEST_CASE("bad problems are diagnosed", "[optimize]") {
+  std::vector<Diagnostic> errors = problemErrors("scene duration: 0.2\n{ [waist 10] }\n", "term 1 energy\n");
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].location.file == "s.scl");
+  CHECK(errors[0].message.rfind("nothing to optimize: mark numbers with @", 0) == 0);
+
+  errors = problemErrors(kScript, "term 1 energy\nbound phase1.pd.waist 20 30\n");
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].location.file == "o.objective");
+  CHECK(errors[0].location.line == 2);
+  CHECK(errors[0].message == "the bound [20, 30] of parameter 'phase1.pd.waist' excludes its initial value 10");
+
+  errors = problemErrors(kScript, "term 1 energy\nbound phase1.pd.wiast 0 30\n");
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].message == "no parameter of the script is called 'phase1.pd.wiast'; did you mean 'phase1.pd.waist'?");
+
+  errors = problemErrors("{ [waist @10] }\n", "term 1 energy\n");
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].message.find("no duration") != std::string::npos);
+
+  errors = problemErrors("{ [wiast @10] }\n", "term 1 enrgy\n");
+  REQUIRE(errors.size() == 2);
+  CHECK(errors[0].location.file == "s.scl");
+  CHECK(errors[1].location.file == "o.objective");
+  const std::string rendered = renderProblemDiagnostics(errors, "s.scl", "{ [wiast @10] }\n", "o.objective", "term 1 enrgy\n");
+  CHECK(rendered.find("o.objective:1:8: error: unknown term 'enrgy'; did you mean 'energy'?\n  term 1 enrgy") !=
+        std::string::npos);
+}
+
+TEST_CASE("a run writes its outputs and improves on the script", "[optimize]") {
+  const OptimizationProblem problem = problemOf(kScript, kObjective);
+  const fs::path dir = freshDir("outputs");
+  Optimizer optimizer(problem, settingsFor(dir, 3, 2));
+  int generations = 0, evaluated = 0;
+  OptimizeCallbacks callbacks;
+  callbacks.generation = [&](const GenerationRecord& record, double rate, double, const std::string&) {
+    CHECK(record.generation == ++generations);
+    CHECK(rate > 0);
+  };
+  std::atomic<int> evaluations{0};
+  callbacks.evaluated = [&](int, int total) {
+    CHECK(total == 5);
+    ++evaluations;
+  };
+  const OptimizeResult result = optimizer.run(callbacks);
+  evaluated = evaluations;
+  CHECK(generations == 3);
+  CHECK(evaluated == 15);
+  REQUIRE(result.log.size() == 3);
+  CHECK(result.stopReason == "generations");
+  CHECK(result.log.back().evaluations == 15);
+  CHECK(result.log.back().best == result.best.fitness);
+  CHECK(result.log[0].best >= result.log[2].best);
+  REQUIRE(result.before);
+  REQUIRE(result.after);
+  CHECK(result.after->value == result.best.fitness);
+  CHECK(result.before->value == evaluateParameters(problem, problem.initial).value);
+
+  const std::string log = readText(dir / "log.csv");
+  CHECK(log.rfind("generation,evaluations,best,generation_best,mean,sigma,infeasible,wall_time,phase1.pd.waist,"
+                  "phase1.pd.knees,phase1.pd.time\n",
+                  0) == 0);
+  CHECK(std::count(log.begin(), log.end(), '\n') == 4);
+  CHECK(readText(dir / "progress.svg").rfind("<svg", 0) == 0);
+  CHECK(readText(dir / "checkpoint.txt").rfind("scl-optimize-checkpoint 1\n", 0) == 0);
+  CHECK(readText(dir / "report.txt").find("max pelvis height in air") != std::string::npos);
+
+  // best.scl keeps the `@` marks and holds the best parameters.
+  const std::string best = readText(dir / "best.scl");
+  CompileResult compiled = compile(best, "best.scl");
+  REQUIRE(compiled.ok());
+  REQUIRE(compiled.program->parameters.size() == 3);
+  for (size_t i = 0; i < 3; ++i)
+    CHECK(compiled.program->parameters[i].initial == Approx(result.best.x[i]).epsilon(1e-9));
+}
+
+TEST_CASE("a run does not depend on the thread count", "[optimize]") {
+  const OptimizationProblem problem = problemOf(kScript, kObjective);
+  const fs::path one = freshDir("threads1"), two = freshDir("threads2");
+  const OptimizeResult a = Optimizer(problem, settingsFor(one, 3, 1)).run();
+  const OptimizeResult b = Optimizer(problem, settingsFor(two, 3, 2)).run();
+  CHECK(a.best.x == b.best.x);
+  CHECK(a.best.fitness == b.best.fitness);
+  CHECK(logWithoutWallTime(one) == logWithoutWallTime(two));
+  CHECK(readText(one / "best.scl") == readText(two / "best.scl"));
+}
+
+TEST_CASE("a resumed run ends exactly where an uninterrupted one does", "[optimize]") {
+  const OptimizationProblem problem = problemOf(kScript, kObjective);
+  const fs::path whole = freshDir("whole"), split = freshDir("split");
+  Optimizer uninterrupted(problem, settingsFor(whole, 4, 2));
+  const OptimizeResult a = uninterrupted.run();
+
+  {
+    Optimizer first(problem, settingsFor(split, 2, 2));
+    REQUIRE(first.run().log.size() == 2);
+  }
+  OptimizeSettings resume = settingsFor(split, 4, 1);
+  resume.resume = true;
+  resume.seed = 99;  // ignored: the checkpoint's state wins
+  resume.populationSize = 9;
+  Optimizer second(problem, resume);
+  CHECK(second.log().size() == 2);
+  const OptimizeResult b = second.run();
+  REQUIRE(b.log.size() == 4);
+  CHECK(a.best.x == b.best.x);
+  CHECK(a.best.fitness == b.best.fitness);
+  CHECK(uninterrupted.cmaes().serialize() == second.cmaes().serialize());
+  CHECK(logWithoutWallTime(whole) == logWithoutWallTime(split));
+  CHECK(readText(whole / "best.scl") == readText(split / "best.scl"));
+  CHECK(b.log[3].wallTime >= b.log[1].wallTime);  // wall time accumulates over invocations
+}
+
+TEST_CASE("checkpoints are guarded", "[optimize]") {
+  const OptimizationProblem problem = problemOf(kScript, kObjective);
+  const fs::path dir = freshDir("guard");
+  Optimizer(problem, settingsFor(dir, 1, 1)).run();
+  const auto exitCodeOf = [](auto&& construct) {
+    try {
+      construct();
+    } catch (const OptimizeError& error) {
+      return error.exitCode();
+    }
+    return 0;
+  };
+  // A second fresh run must not overwrite the first.
+  CHECK(exitCodeOf([&] { Optimizer(problem, settingsFor(dir, 2, 1)); }) == 2);
+  // Resuming with another objective is refused.
+  const OptimizationProblem other = problemOf(kScript, "term 1 energy\n");
+  OptimizeSettings resume = settingsFor(dir, 2, 1);
+  resume.resume = true;
+  CHECK(exitCodeOf([&] { Optimizer(other, resume); }) == 2);
+  // Nothing to resume.
+  OptimizeSettings missing = settingsFor(freshDir("missing"), 2, 1);
+  missing.resume = true;
+  CHECK(exitCodeOf([&] { Optimizer(problem, missing); }) == 2);
+  // An output directory that cannot be created: its parent is a file.
+  const fs::path file = freshDir("blocker");
+  fs::create_directories(file.parent_path());
+  std::ofstream(file) << "not a directory";
+  CHECK(exitCodeOf([&] { Optimizer(problem, settingsFor(file / "out", 1, 1)); }) == 3);
+}
+
+TEST_CASE("infeasible candidates are counted and never crash the run", "[optimize]") {
+  // J overflows for every candidate: each is infeasible (NaN for CMA-ES).
+  const OptimizationProblem problem = problemOf(kScript, "term 1e308 energy\nterm 1e308 energy\n");
+  const fs::path dir = freshDir("infeasible");
+  std::string failure;
+  OptimizeCallbacks callbacks;
+  callbacks.generation = [&](const GenerationRecord&, double, double, const std::string& first) { failure = first; };
+  const OptimizeResult result = Optimizer(problem, settingsFor(dir, 2, 2)).run(callbacks);
+  REQUIRE(result.log.size() == 2);
+  CHECK(result.log[0].infeasible == 5);
+  CHECK(result.log[1].infeasible == 5);
+  CHECK(std::isinf(result.log[1].best));
+  CHECK(std::isnan(result.log[1].mean));
+  CHECK(failure == "the objective is not a finite number");
+  CHECK_FALSE(result.before);
+  CHECK_FALSE(fs::exists(dir / "best.scl"));
+  CHECK(fs::exists(dir / "checkpoint.txt"));
+}

@@ -1,0 +1,114 @@
+// The viewer smoke test's checker (run by tests/viewer_smoke.sh after `scl view ...
+// --screenshot`): the image has the requested size, is not blank, and the character's
+// links are drawn where the standing pose and the viewer's camera put them.
+//
+// Hidden from the normal test run ([.]): it needs the screenshot the smoke script makes,
+// named by SCL_VIEWER_SCREENSHOT. Built with SFML only when the viewer is.
+#include <catch2/catch.hpp>
+
+#ifdef SCL_HAVE_VIEWER
+
+#include <SFML/Graphics/Image.hpp>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "runtime/runner.h"
+#include "scl/compile.h"
+#include "tools/viewer/camera.h"
+#include "tools/viewer/renderer.h"
+
+namespace {
+
+bool isLinkColour(sf::Color colour) {
+  using namespace scl::palette;
+  return colour == kLinkFar || colour == kLinkMid || colour == kLinkNear || colour == kLinkContact;
+}
+
+// Fraction of the pixels in the (2r+1)² square around `centre` that have a link colour.
+double linkCoverage(const sf::Image& image, const scl::Vec2& centre, int r) {
+  int hits = 0, total = 0;
+  for (int dy = -r; dy <= r; ++dy)
+    for (int dx = -r; dx <= r; ++dx) {
+      int x = static_cast<int>(centre.x()) + dx, y = static_cast<int>(centre.y()) + dy;
+      if (x < 0 || y < 0 || x >= static_cast<int>(image.getSize().x) ||
+          y >= static_cast<int>(image.getSize().y))
+        continue;
+      ++total;
+      hits += isLinkColour(image.getPixel(x, y)) ? 1 : 0;
+    }
+  return total ? static_cast<double>(hits) / total : 0.0;
+}
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+TEST_CASE("viewer palette: link colours differ from everything else drawn", "[viewer]") {
+  // The checker below finds the character by these colours.
+  using namespace scl::palette;
+  for (sf::Color other :
+       {kBackground, kGround, kGroundTick, kChair, kOutline, kCom, kFootSpan, kVirtualForce,
+        kStanceForce, kGravityForce, kDrag, kText, sf::Color::White})
+    CHECK_FALSE(isLinkColour(other));
+  CHECK(isLinkColour(kLinkFar));
+  CHECK(isLinkColour(kLinkContact));
+}
+
+TEST_CASE("viewer screenshot: size, colours and the standing character in place", "[.screenshot]") {
+  const char* screenshot = std::getenv("SCL_VIEWER_SCREENSHOT");
+  REQUIRE(screenshot != nullptr);
+  sf::Image image;
+  REQUIRE(image.loadFromFile(screenshot));
+  REQUIRE(image.getSize().x == 800);
+  REQUIRE(image.getSize().y == 600);
+
+  // Not blank: the background, ground, links, markers and text give many colours.
+  std::set<sf::Uint32> colours;
+  for (unsigned y = 0; y < 600; y += 2)
+    for (unsigned x = 0; x < 800; x += 2) colours.insert(image.getPixel(x, y).toInteger());
+  INFO("distinct colours: " << colours.size());
+  CHECK(colours.size() >= 8);
+
+  // Where the pose puts the links: the script's initial state through the viewer's camera
+  // (standing still, so half a second later the links have moved by a pixel or two).
+  std::string scriptPath = SCL_SOURCE_DIR "/tests/viewer/stand.scl";
+  scl::CompileResult compiled = scl::compile(readFile(scriptPath), scriptPath);
+  REQUIRE(compiled.ok());
+  scl::Runner runner(*compiled.program, scl::simulationDefFor(*compiled.program));
+  runner.runUntil(0.5);
+  const scl::CharacterState& state = runner.state();
+  scl::Camera camera(scl::CameraDef{}, scl::Vec2(800, 600));
+  camera.snapTo(state.com);
+
+  for (int link : {scl::kHead, scl::kTrunk, scl::kPelvis, scl::kLeftThigh, scl::kRightThigh,
+                   scl::kLeftShank, scl::kRightShank}) {
+    scl::Vec2 pixel = camera.worldToScreen(state.links[link].com);
+    INFO(scl::kLinks[link].name << " expected at pixel (" << pixel.x() << ", " << pixel.y() << ")");
+    CHECK(linkCoverage(image, pixel, 3) >= 0.6);
+  }
+  // Nothing of the character a metre to either side, from the ground to above the head.
+  for (double side : {-1.0, 1.0}) {
+    for (double height = 0.1; height < 2.3; height += 0.1) {
+      scl::Vec2 pixel = camera.worldToScreen(scl::Vec2(state.com.x() + side, height));
+      INFO("empty point at height " << height << " side " << side);
+      CHECK(linkCoverage(image, pixel, 2) == 0.0);
+    }
+  }
+  // The ground below the feet and the sky above the head.
+  scl::Vec2 ground = camera.worldToScreen(scl::Vec2(state.com.x() + 0.7, -0.1));
+  CHECK(image.getPixel(static_cast<unsigned>(ground.x()), static_cast<unsigned>(ground.y())) ==
+        scl::palette::kGround);
+  scl::Vec2 sky = camera.worldToScreen(scl::Vec2(state.com.x() + 0.5, 2.3));
+  CHECK(image.getPixel(static_cast<unsigned>(sky.x()), static_cast<unsigned>(sky.y())) ==
+        scl::palette::kBackground);
+}
+
+#endif  // SCL_HAVE_VIEWER

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Viewer smoke test (CTest `viewer_smoke`): render a standing character headless under
+# xvfb-run and check the screenshot (tests/test_viewer_screenshot.cpp).
+#
+#   tests/viewer_smoke.sh SCL_BINARY CHECKER_BINARY SOURCE_DIR WORK_DIR
+set -euo pipefail
+scl=$1 checker=$2 source_dir=$3 work_dir=$4
+mkdir -p "$work_dir"
+screenshot="$work_dir/stand.png"
+rm -f "$screenshot"
+
+# xvfb-run's default screen (640x480, 8-bit) is smaller than the window; give it a real
+# one. Starting Xvfb can race with another server starting at the same moment, so retry
+# once.
+render() {
+  xvfb-run -a -s "-screen 0 1280x1024x24" "$scl" view "$source_dir/tests/viewer/stand.scl" \
+    --frames 30 --screenshot "$screenshot" --size 800x600
+}
+render || { echo "viewer_smoke: first attempt failed, retrying" >&2; sleep 1; render; }
+[ -s "$screenshot" ] || { echo "viewer_smoke: no screenshot written" >&2; exit 1; }
+SCL_VIEWER_SCREENSHOT="$screenshot" "$checker" "[screenshot]"

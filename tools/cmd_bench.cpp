@@ -1,0 +1,326 @@
+// `scl bench`: the project's performance figures in one table.
+//
+// - bare physics: the lying character with zero torques at 0.25 ms (bench/bench_physics.cpp);
+// - controller cost: the kip-up driven by Runner::step, against Simulation::step replaying
+//   the very torques the runner applied, from the same scene. Replayed torques give a
+//   bit-identical trajectory (checked), so the physics work is the same and the ratio is
+//   the controller's overhead; Controller::step is also timed alone, step by step, since
+//   the difference of two noisy totals can be smaller than the noise;
+// - a 5 s kip-up run, construction (settling) included: wall time and real-time factor;
+// - `scl check` (compile and render the diagnostics) of a generated 1 MB script.
+// Each timing is the best of a few repetitions, since other processes add noise.
+#include <algorithm>
+#include <cmath>
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cxxopts.hpp>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "runtime/controller.h"
+#include "runtime/runner.h"
+#include "scl/compile.h"
+#include "tools/commands.h"
+
+namespace scl {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+struct BenchDef {
+  /// Simulated seconds of the bare-physics and controller measurements.
+  double physicsSeconds = 10.0;
+  double kipupSeconds = 5.0;
+  /// Repetitions of each timing; the best is reported.
+  int repetitions = 3;
+  /// Size of the generated script, bytes.
+  size_t scriptBytes = 1 << 20;
+};
+
+struct PhysicsFigures {
+  double simulatedPerWall = 0.0;
+  double microsecondsPerStep = 0.0;
+};
+
+struct ControllerFigures {
+  double runnerMicroseconds = 0.0;
+  double physicsMicroseconds = 0.0;
+  /// Controller::step alone (timed per step), µs.
+  double controllerMicroseconds = 0.0;
+  /// Runner::step time over Simulation::step time.
+  double ratio = 0.0;
+  /// The replay reproduced the runner's final state bit for bit.
+  bool identical = false;
+};
+
+struct RunFigures {
+  double simulated = 0.0;
+  double wall = 0.0;
+  double setupWall = 0.0;
+  double realTimeFactor = 0.0;
+};
+
+struct CheckFigures {
+  size_t bytes = 0;
+  int phases = 0;
+  double wall = 0.0;
+  double megabytesPerSecond = 0.0;
+  size_t diagnostics = 0;
+};
+
+PhysicsFigures benchPhysics(const BenchDef& bench) {
+  SimulationDef def;
+  def.scene.pose = "supine";
+  const long steps = std::lround(bench.physicsSeconds / def.timeStep);
+  double best = 1e300;
+  for (int r = 0; r < bench.repetitions; ++r) {
+    Simulation simulation(def);
+    auto start = Clock::now();
+    for (long i = 0; i < steps; ++i) simulation.step();
+    best = std::min(best, secondsSince(start));
+  }
+  return {static_cast<double>(steps) * def.timeStep / best, best / static_cast<double>(steps) * 1e6};
+}
+
+// The kip-up script: scripts/kipup.scl when it exists, else the thesis listing; searched
+// from the working directory and upward from the executable (a build directory inside
+// the source tree).
+std::optional<std::filesystem::path> findKipup(const std::optional<std::string>& given) {
+  namespace fs = std::filesystem;
+  if (given) return fs::path(*given);
+  std::vector<fs::path> roots = {fs::current_path()};
+  std::error_code error;
+  fs::path executable = fs::read_symlink("/proc/self/exe", error);
+  if (!error)
+    for (fs::path dir = executable.parent_path(); !dir.empty() && dir != dir.root_path(); dir = dir.parent_path())
+      roots.push_back(dir);
+  for (const fs::path& root : roots)
+    for (const char* relative : {"scripts/kipup.scl", "scripts/thesis/4.8-kipup.scl"})
+      if (fs::is_regular_file(root / relative, error)) return root / relative;
+  return std::nullopt;
+}
+
+// The kip-up starts supine; the thesis listing has no scene header, so supply it.
+SimulationDef kipupDef(const Program& program) {
+  SimulationDef def = simulationDefFor(program);
+  if (def.scene.pose == "standing") def.scene.pose = "supine";
+  return def;
+}
+
+ControllerFigures benchController(const Program& program, const BenchDef& bench) {
+  const SimulationDef def = kipupDef(program);
+  const long steps = std::lround(bench.kipupSeconds / def.timeStep);
+  ControllerFigures figures;
+  double bestRunner = 1e300, bestPhysics = 1e300, bestController = 1e300;
+  for (int r = 0; r < bench.repetitions; ++r) {
+    std::vector<std::array<double, kJointCount>> torques(static_cast<size_t>(steps));
+    Runner runner(program, def);
+    auto start = Clock::now();
+    for (long i = 0; i < steps; ++i) torques[static_cast<size_t>(i)] = runner.step().torques;
+    bestRunner = std::min(bestRunner, secondsSince(start));
+
+    Simulation simulation(def);
+    start = Clock::now();
+    for (long i = 0; i < steps; ++i) {
+      simulation.setJointTorques(torques[static_cast<size_t>(i)]);
+      simulation.step();
+    }
+    bestPhysics = std::min(bestPhysics, secondsSince(start));
+    figures.identical = simulation.stateHash() == runner.simulation().stateHash();
+
+    // The controller alone, timed step by step inside the same loop the runner runs.
+    Simulation driven(def);
+    Controller controller(program, driven.initialJointAngles());
+    double controllerTime = 0.0;
+    for (long i = 0; i < steps; ++i) {
+      auto stepStart = Clock::now();
+      const ControlOutput& output = controller.step(driven.state(), driven.timeStep());
+      controllerTime += secondsSince(stepStart);
+      driven.setJointTorques(output.torques);
+      driven.step();
+    }
+    bestController = std::min(bestController, controllerTime);
+  }
+  double n = static_cast<double>(steps);
+  figures.runnerMicroseconds = bestRunner / n * 1e6;
+  figures.physicsMicroseconds = bestPhysics / n * 1e6;
+  figures.controllerMicroseconds = bestController / n * 1e6;
+  figures.ratio = bestRunner / bestPhysics;
+  return figures;
+}
+
+RunFigures benchRun(const Program& program, const BenchDef& bench) {
+  RunFigures best;
+  best.wall = 1e300;
+  for (int r = 0; r < bench.repetitions; ++r) {
+    auto start = Clock::now();
+    Runner runner(program, kipupDef(program));
+    double setup = secondsSince(start);
+    runner.runUntil(bench.kipupSeconds);
+    double wall = secondsSince(start);
+    if (wall < best.wall) best = {runner.time(), wall, setup, runner.time() / wall};
+  }
+  return best;
+}
+
+// A valid script of about `bytes` bytes: distinct phases with every kind of primitive.
+std::string generateScript(size_t bytes, int& phases) {
+  std::string script = "// generated by scl bench\nscene pose: supine duration: 5\n";
+  phases = 0;
+  char buffer[512];
+  while (script.size() < bytes) {
+    std::snprintf(buffer, sizeof buffer,
+                  "{\n  (p%d)\n  [shoulders %d, elbows 130, wrists 50 time: 0.3]\n"
+                  "  [leftHip 80, waist @%d, leftKnee -150 time: 0.5]\n  [vf (0, 200) on: leftFoot, by: waist]\n  [symm]\n"
+                  "  [relax ankles strength 0.4]\n  [ik (0.2, -0.5) on: rightAnkle time: 0.3]\n}\n",
+                  phases, 100 + phases % 60, phases % 80);
+    script += buffer;
+    ++phases;
+    script += phases % 2 ? "after 0.6\n" : "when contact all feet\n";
+  }
+  script += "{\n  (last)\n  [knees 0]\n}\n";
+  ++phases;
+  return script;
+}
+
+CheckFigures benchCheck(const BenchDef& bench) {
+  CheckFigures figures;
+  std::string script = generateScript(bench.scriptBytes, figures.phases);
+  figures.bytes = script.size();
+  figures.wall = 1e300;
+  for (int r = 0; r < bench.repetitions; ++r) {
+    auto start = Clock::now();
+    CompileResult result = compile(script, "generated.scl");
+    std::string rendered = renderDiagnostics(result.diagnostics, script);
+    figures.wall = std::min(figures.wall, secondsSince(start));
+    figures.diagnostics = result.diagnostics.size();
+  }
+  figures.megabytesPerSecond = static_cast<double>(figures.bytes) / 1e6 / figures.wall;
+  return figures;
+}
+
+void printTable(const BenchDef& bench, const std::string& kipupPath, const PhysicsFigures& physics,
+                const ControllerFigures& controller, const RunFigures& run, const CheckFigures& check) {
+  auto row = [](const std::string& name, const std::string& value) {
+    std::printf("%-40s %s\n", name.c_str(), value.c_str());
+  };
+  char text[256];
+  std::printf("%-40s %s\n", "benchmark", "result");
+  std::printf("%-40s %s\n", "---------", "------");
+  std::snprintf(text, sizeof text, "%.1f simulated s per wall s, %.2f us per step", physics.simulatedPerWall,
+                physics.microsecondsPerStep);
+  row("bare physics (supine, dt 0.25 ms)", text);
+  std::snprintf(text, sizeof text, "Runner::step %.2f us / Simulation::step %.2f us = %.2f; Controller::step alone %.2f us%s",
+                controller.runnerMicroseconds, controller.physicsMicroseconds, controller.ratio,
+                controller.controllerMicroseconds, controller.identical ? "" : " [replay differed]");
+  row("controller cost (kip-up)", text);
+  std::snprintf(text, sizeof text, "%.3f s wall (setup %.3f s), %.2fx real time", run.wall, run.setupWall, run.realTimeFactor);
+  row("kip-up run, " + std::to_string(static_cast<int>(std::lround(run.simulated))) + " s", text);
+  std::snprintf(text, sizeof text, "%.3f s (%.1f MB/s), %d phases, %zu diagnostics", check.wall,
+                check.megabytesPerSecond, check.phases, check.diagnostics);
+  char name[64];
+  std::snprintf(name, sizeof name, "scl check, generated %.2f MB script", static_cast<double>(check.bytes) / 1e6);
+  row(name, text);
+  std::printf("\nkip-up script: %s; best of %d repetitions\n", kipupPath.c_str(), bench.repetitions);
+}
+
+void printJson(const BenchDef& bench, const std::string& kipupPath, const PhysicsFigures& physics,
+               const ControllerFigures& controller, const RunFigures& run, const CheckFigures& check) {
+  std::string path;
+  for (char c : kipupPath) {
+    if (c == '"' || c == '\\') path += '\\';
+    path += c;
+  }
+  std::printf(
+      "{\"repetitions\": %d, \"kipup_script\": \"%s\", "
+      "\"physics\": {\"simulated_per_wall\": %.6g, \"us_per_step\": %.6g}, "
+      "\"controller\": {\"runner_us_per_step\": %.6g, \"physics_us_per_step\": %.6g, \"controller_us_per_step\": %.6g, "
+      "\"ratio\": %.6g, \"replay_identical\": %s}, "
+      "\"kipup_run\": {\"simulated\": %.6g, \"wall_time\": %.6g, \"setup_wall_time\": %.6g, \"real_time_factor\": %.6g}, "
+      "\"check\": {\"bytes\": %zu, \"phases\": %d, \"wall_time\": %.6g, \"mb_per_s\": %.6g, \"diagnostics\": %zu}}\n",
+      bench.repetitions, path.c_str(), physics.simulatedPerWall, physics.microsecondsPerStep,
+      controller.runnerMicroseconds, controller.physicsMicroseconds, controller.controllerMicroseconds,
+      controller.ratio, controller.identical ? "true" : "false", run.simulated, run.wall, run.setupWall,
+      run.realTimeFactor, check.bytes, check.phases, check.wall, check.megabytesPerSecond, check.diagnostics);
+}
+
+std::optional<std::string> readFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+int sclBenchMain(int argc, char** argv) {
+  cxxopts::Options options("scl bench", "Measure the simulation, the controller and the checker; print one table.\n"
+                                        "Exit codes: 0 ok, 1 the kip-up script has errors, 2 usage error, 3 simulation failure.");
+  options.add_options()
+      ("quick", "a short version (about a tenth of the work, one repetition)")
+      ("json", "print the figures as one JSON object")
+      ("script", "kip-up script to time (default: scripts/kipup.scl, else scripts/thesis/4.8-kipup.scl)",
+       cxxopts::value<std::string>(), "FILE")
+      ("h,help", "show this help");
+  BenchDef bench;
+  bool json = false;
+  std::optional<std::string> script;
+  try {
+    cxxopts::ParseResult parsed = options.parse(argc, argv);
+    if (parsed.count("help")) {
+      std::printf("%s\n", options.help().c_str());
+      return 0;
+    }
+    if (!parsed.unmatched().empty())
+      throw cxxopts::exceptions::exception("unexpected argument '" + parsed.unmatched()[0] + "'");
+    if (parsed.count("quick")) bench = BenchDef{1.0, 1.0, 1, 1 << 20};
+    json = parsed.count("json") > 0;
+    if (parsed.count("script")) script = parsed["script"].as<std::string>();
+  } catch (const cxxopts::exceptions::exception& error) {
+    std::fprintf(stderr, "scl bench: %s (see 'scl bench --help')\n", error.what());
+    return 2;
+  }
+
+  std::optional<std::filesystem::path> kipupPath = findKipup(script);
+  std::optional<std::string> source = kipupPath ? readFile(*kipupPath) : std::nullopt;
+  if (!source) {
+    std::fprintf(stderr, "scl bench: cannot read the kip-up script%s%s: give one with --script FILE\n",
+                 kipupPath ? " " : "", kipupPath ? kipupPath->c_str() : "");
+    return 2;
+  }
+  CompileResult compiled = compile(*source, kipupPath->string());
+  if (!compiled.ok()) {
+    std::fputs(renderDiagnostics(compiled.diagnostics, *source).c_str(), stderr);
+    return 1;
+  }
+  try {
+    PhysicsFigures physics = benchPhysics(bench);
+    ControllerFigures controller = benchController(*compiled.program, bench);
+    RunFigures run = benchRun(*compiled.program, bench);
+    CheckFigures check = benchCheck(bench);
+    if (json)
+      printJson(bench, kipupPath->string(), physics, controller, run, check);
+    else
+      printTable(bench, kipupPath->string(), physics, controller, run, check);
+  } catch (const SimulationDiverged& error) {
+    std::fprintf(stderr, "scl bench: %s\n", error.what());
+    return 3;
+  } catch (const std::invalid_argument& error) {
+    std::fprintf(stderr, "scl bench: %s: %s\n", kipupPath->c_str(), error.what());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace scl
