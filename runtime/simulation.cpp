@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 
@@ -83,6 +84,18 @@ void hashBytes(std::uint64_t& hash, const T& value) {
 }
 
 }  // namespace
+
+std::vector<double> perturbationOffsets(double degrees, std::uint64_t seed) {
+  // The 64-bit Mersenne Twister's output is fixed by the standard; the mapping to [0, 1)
+  // is written out because std::uniform_real_distribution differs between libraries.
+  std::mt19937_64 random(seed);
+  std::vector<double> offsets(kJointCount);
+  for (double& offset : offsets) {
+    double unit = static_cast<double>(random() >> 11) * 0x1.0p-53;
+    offset = degToRad(degrees * (2.0 * unit - 1.0));
+  }
+  return offsets;
+}
 
 void validate(const SimulationDef& def) {
   auto fail = [](const std::string& message) { throw std::invalid_argument(message); };

@@ -56,6 +56,11 @@ struct ExternalForce {
   Vec2 point = Vec2::Zero();
 };
 
+/// Deterministic uniform offsets in [-degrees, degrees] for every joint, radians, for
+/// SimulationDef::jointOffsets (robustness studies: `scl run --perturb`, the motion
+/// tests and benchmarks). Depends only on the seed.
+std::vector<double> perturbationOffsets(double degrees, std::uint64_t seed);
+
 /// Throws std::invalid_argument with a one-line message naming the bad value and the
 /// valid choices when a SimulationDef is not usable (unknown pose or environment,
 /// non-positive time step, negative chair height, ...).

@@ -305,19 +305,6 @@ void applySets(Program& program, const std::vector<std::pair<std::string, double
   program.setParameters(values);
 }
 
-// Deterministic uniform offsets in [-deg, deg] per joint, radians. The mapping from the
-// 64-bit Mersenne Twister (whose output the standard fixes) to [0, 1) is written out
-// here, because std::uniform_real_distribution may differ between standard libraries.
-std::vector<double> jointOffsets(double degrees, std::uint64_t seed) {
-  std::mt19937_64 random(seed);
-  std::vector<double> offsets(kJointCount);
-  for (double& offset : offsets) {
-    double unit = static_cast<double>(random() >> 11) * 0x1.0p-53;
-    offset = degToRad(degrees * (2.0 * unit - 1.0));
-  }
-  return offsets;
-}
-
 SimulationDef simulationDef(const Program& program, const RunRequest& request) {
   SimulationDef def = simulationDefFor(program);
   def.timeStep = request.timeStep;
@@ -328,7 +315,7 @@ SimulationDef simulationDef(const Program& program, const RunRequest& request) {
   }
   if (request.environment) def.scene.environment = *request.environment;
   if (request.chairHeight) def.scene.chairHeight = *request.chairHeight;
-  if (request.perturbDeg) def.jointOffsets = jointOffsets(*request.perturbDeg, request.seed);
+  if (request.perturbDeg) def.jointOffsets = perturbationOffsets(*request.perturbDeg, request.seed);
   return def;
 }
 

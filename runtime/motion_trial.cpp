@@ -1,0 +1,72 @@
+#include "runtime/motion_trial.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+
+#include "runtime/runner.h"
+
+namespace scl {
+
+const std::vector<MotionMark>& motionMarks() {
+  // acceptance.md: kip-up standing at 5 s, sit-to-stand at 3 s, prone-to-stand at 6 s,
+  // walk 20 steps without falling and >= 3 m in 10 s; quiet stance holds 10 s.
+  static const std::vector<MotionMark> marks = {
+      {"kipup", "scripts/kipup.scl", 5.0, 5.0, 0, std::nullopt, 0.0, false},
+      {"sit-to-stand", "scripts/sit-to-stand.scl", 3.0, 3.0, 0, std::nullopt, 0.0, false},
+      {"walk", "scripts/walk.scl", 16.0, std::nullopt, 20, 3.0, 10.0, true},
+      {"prone-to-stand", "scripts/prone-to-stand.scl", 6.0, 6.0, 0, std::nullopt, 0.0, false},
+      {"stand", "scripts/stand.scl", 10.0, 10.0, 0, std::nullopt, 0.0, true},
+  };
+  return marks;
+}
+
+const MotionMark* findMotionMark(const std::string& name) {
+  for (const MotionMark& mark : motionMarks())
+    if (mark.name == name) return &mark;
+  return nullptr;
+}
+
+MotionTrialResult runMotionTrial(const MotionMark& mark, const Program& program,
+                                 const MotionTrial& trial) {
+  MotionTrialResult result;
+  auto start = std::chrono::steady_clock::now();
+  SimulationDef def = simulationDefFor(program);
+  def.timeStep = trial.timeStep;
+  if (trial.perturbDeg > 0.0) def.jointOffsets = perturbationOffsets(trial.perturbDeg, trial.seed);
+  MetricsDef metricsDef;
+  metricsDef.uprightFromStart = mark.uprightFromStart;
+  MotionMetrics metrics(metricsDef);
+  auto fail = [&](const std::string& why) {
+    if (result.failure.empty()) result.failure = why;
+  };
+  try {
+    Runner runner(program, def);
+    int steps = static_cast<int>(std::lround(mark.duration / def.timeStep));
+    int distanceStep = static_cast<int>(std::lround(mark.distanceBy / def.timeStep));
+    for (int i = 1; i <= steps; ++i) {
+      const StepReport& report = runner.step();
+      metrics.observe(runner.state(), report.torques, report.timeStep, report.phase);
+      if (i == distanceStep) result.distanceAtMark = metrics.summary().distance;
+      // Standing at time T is decided by the state at T.
+      if (mark.standingAt && std::abs(report.time - *mark.standingAt) < def.timeStep / 2 &&
+          !metrics.summary().standing)
+        fail("not standing at t = " + std::to_string(*mark.standingAt) + " s");
+    }
+  } catch (const std::exception& error) {
+    fail(error.what());
+  }
+  result.summary = metrics.summary();
+  const MotionSummary& s = result.summary;
+  if (mark.uprightFromStart && s.fell) fail("fell at t = " + std::to_string(*s.fell) + " s");
+  if (s.phaseChanges < mark.minSteps)
+    fail(std::to_string(s.phaseChanges) + " steps, fewer than " + std::to_string(mark.minSteps));
+  if (mark.minDistance && result.distanceAtMark < *mark.minDistance)
+    fail("advanced " + std::to_string(result.distanceAtMark) + " m by t = " + std::to_string(mark.distanceBy) + " s");
+  result.met = result.failure.empty();
+  result.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace scl

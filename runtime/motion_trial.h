@@ -1,0 +1,65 @@
+// The thesis motions' marks (acceptance.md) and a trial that runs a script and checks
+// one: shared by the motion tests, the robustness benchmark and `scl bench`.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/metrics.h"
+#include "scl/program.h"
+
+namespace scl {
+
+/// What "the motion works" means for one script.
+struct MotionMark {
+  /// Short name, e.g. "sit-to-stand".
+  std::string name;
+  /// Script path relative to the source tree.
+  std::string script;
+  /// Simulated time of a trial, seconds.
+  double duration = 0.0;
+  /// The character must be standing at this time (acceptance.md), seconds.
+  std::optional<double> standingAt;
+  /// At least this many phase changes without falling (a walk's steps).
+  int minSteps = 0;
+  /// The pelvis must advance at least this far, metres, by `distanceBy` seconds.
+  std::optional<double> minDistance;
+  double distanceBy = 0.0;
+  /// The motion is meant to be upright from t = 0 (it starts standing).
+  bool uprightFromStart = false;
+};
+
+/// The marks of the project's motion scripts: scripts/sit-to-stand.scl, walk.scl,
+/// kipup.scl, prone-to-stand.scl and stand.scl (quiet stance).
+const std::vector<MotionMark>& motionMarks();
+const MotionMark* findMotionMark(const std::string& name);
+
+/// How to run a trial.
+struct MotionTrial {
+  /// Time step, seconds.
+  double timeStep = 0.00025;
+  /// Uniform random offsets of every initial joint angle in ±this, degrees.
+  double perturbDeg = 0.0;
+  std::uint64_t seed = 0;
+};
+
+struct MotionTrialResult {
+  /// Whether every part of the mark was met, and if not, the first reason why not.
+  bool met = false;
+  std::string failure;
+  /// The summary at the end of the trial.
+  MotionSummary summary;
+  /// Pelvis advance at MotionMark::distanceBy, metres.
+  double distanceAtMark = 0.0;
+  /// Wall time of the trial, seconds.
+  double wallSeconds = 0.0;
+};
+
+/// Simulates `program` (compiled from the mark's script) from its scene and checks the
+/// mark. A diverged simulation is a failed trial.
+MotionTrialResult runMotionTrial(const MotionMark& mark, const Program& program,
+                                 const MotionTrial& trial = {});
+
+}  // namespace scl
