@@ -19,8 +19,10 @@ const double kFlatAnkle = footFlatAngleDeg() - 90.0;
 // rightElbow, leftWrist, rightWrist, leftHip, rightHip, leftKnee, rightKnee,
 // leftAnkle, rightAnkle.
 const std::array<PoseDef, 5> kPoses = {{
-    {"standing", "upright, arms hanging, feet flat on the ground", 90.0,
-     {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, kFlatAnkle, kFlatAnkle}, PoseSupport::Ground, false},
+    // Quiet stance leans 2° forward over flat feet: with every link at 90° the centre of
+    // mass stands only 3 mm ahead of the heels, and a ±2° perturbation puts it behind them.
+    {"standing", "upright, leaning 2° forward over flat feet, arms hanging", 88.0,
+     {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, kFlatAnkle + 2, kFlatAnkle + 2}, PoseSupport::Ground, false},
     {"supine", "lying on the back, face up, head toward -x, toes up", 180.0,
      {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 90, 90}, PoseSupport::Ground, true},
     {"prone", "lying face down, head toward +x, toes tucked under", 0.0,

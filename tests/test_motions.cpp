@@ -125,9 +125,10 @@ void checkMotion(const std::string& name, bool perturbed = true) {
 TEST_CASE("sit-to-stand stands at 3 s", "[motions]") { checkMotion("sit-to-stand"); }
 
 TEST_CASE("the walk takes 20 steps without falling and covers 3 m in 10 s", "[motions]") {
-  // 12 of 20 perturbed starts succeed (bench_motions): not yet robust to them.
-  checkMotion("walk", /*perturbed=*/false);
+  checkMotion("walk");
 }
+
+TEST_CASE("prone-to-stand stands at 6 s", "[motions]") { checkMotion("prone-to-stand"); }
 
 TEST_CASE("quiet stance holds 10 s", "[motions]") { checkMotion("stand"); }
 
