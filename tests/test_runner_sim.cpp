@@ -36,14 +36,18 @@ SimulationDef scene(const char* pose) {
 }
 
 // Largest |theta - theta_target| over the joints after `seconds`, radians.
-double trackingError(const Program& program, const char* pose, double seconds) {
+// `mustStayUp`: the run must end on its feet (PD alone may topple a stance: an unstable
+// equilibrium under PD, see test_foundation; gravity compensation must hold it).
+double trackingError(const Program& program, const char* pose, double seconds, bool mustStayUp) {
   Runner runner(program, scene(pose));
   runner.runUntil(seconds);
   double error = 0.0;
   for (int j = 0; j < kJointCount; ++j)
     error = std::max(error, std::abs(runner.state().jointAngles[j] - runner.report().targets[j]));
-  INFO(pose << " still standing on its feet");
-  CHECK(runner.state().links[kHead].origin.y() > 1.2);
+  if (mustStayUp) {
+    INFO(pose << " still standing on its feet");
+    CHECK(runner.state().links[kHead].origin.y() > 1.2);
+  }
   return error;
 }
 
@@ -55,8 +59,8 @@ TEST_CASE("gravity compensation holds a pose far better than default PD alone",
   struct Case { const char* pose; const char* phase; };
   for (Case c : {Case{"standing", "[shoulders 90]"}, Case{"crouching", ""}}) {
     const char* pose = c.pose;
-    double plain = trackingError(compileText(std::string("{ ") + c.phase + " }"), pose, 2.0);
-    double compensated = trackingError(compileText(std::string("{ ") + c.phase + " [gc] }"), pose, 2.0);
+    double plain = trackingError(compileText(std::string("{ ") + c.phase + " }"), pose, 2.0, false);
+    double compensated = trackingError(compileText(std::string("{ ") + c.phase + " [gc] }"), pose, 2.0, true);
     INFO(pose << ": drift " << radToDeg(plain) << " deg with default PD, "
               << radToDeg(compensated) << " deg with [gc]");
     CHECK(compensated * 3.0 <= plain);
