@@ -216,29 +216,65 @@ SimulationDef objectiveSimulationDef(const Program& program, const ObjectiveDef&
   return definition;
 }
 
+SimulationDef trialSimulationDef(const Program& program, const ObjectiveDef& objective,
+                                 const ObjectiveTrial& trial) {
+  SimulationDef definition = objectiveSimulationDef(program, objective);
+  if (trial.timeStep > 0) definition.timeStep = trial.timeStep;
+  if (trial.perturbDegrees > 0) definition.jointOffsets = perturbationOffsets(trial.perturbDegrees, trial.seed);
+  return definition;
+}
+
+namespace {
+
+// One simulation of one trial; throws when it diverges.
+ObjectiveEvaluation runTrial(const Program& program, const ObjectiveDef& objective,
+                             const ObjectiveTrial& trial, bool withSummary) {
+  ObjectiveEvaluation out;
+  const SimulationDef definition = trialSimulationDef(program, objective, trial);
+  const int64_t steps = std::llround(*definition.scene.duration / definition.timeStep);
+  Runner runner(program, definition);
+  ObjectiveAccumulator accumulator(objective);
+  std::optional<MotionMetrics> metrics;
+  if (withSummary) metrics.emplace();
+  for (int64_t i = 0; i < steps; ++i) {
+    const StepReport& report = runner.step();
+    accumulator.observe(runner.state(), report.torques, report.timeStep);
+    if (metrics) metrics->observe(runner.state(), report.torques, report.timeStep, report.phase);
+    if (const int rule = accumulator.firedStopRule(); rule >= 0) {
+      accumulator.repeatLast(steps - i - 1);
+      accumulator.addPenalty(objective.stops[rule].penalty);
+      out.stoppedAt = report.time;
+      break;
+    }
+  }
+  out.terms = accumulator.termValues();
+  out.value = accumulator.total();
+  if (metrics) out.summary = metrics->summary();
+  return out;
+}
+
+}  // namespace
+
 ObjectiveEvaluation evaluateObjective(const Program& program, const ObjectiveDef& objective, bool withSummary) {
   ObjectiveEvaluation out;
+  const std::vector<ObjectiveTrial> trials =
+      objective.trials.empty() ? std::vector<ObjectiveTrial>{ObjectiveTrial{}} : objective.trials;
   try {
-    const SimulationDef definition = objectiveSimulationDef(program, objective);
-    const int64_t steps = std::llround(*definition.scene.duration / definition.timeStep);
-    Runner runner(program, definition);
-    ObjectiveAccumulator accumulator(objective);
-    std::optional<MotionMetrics> metrics;
-    if (withSummary) metrics.emplace();
-    for (int64_t i = 0; i < steps; ++i) {
-      const StepReport& report = runner.step();
-      accumulator.observe(runner.state(), report.torques, report.timeStep);
-      if (metrics) metrics->observe(runner.state(), report.torques, report.timeStep, report.phase);
-      if (const int rule = accumulator.firedStopRule(); rule >= 0) {
-        accumulator.repeatLast(steps - i - 1);
-        accumulator.addPenalty(objective.stops[rule].penalty);
-        out.stoppedAt = report.time;
-        break;
+    double combined = objective.combination == TrialCombination::Worst ? -std::numeric_limits<double>::infinity() : 0.0;
+    for (size_t t = 0; t < trials.size(); ++t) {
+      ObjectiveEvaluation trial = runTrial(program, objective, trials[t], withSummary && t == 0);
+      if (t == 0) {
+        out.terms.assign(trial.terms.size(), 0.0);
+        out.stoppedAt = trial.stoppedAt;
+        out.summary = std::move(trial.summary);
       }
+      for (size_t i = 0; i < out.terms.size(); ++i) out.terms[i] += trial.terms[i] / static_cast<double>(trials.size());
+      out.trialValues.push_back(trial.value);
+      if (objective.combination == TrialCombination::Worst) combined = std::max(combined, trial.value);
+      else combined += trial.value / static_cast<double>(trials.size());
+      if (!std::isfinite(trial.value)) break;
     }
-    out.terms = accumulator.termValues();
-    out.value = accumulator.total();
-    if (metrics) out.summary = metrics->summary();
+    out.value = combined;
     if (!std::isfinite(out.value)) {
       out.failure = "the objective is not a finite number";
       out.value = std::numeric_limits<double>::quiet_NaN();

@@ -137,6 +137,25 @@ struct ParameterBound {
   SourceLocation location;
 };
 
+/// One simulation of every candidate: the start and step it is evaluated under. Several
+/// trials make a robust objective (a candidate must do well from perturbed starts and at
+/// other steps, not only from the one start it was tuned on).
+struct ObjectiveTrial {
+  /// Simulation step, seconds; 0: the thesis's 0.25 ms (SimulationDef's default).
+  double timeStep = 0.0;
+  /// Every initial joint angle is offset by a uniform draw in ±this, degrees; 0: none.
+  double perturbDegrees = 0.0;
+  /// Seed of the perturbation draws (perturbationOffsets()).
+  uint64_t seed = 0;
+  SourceLocation location;
+};
+
+/// How the trials' J values make the candidate's J.
+enum class TrialCombination {
+  Mean,   ///< their mean: rewards doing well from most starts
+  Worst,  ///< the largest: rewards doing well from every start
+};
+
 /// A parsed objective file.
 struct ObjectiveDef {
   /// The scene of the simulation; nullopt: the script's own scene header.
@@ -151,6 +170,9 @@ struct ObjectiveDef {
   std::vector<ParameterBound> bounds;
   std::vector<ObjectiveTerm> terms;
   std::vector<StopRule> stops;
+  /// The simulations per candidate; empty: one, from the scene's unperturbed start.
+  std::vector<ObjectiveTrial> trials;
+  TrialCombination combination = TrialCombination::Mean;
   /// The file the objective came from, for messages.
   std::string fileName;
 };
@@ -231,11 +253,14 @@ struct ObjectiveEvaluation {
   /// a number; `failure` says why.
   bool feasible = false;
   std::string failure;
-  /// Aggregated term values (sign applied, weight not), in objective order.
+  /// Aggregated term values (sign applied, weight not), in objective order; with several
+  /// trials, their means.
   std::vector<double> terms;
-  /// Simulated time when a stop rule fired, else nullopt.
+  /// J of each trial, in objective order (one value without `trial` lines).
+  std::vector<double> trialValues;
+  /// Simulated time when a stop rule fired (in the first trial), else nullopt.
   std::optional<double> stoppedAt;
-  /// Motion figures (rise time, airborne time, energy, ...) when asked for.
+  /// Motion figures (rise time, airborne time, energy, ...) of the first trial, when asked for.
   std::optional<MotionSummary> summary;
 };
 
@@ -246,8 +271,13 @@ SimulationDef objectiveSimulationDef(const Program& program, const ObjectiveDef&
 /// std::invalid_argument when neither gives one.
 double objectiveDuration(const Program& program, const ObjectiveDef& objective);
 
-/// Simulates `program` (parameters already set) for the objective's duration and returns
-/// J. Never throws for a failing simulation: it is reported as infeasible. Safe to call
+/// The simulation settings of one trial (objectiveSimulationDef() with its step and
+/// initial joint offsets).
+SimulationDef trialSimulationDef(const Program& program, const ObjectiveDef& objective,
+                                 const ObjectiveTrial& trial);
+
+/// Simulates `program` (parameters already set) for the objective's duration, once per
+/// trial, and returns the combined J. Never throws for a failing simulation: it is reported as infeasible. Safe to call
 /// concurrently (each call owns its world).
 ObjectiveEvaluation evaluateObjective(const Program& program, const ObjectiveDef& objective,
                                       bool withSummary = false);

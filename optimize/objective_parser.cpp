@@ -176,7 +176,7 @@ class Parser {
     if (!tokenize(line) || tokens_.empty()) return;
     const Token& head = tokens_[0];
     if (head.kind != TokenKind::Word) {
-      error(head.column, "expected a statement (scene, duration, population, bounds, bound, term, stop), found '" +
+      error(head.column, "expected a statement (scene, duration, population, bounds, bound, term, stop, trial, combine), found '" +
                              quoteToken(head.text) + "'");
       return;
     }
@@ -188,9 +188,11 @@ class Parser {
     else if (head.text == "bound") parseBound();
     else if (head.text == "term") parseTerm();
     else if (head.text == "stop") parseStop();
+    else if (head.text == "trial") parseTrial();
+    else if (head.text == "combine") parseCombine();
     else {
       std::vector<std::string_view> names(kStatements.begin(), kStatements.end());
-      names.push_back("stop");
+      names.insert(names.end(), {"stop", "trial", "combine"});
       error(head.column, "unknown statement '" + quoteToken(head.text) + "'" + didYouMean(head.text, names));
     }
   }
@@ -285,6 +287,53 @@ class Parser {
     if (!(bound.lower < bound.upper))
       return error(lowerColumn, "the lower bound must be below the upper bound"), false;
     objective_.bounds.push_back(std::move(bound));
+    return expectLineEnd();
+  }
+
+  // trial [dt: S] [perturb: DEG] [seed: N]
+  bool parseTrial() {
+    ObjectiveTrial trial;
+    trial.location = {std::string(file_), line_, tokens_[0].column};
+    constexpr std::array<std::string_view, 3> keys = {"dt", "perturb", "seed"};
+    while (!atEnd()) {
+      const int keyColumn = column();
+      std::string key;
+      if (!expectWord(key, "'dt:', 'perturb:' or 'seed:'")) return false;
+      if (std::find(keys.begin(), keys.end(), key) == keys.end())
+        return error(keyColumn, "unknown trial argument '" + quoteToken(key) + "'" + didYouMean(key, keys)), false;
+      if (!expectSymbol(":")) return false;
+      const int valueColumn = column();
+      double value = 0;
+      if (!expectNumber(value, "a number")) return false;
+      if (key == "dt") {
+        if (!(value > 0) || value > 0.01)
+          return error(valueColumn, "the time step must be in (0, 0.01] seconds (e.g. 0.0003)"), false;
+        trial.timeStep = value;
+      } else if (key == "perturb") {
+        if (!(value >= 0) || value > 180)
+          return error(valueColumn, "the perturbation must be from 0 to 180 degrees"), false;
+        trial.perturbDegrees = value;
+      } else {
+        if (!(value >= 0) || value != std::floor(value) || value > 9007199254740992.0)
+          return error(valueColumn, "the seed must be a whole number ≥ 0"), false;
+        trial.seed = static_cast<uint64_t>(value);
+      }
+    }
+    objective_.trials.push_back(std::move(trial));
+    return true;
+  }
+
+  // combine mean | worst
+  bool parseCombine() {
+    const int valueColumn = column();
+    std::string word;
+    if (!expectWord(word, "'mean' or 'worst'")) return false;
+    if (word == "mean") objective_.combination = TrialCombination::Mean;
+    else if (word == "worst") objective_.combination = TrialCombination::Worst;
+    else {
+      constexpr std::array<std::string_view, 2> names = {"mean", "worst"};
+      return error(valueColumn, "unknown combination '" + quoteToken(word) + "'" + didYouMean(word, names)), false;
+    }
     return expectLineEnd();
   }
 

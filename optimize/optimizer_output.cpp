@@ -130,7 +130,19 @@ std::string beforeAfterReport(const ObjectiveEvaluation& before, const Objective
   std::string text = row("", "initial", "best");
   const char* names[] = {"J", "rise time (head >= 1.75 m)", "max pelvis height in air", "airborne time", "energy",
                          "standing at the end"};
-  for (int i = 0; i < 6; ++i) text += row(names[i], column(before, i), column(after, i));
+  for (int i = 0; i < 6; ++i) {
+    text += row(names[i], column(before, i), column(after, i));
+    // With several trials J is combined; show each trial's, then the first trial's figures.
+    if (i == 0 && std::max(before.trialValues.size(), after.trialValues.size()) > 1) {
+      const auto each = [&](const ObjectiveEvaluation& evaluation) {
+        std::string values;
+        for (double value : evaluation.trialValues) values += (values.empty() ? "" : " ") + general(value);
+        return values;
+      };
+      text += row("J of each trial", each(before), each(after));
+      text += "(the figures below are the first trial's)\n";
+    }
+  }
   if (!before.feasible) text += "initial parameters: " + before.failure + '\n';
   if (!after.feasible) text += "best parameters: " + after.failure + '\n';
   return text;

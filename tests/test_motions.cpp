@@ -122,6 +122,8 @@ void checkMotion(const std::string& name, bool perturbed = true) {
 
 }  // namespace
 
+TEST_CASE("the kip-up stands at 5 s", "[motions]") { checkMotion("kipup"); }
+
 TEST_CASE("sit-to-stand stands at 3 s", "[motions]") { checkMotion("sit-to-stand"); }
 
 TEST_CASE("the walk takes 20 steps without falling and covers 3 m in 10 s", "[motions]") {

@@ -80,6 +80,19 @@ TEST_CASE("the shipped objective files parse with the thesis's weights", "[objec
   CHECK(prone.terms[3].conditions[0].threshold == 1.5);
 }
 
+TEST_CASE("the shipped kip-up stands in every trial of the robust objective", "[objective]") {
+  const ObjectiveDef robust = parseOk(readSource("optimize/kipup-robust.objective"));
+  REQUIRE(robust.trials.size() == 5);
+  CHECK(robust.combination == TrialCombination::Mean);
+  CHECK(robust.trials[2].timeStep == 0.0003);
+  const ObjectiveEvaluation evaluation = evaluateObjective(compileOk(readSource("scripts/kipup.scl")), robust);
+  REQUIRE(evaluation.feasible);
+  REQUIRE(evaluation.trialValues.size() == 5);
+  // Standing through the last second scores about −100·1.77 + 3 (rise) + 8 (energy);
+  // lying scores above −20 plus the final penalty.
+  for (double value : evaluation.trialValues) CHECK(value < -150);
+}
+
 TEST_CASE("the shipped scripts have the thesis's numbers of free parameters", "[objective]") {
   CHECK(compileOk(readSource("optimize/kipup.scl")).parameters.size() == 50);
   CHECK(compileOk(readSource("optimize/prone-to-stand.scl")).parameters.size() == 45);
@@ -302,4 +315,63 @@ TEST_CASE("an objective without a duration is reported", "[objective]") {
   CHECK_THROWS_WITH(objectiveDuration(program, objective), Catch::Contains("no duration"));
   const ObjectiveEvaluation evaluation = evaluateObjective(program, objective);
   CHECK_FALSE(evaluation.feasible);
+}
+
+TEST_CASE("trial lines parse, and their errors are located", "[objective]") {
+  const ObjectiveDef objective = parseOk(R"(duration 1
+term 1 energy
+trial
+trial perturb: 2 seed: 101 dt: 0.0003
+combine worst
+)");
+  REQUIRE(objective.trials.size() == 2);
+  CHECK(objective.trials[0].timeStep == 0);
+  CHECK(objective.trials[0].perturbDegrees == 0);
+  CHECK(objective.trials[1].perturbDegrees == 2);
+  CHECK(objective.trials[1].seed == 101);
+  CHECK(objective.trials[1].timeStep == 0.0003);
+  CHECK(objective.combination == TrialCombination::Worst);
+  CHECK(parseOk("term 1 energy\n").trials.empty());
+  CHECK(parseOk("term 1 energy\n").combination == TrialCombination::Mean);
+
+  Diagnostic d = firstError("term 1 energy\ntrial pertrub: 2\n");
+  CHECK(d.location.line == 2);
+  CHECK(d.location.column == 7);
+  CHECK(d.message == "unknown trial argument 'pertrub'; did you mean 'perturb'?");
+  CHECK(firstError("term 1 energy\ntrial dt: 0\n").message.find("time step must be in (0, 0.01]") != std::string::npos);
+  CHECK(firstError("term 1 energy\ntrial seed: 1.5\n").message.find("whole number") != std::string::npos);
+  CHECK(firstError("term 1 energy\ntrial perturb: -1\n").message.find("from 0 to 180") != std::string::npos);
+  CHECK(firstError("term 1 energy\ncombine avg\n").message.find("unknown combination 'avg'") != std::string::npos);
+  CHECK(firstError("term 1 energy\ntrail\n").message == "unknown statement 'trail'; did you mean 'trial'?");
+}
+
+TEST_CASE("several trials: J combines each trial's own simulation", "[objective]") {
+  const Program program = compileOk(kHopScript);
+  const std::string terms = "scene from script\nduration 0.5\nterm 1 energy\nterm -1 max pelvis.y\n";
+  const ObjectiveDef nominal = parseOk(terms);
+  const ObjectiveDef perturbed = parseOk(terms + "trial perturb: 2 seed: 5\n");
+  const ObjectiveDef fine = parseOk(terms + "trial dt: 0.0002\n");
+  const ObjectiveDef both = parseOk(terms + "trial\ntrial perturb: 2 seed: 5\ntrial dt: 0.0002\n");
+  ObjectiveDef worst = both;
+  worst.combination = TrialCombination::Worst;
+
+  const ObjectiveEvaluation a = evaluateObjective(program, nominal);
+  const ObjectiveEvaluation b = evaluateObjective(program, perturbed);
+  const ObjectiveEvaluation c = evaluateObjective(program, fine);
+  REQUIRE(a.feasible);
+  REQUIRE(b.feasible);
+  REQUIRE(c.feasible);
+  // The perturbation and the step each change the outcome.
+  CHECK(a.value != b.value);
+  CHECK(a.value != c.value);
+
+  const ObjectiveEvaluation mean = evaluateObjective(program, both);
+  REQUIRE(mean.feasible);
+  REQUIRE(mean.trialValues.size() == 3);
+  CHECK(mean.trialValues[0] == a.value);
+  CHECK(mean.trialValues[1] == b.value);
+  CHECK(mean.trialValues[2] == c.value);
+  CHECK(mean.value == Approx((a.value + b.value + c.value) / 3).epsilon(1e-12));
+  CHECK(mean.terms[0] == Approx((a.terms[0] + b.terms[0] + c.terms[0]) / 3).epsilon(1e-12));
+  CHECK(evaluateObjective(program, worst).value == std::max({a.value, b.value, c.value}));
 }

@@ -192,6 +192,23 @@ TEST_CASE("a run writes its outputs and improves on the script", "[optimize]") {
     CHECK(compiled.program->parameters[i].initial == Approx(result.best.x[i]).epsilon(1e-9));
 }
 
+TEST_CASE("a robust objective evaluates every trial and reports each", "[optimize]") {
+  const std::string robust = std::string(kObjective) + "trial\ntrial perturb: 3 seed: 9\ntrial dt: 0.0002\n";
+  const OptimizationProblem problem = problemOf(kScript, robust);
+  const fs::path dir = freshDir("trials");
+  const OptimizeResult result = Optimizer(problem, settingsFor(dir, 2, 2)).run();
+  REQUIRE(result.after);
+  REQUIRE(result.after->trialValues.size() == 3);
+  const double mean =
+      (result.after->trialValues[0] + result.after->trialValues[1] + result.after->trialValues[2]) / 3;
+  CHECK(result.best.fitness == Approx(mean).epsilon(1e-12));
+  // The trials differ, so the combined J is not the nominal one.
+  CHECK(result.after->trialValues[1] != result.after->trialValues[0]);
+  const std::string report = readText(dir / "report.txt");
+  CHECK(report.find("J of each trial") != std::string::npos);
+  CHECK(report.find("the first trial's") != std::string::npos);
+}
+
 TEST_CASE("a run does not depend on the thread count", "[optimize]") {
   const OptimizationProblem problem = problemOf(kScript, kObjective);
   const fs::path one = freshDir("threads1"), two = freshDir("threads2");

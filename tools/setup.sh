@@ -2,8 +2,8 @@
 # One-stop setup for a fresh Debian 12 machine: installs the missing Debian packages,
 # configures and builds, then runs what you ask for.
 #
-#   tools/setup.sh run     build, then run the main job: a motion headless, its summary
-#                          and its filmstrip (SVG)
+#   tools/setup.sh run     build, then run the main job: the kip-up headless, its
+#                          summary and its filmstrip (kipup.svg)
 #   tools/setup.sh test    build, then run the whole test suite
 #   tools/setup.sh build   build only
 #
@@ -41,8 +41,8 @@ cmake --build "$build_dir" -j "$(nproc)"
 
 case "$action" in
   run)
-    "$build_dir/tools/scl" run scripts/sit-to-stand.scl --filmstrip sit-to-stand.svg
-    echo "setup: filmstrip of the motion written to sit-to-stand.svg"
+    "$build_dir/tools/scl" run scripts/kipup.scl --filmstrip kipup.svg
+    echo "setup: filmstrip of the kip-up written to kipup.svg"
     ;;
   test)
     ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
