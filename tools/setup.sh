@@ -41,7 +41,8 @@ cmake --build "$build_dir" -j "$(nproc)"
 
 case "$action" in
   run)
-    "$build_dir/tools/scl" run scripts/kipup.scl --filmstrip kipup.svg
+    "$build_dir/tools/scl" run scripts/kipup.scl --filmstrip kipup.svg \
+      --frames 0,0.5,0.9,1.1,1.25,1.4,1.55,1.8,2.3,3,5
     echo "setup: filmstrip of the kip-up written to kipup.svg"
     ;;
   test)
