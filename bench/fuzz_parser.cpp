@@ -2,7 +2,8 @@
 //
 // Invariants checked on every input: compile() never crashes, a program is returned
 // exactly when there is no error, rendering the diagnostics works, and a script that
-// parses cleanly prints to text that parses back to the same tree.
+// parses cleanly prints to text that parses back to the same tree, also when printed
+// with its comments (which must all be kept).
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
@@ -24,6 +25,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (scl::hasErrors(again.diagnostics)) std::abort();
     if (!(scl::syntax::withoutLocations(again.script) == scl::syntax::withoutLocations(parsed.script)))
       std::abort();
+    const std::vector<scl::Comment> comments = scl::scanComments(source);
+    const std::string formatted = scl::print(parsed.script, comments);
+    scl::ParseResult reparsed = scl::parse(formatted, "formatted.scl");
+    if (scl::hasErrors(reparsed.diagnostics)) std::abort();
+    if (!(scl::syntax::withoutLocations(reparsed.script) == scl::syntax::withoutLocations(parsed.script)))
+      std::abort();
+    if (scl::scanComments(formatted).size() != comments.size()) std::abort();
   }
   if (result.ok() && !result.program->parameters.empty()) {
     // The rewrite of @ values must accept the source it was compiled from.

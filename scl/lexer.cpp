@@ -187,4 +187,34 @@ std::string describeToken(const Token& token) {
   return quoted;
 }
 
+std::vector<Comment> scanComments(std::string_view source) {
+  std::vector<Comment> comments;
+  bool previousBlank = false;
+  int lineNumber = 1;
+  size_t start = 0;
+  while (start <= source.size()) {
+    size_t end = source.find('\n', start);
+    if (end == std::string_view::npos) end = source.size();
+    const std::string_view line = source.substr(start, end - start);
+    const size_t slash = line.find("//");
+    const size_t firstNonSpace = line.find_first_not_of(" \t\r\f\v");
+    if (slash != std::string_view::npos) {
+      Comment comment;
+      std::string_view text = line.substr(slash);
+      while (!text.empty() && isSpace(text.back())) text.remove_suffix(1);
+      comment.text = std::string(text);
+      comment.line = lineNumber;
+      comment.column = static_cast<int>(slash) + 1;
+      comment.ownLine = firstNonSpace == slash;
+      comment.blankLineBefore = previousBlank;
+      comments.push_back(std::move(comment));
+    }
+    previousBlank = firstNonSpace == std::string_view::npos;
+    if (end == source.size()) break;
+    start = end + 1;
+    ++lineNumber;
+  }
+  return comments;
+}
+
 }  // namespace scl

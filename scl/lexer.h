@@ -6,6 +6,7 @@
 // become one diagnostic per run and are skipped.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -40,6 +41,24 @@ struct Token {
 /// Splits `source` into tokens ending with one EndOfFile token. Lexical errors go to
 /// `sink` with `fileName` in their location.
 std::vector<Token> lex(std::string_view source, std::string_view fileName, DiagnosticSink& sink);
+
+/// A `//` comment. The parser never sees comments; the formatter (printer.h) puts them
+/// back around the nodes they were written next to.
+struct Comment {
+  /// From `//` to the end of its line, trailing whitespace removed.
+  std::string text;
+  /// 1-based line and column (bytes) of the `//`.
+  int line = 1;
+  int column = 1;
+  /// Nothing but whitespace before it on its line (else it trails code).
+  bool ownLine = false;
+  /// The line above it is blank (or whitespace only).
+  bool blankLineBefore = false;
+};
+
+/// Every comment of `source`, in order. SCL has no string literals, so every `//`
+/// starts a comment.
+std::vector<Comment> scanComments(std::string_view source);
 
 /// A token's text for messages: "end of file" for EndOfFile, else quoted text.
 std::string describeToken(const Token& token);

@@ -215,7 +215,7 @@ class Parser {
     while (true) {
       const Token& token = peek();
       if (token.kind == TokenKind::RightBrace) {
-        next();
+        phase.end = location(next());
         return phase;
       }
       if (token.kind == TokenKind::LeftBracket) {

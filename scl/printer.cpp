@@ -1,5 +1,6 @@
 #include "scl/printer.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace scl {
@@ -105,26 +106,102 @@ std::string scene(const SceneHeader& s) {
 
 }  // namespace
 
-std::string print(const syntax::Script& script) {
-  std::string out;
-  if (script.scene) out += scene(*script.scene) + "\n\n";
+namespace {
+
+// One output line of the canonical text and the source line of its node (0: none).
+struct Line {
+  std::string code;
+  int sourceLine = 0;
+  /// Indentation of own-line comments that come before it, spaces.
+  int commentIndent = 0;
+  /// A trailing comment, set when the comments are merged.
+  std::string trailing;
+};
+
+std::vector<Line> canonicalLines(const syntax::Script& script) {
+  std::vector<Line> lines;
+  if (script.scene) {
+    lines.push_back({scene(*script.scene), script.scene->location.line, 0, {}});
+    lines.push_back({"", 0, 0, {}});
+  }
   for (const syntax::Phase& phase : script.phases) {
-    out += "{\n";
+    lines.push_back({"{", phase.location.line, 0, {}});
     if (phase.name) {
-      out += "  (" + phase.name->text + ")";
-      if (phase.mirrorOf) out += " : (" + phase.mirrorOf->text + ")";
-      out += "\n";
+      std::string header = "  (" + phase.name->text + ")";
+      if (phase.mirrorOf) header += " : (" + phase.mirrorOf->text + ")";
+      lines.push_back({header, phase.name->location.line, 2, {}});
     }
     for (const syntax::Primitive& primitive : phase.primitives)
-      out += "  [" + std::visit(PrimitivePrinter{}, primitive.node) + "]\n";
-    out += "}\n";
-    if (phase.exit) out += transition(*phase.exit) + "\n";
+      lines.push_back({"  [" + std::visit(PrimitivePrinter{}, primitive.node) + "]", primitive.location.line, 2, {}});
+    lines.push_back({"}", phase.end.line, 2, {}});
+    if (phase.exit) lines.push_back({transition(*phase.exit), phase.exit->location.line, 0, {}});
   }
   if (script.finally) {
-    out += "finally " + transition(script.finally->transition) + "\n";
-    out += "backto " + script.finally->backto.text + "\n";
+    lines.push_back({"finally " + transition(script.finally->transition), script.finally->location.line, 0, {}});
+    lines.push_back({"backto " + script.finally->backto.text, script.finally->backto.location.line, 0, {}});
   }
+  return lines;
+}
+
+// Puts the comments between and after the lines (see printer.h).
+std::vector<Line> withComments(const std::vector<Line>& lines, const std::vector<Comment>& comments) {
+  std::vector<Line> out;
+  size_t next = 0;
+  // A line takes one trailing comment (two would read back as one); more go below it.
+  const auto trail = [&](Line& line, const Comment& comment) {
+    if (line.trailing.empty()) {
+      line.trailing = comment.text;
+      return;
+    }
+    const size_t indent = line.code.find_first_not_of(' ');
+    out.push_back({std::string(indent == std::string::npos ? 0 : indent, ' ') + comment.text, 0, 0, {}});
+  };
+  // Before a line: a comment on its own line stays so; one after code on a line that
+  // starts no node (the middle of a phrase split over lines) trails the last node.
+  const auto before = [&](const Comment& comment, int indent) {
+    if (!comment.ownLine && !out.empty() && out.back().sourceLine > 0) return trail(out.back(), comment);
+    if (comment.blankLineBefore && !out.empty() && !out.back().code.empty()) out.push_back({});
+    out.push_back({std::string(static_cast<size_t>(indent), ' ') + comment.text, 0, 0, {}});
+  };
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const Line& line = lines[i];
+    if (line.sourceLine > 0)
+      for (; next < comments.size() && comments[next].line < line.sourceLine; ++next)
+        before(comments[next], line.commentIndent);
+    out.push_back(line);
+    // A trailing comment goes with the last node that starts on its line.
+    const bool lastOnItsLine = i + 1 == lines.size() || lines[i + 1].sourceLine != line.sourceLine;
+    if (line.sourceLine > 0 && lastOnItsLine)
+      for (; next < comments.size() && comments[next].line == line.sourceLine; ++next) trail(out.back(), comments[next]);
+  }
+  for (; next < comments.size(); ++next) before(comments[next], 0);
   return out;
+}
+
+std::string render(const std::vector<Line>& lines) {
+  std::string text;
+  for (size_t i = 0; i < lines.size();) {
+    // A run of consecutive lines with trailing comments aligns them one column apart
+    // from its longest code.
+    size_t end = i;
+    size_t width = 0;
+    while (end < lines.size() && !lines[end].trailing.empty()) width = std::max(width, lines[end++].code.size());
+    if (end == i) {
+      text += lines[i++].code + "\n";
+      continue;
+    }
+    for (; i < end; ++i)
+      text += lines[i].code + std::string(width - lines[i].code.size() + 2, ' ') + lines[i].trailing + "\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string print(const syntax::Script& script) { return render(canonicalLines(script)); }
+
+std::string print(const syntax::Script& script, const std::vector<Comment>& comments) {
+  return render(withComments(canonicalLines(script), comments));
 }
 
 }  // namespace scl

@@ -66,6 +66,7 @@ void clear(Transition& transition) {
 }
 void clear(Phase& phase) {
   clear(phase.location);
+  clear(phase.end);
   clear(phase.name);
   clear(phase.mirrorOf);
   clear(phase.primitives);

@@ -127,6 +127,8 @@ struct Phase {
   bool recovered = false;
   /// Location of the `{`.
   SourceLocation location;
+  /// Location of the closing `}`; unset (line 0) when it is missing.
+  SourceLocation end;
   bool operator==(const Phase&) const = default;
 };
 

@@ -409,3 +409,20 @@ TEST_CASE("scl run exit codes and messages for each kind of failure") {
     CHECK(run.out.find("--push LINK:FX,FY@T+DUR") != std::string::npos);
   }
 }
+
+TEST_CASE("scl fmt prints the canonical form with the comments kept") {
+  const Outcome fmt = runScl("fmt " + std::string(SCL_SOURCE_DIR) + "/scripts/kipup.scl");
+  REQUIRE(fmt.exitCode == 0);
+  CHECK(fmt.err.empty());
+  CHECK(fmt.out.find("// Kip-up from supine") == 0);
+  CHECK(fmt.out.find("[vf (1071, 56) on: leftShank, by: waist]  // thesis: (300, 0)") != std::string::npos);
+  CHECK(fmt.out.find("  // knees and ankles are folded\n") != std::string::npos);
+  // A script with an error: diagnostics, exit 1, nothing printed.
+  TempDir dir;
+  const std::string bad = dir / "bad.scl";
+  std::ofstream(bad) << "{ [waist 10 }\n";
+  const Outcome failed = runScl("fmt " + bad);
+  CHECK(failed.exitCode == 1);
+  CHECK(failed.out.empty());
+  CHECK(failed.err.find("bad.scl:1:") != std::string::npos);
+}

@@ -162,3 +162,70 @@ TEST_CASE("printing is canonical") {
         "finally after 1\n"
         "backto a\n");
 }
+
+TEST_CASE("formatting keeps every comment, in order, next to its node") {
+  const std::string source =
+      "// header\n"
+      "scene pose: supine duration: 5\n"
+      "\n"
+      "// the first phase\n"
+      "{ // opens\n"
+      "  (a)      // its name\n"
+      "  [waist 10] [hips 20]   // two on a line\n"
+      "  [vf (0, 1)   // a split primitive\n"
+      "     on: trunk, by: waist]\n"
+      "  [ik (0, 1)\n"
+      "     on: leftAnkle]  // its second line\n"
+      "\n"
+      "  // before the end\n"
+      "}\n"
+      "after 1 // soon\n"
+      "{ [knees 0] }\n"
+      "// the end\n";
+  scl::ParseResult parsed = scl::parse(source, "c.scl");
+  REQUIRE_FALSE(scl::hasErrors(parsed.diagnostics));
+  const std::string printed = scl::print(parsed.script, scl::scanComments(source));
+  CHECK(printed ==
+        "// header\n"
+        "scene pose: supine duration: 5\n"
+        "\n"
+        "// the first phase\n"
+        "{      // opens\n"
+        "  (a)  // its name\n"
+        "  [waist 10]\n"
+        "  [hips 20]                         // two on a line\n"
+        "  [vf (0, 1) on: trunk, by: waist]  // a split primitive\n"
+        "  [ik (0, 1) on: leftAnkle]         // its second line\n"
+        "\n"
+        "  // before the end\n"
+        "}\n"
+        "after 1  // soon\n"
+        "{\n"
+        "  [knees 0]\n"
+        "}\n"
+        "// the end\n");
+}
+
+TEST_CASE("formatting every shipped script keeps its tree and its comments and is idempotent") {
+  std::vector<fs::path> files = scriptsIn(kThesis);
+  for (const fs::path& path : scriptsIn(SCL_SOURCE_DIR "/scripts")) files.push_back(path);
+  for (const fs::path& path : scriptsIn(SCL_SOURCE_DIR "/tests/lang")) files.push_back(path);
+  int checked = 0;
+  for (const fs::path& path : files) {
+    const std::string source = readFile(path);
+    scl::ParseResult first = scl::parse(source, "a.scl");
+    if (scl::hasErrors(first.diagnostics)) continue;
+    const std::vector<scl::Comment> comments = scl::scanComments(source);
+    const std::string printed = scl::print(first.script, comments);
+    INFO(path.filename() << "\n" << printed);
+    scl::ParseResult second = scl::parse(printed, "b.scl");
+    CHECK_FALSE(scl::hasErrors(second.diagnostics));
+    CHECK(scl::syntax::withoutLocations(second.script) == scl::syntax::withoutLocations(first.script));
+    const std::vector<scl::Comment> kept = scl::scanComments(printed);
+    REQUIRE(kept.size() == comments.size());
+    for (size_t i = 0; i < kept.size(); ++i) CHECK(kept[i].text == comments[i].text);
+    CHECK(scl::print(second.script, kept) == printed);
+    ++checked;
+  }
+  CHECK(checked >= 20);
+}

@@ -41,6 +41,14 @@ bool checkInvariants(const std::string& source) {
     INFO(source << "\n---\n" << printed);
     CHECK_FALSE(scl::hasErrors(again.diagnostics));
     CHECK(scl::syntax::withoutLocations(again.script) == scl::syntax::withoutLocations(parsed.script));
+    // With its comments kept: the same tree, and the same comments.
+    const std::vector<scl::Comment> comments = scl::scanComments(source);
+    const std::string formatted = scl::print(parsed.script, comments);
+    scl::ParseResult reparsed = scl::parse(formatted, "formatted.scl");
+    INFO(formatted);
+    CHECK_FALSE(scl::hasErrors(reparsed.diagnostics));
+    CHECK(scl::syntax::withoutLocations(reparsed.script) == scl::syntax::withoutLocations(parsed.script));
+    CHECK(scl::scanComments(formatted).size() == comments.size());
   }
   return result.ok();
 }

@@ -87,7 +87,7 @@ int sclCheckMain(int argc, char** argv) {
 }
 
 int sclFmtMain(int argc, char** argv) {
-  cxxopts::Options options("scl fmt", "Print an SCL script in canonical form (comments are not kept).\n"
+  cxxopts::Options options("scl fmt", "Print an SCL script in canonical form, its comments kept.\n"
                                       "Exit 1 with diagnostics when it does not parse, 2 on a usage error.");
   options.positional_help("FILE");
   std::vector<std::string> files;
@@ -103,7 +103,7 @@ int sclFmtMain(int argc, char** argv) {
     std::cerr << renderDiagnostics(parsed.diagnostics, *source);
     return 1;
   }
-  std::cout << print(parsed.script);
+  std::cout << print(parsed.script, scanComments(*source));
   return 0;
 }
 
