@@ -270,9 +270,12 @@ ObjectiveEvaluation evaluateObjective(const Program& program, const ObjectiveDef
       }
       for (size_t i = 0; i < out.terms.size(); ++i) out.terms[i] += trial.terms[i] / static_cast<double>(trials.size());
       out.trialValues.push_back(trial.value);
+      if (!std::isfinite(trial.value)) {  // one bad trial makes the candidate infeasible
+        combined = trial.value;
+        break;
+      }
       if (objective.combination == TrialCombination::Worst) combined = std::max(combined, trial.value);
       else combined += trial.value / static_cast<double>(trials.size());
-      if (!std::isfinite(trial.value)) break;
     }
     out.value = combined;
     if (!std::isfinite(out.value)) {

@@ -95,6 +95,12 @@ TEST_CASE("the shipped kip-up stands in every trial of the robust objective", "[
 
 TEST_CASE("the shipped scripts have the thesis's numbers of free parameters", "[objective]") {
   CHECK(compileOk(readSource("optimize/kipup.scl")).parameters.size() == 50);
+  // The standing kip-up with its numbers marked: the same 50, at scripts/kipup.scl's values.
+  const Program standing = compileOk(readSource("optimize/kipup-standing.scl"));
+  REQUIRE(standing.parameters.size() == 50);
+  const Program kipup = compileOk(readSource("scripts/kipup.scl"));
+  const ObjectiveDef thesis = parseOk(readSource("optimize/kipup.objective"));
+  CHECK(evaluateObjective(standing, thesis).value == evaluateObjective(kipup, thesis).value);
   CHECK(compileOk(readSource("optimize/prone-to-stand.scl")).parameters.size() == 45);
 }
 
