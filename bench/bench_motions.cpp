@@ -2,8 +2,11 @@
 // ±2° perturbations of the initial pose and at 0.2 / 0.25 / 0.3 ms time steps, with the
 // wall time and real-time factor of a nominal run. Prints a table; not a test.
 //
-//   bench_motions [NAME...]   (default: every motion whose script exists)
+//   bench_motions [--seeds N] [--degrees D] [NAME...]
+//     NAME: a motion of runtime/motion_trial.cpp (default: every one whose script exists)
+//     --seeds N: perturbation seeds 1..N (default 20); --degrees D: ±D° (default 2)
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -17,10 +20,32 @@ using namespace scl;
 
 int main(int argc, char** argv) {
   const std::string source = SCL_SOURCE_DIR;
-  std::vector<std::string> names(argv + 1, argv + argc);
+  std::vector<std::string> names;
+  int seeds = 20;
+  double degrees = 2.0;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if ((arg == "--seeds" || arg == "--degrees") && i + 1 < argc) {
+      const double value = std::atof(argv[++i]);
+      if (!(value > 0)) {
+        std::fprintf(stderr, "bench_motions: %s needs a positive number\n", arg.c_str());
+        return 2;
+      }
+      if (arg == "--seeds") seeds = static_cast<int>(value);
+      else degrees = value;
+    } else if (arg.rfind("--", 0) == 0) {
+      std::fprintf(stderr, "bench_motions: unknown option '%s' (usage: bench_motions [--seeds N] [--degrees D] [NAME...])\n",
+                   arg.c_str());
+      return 2;
+    } else {
+      names.push_back(arg);
+    }
+  }
   if (names.empty())
     for (const MotionMark& mark : motionMarks()) names.push_back(mark.name);
-  std::printf("%-15s %-9s %-24s %-22s %s\n", "motion", "nominal", "dt 0.2 / 0.3 ms", "perturbed ±2° (20)",
+  char perturbedLabel[64];
+  std::snprintf(perturbedLabel, sizeof perturbedLabel, "perturbed ±%g° (%d)", degrees, seeds);
+  std::printf("%-15s %-9s %-24s %-22s %s\n", "motion", "nominal", "dt 0.2 / 0.3 ms", perturbedLabel,
               "wall s / real-time factor");
   for (const std::string& name : names) {
     const MotionMark* mark = findMotionMark(name);
@@ -49,9 +74,9 @@ int main(int argc, char** argv) {
     }
     int met = 0;
     std::string failedSeeds;
-    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    for (std::uint64_t seed = 1; seed <= static_cast<std::uint64_t>(seeds); ++seed) {
       MotionTrial trial;
-      trial.perturbDeg = 2.0;
+      trial.perturbDeg = degrees;
       trial.seed = seed;
       if (runMotionTrial(*mark, *compiled.program, trial).met) {
         ++met;
@@ -59,8 +84,8 @@ int main(int argc, char** argv) {
         failedSeeds += " " + std::to_string(seed);
       }
     }
-    std::printf("%-15s %-9s %-24s %2d/20%-16s %.2f s / %.1fx\n", name.c_str(), nominal.met ? "met" : "MISSED",
-                steps.c_str(), met, failedSeeds.empty() ? "" : (" (" + failedSeeds.substr(1, 12) + "…)").c_str(),
+    std::printf("%-15s %-9s %-24s %2d/%-3d%-16s %.2f s / %.1fx\n", name.c_str(), nominal.met ? "met" : "MISSED",
+                steps.c_str(), met, seeds, failedSeeds.empty() ? "" : (" (" + failedSeeds.substr(1, 12) + "…)").c_str(),
                 nominal.wallSeconds, mark->duration / nominal.wallSeconds);
     if (!nominal.met) std::printf("%-15s   nominal: %s\n", "", nominal.failure.c_str());
     if (!failedSeeds.empty()) std::printf("%-15s   failed seeds:%s\n", "", failedSeeds.c_str());
