@@ -108,12 +108,7 @@ bool conditionHolds(const Condition& condition, const CharacterState& state,
   switch (condition.kind) {
     case ConditionKind::Airborne: return airborne(state);
     case ConditionKind::Grounded: return !airborne(state);
-    case ConditionKind::Fallen:
-      for (int link = 0; link < kLinkCount; ++link) {
-        const bool allowed = link == kLeftFoot || link == kRightFoot || link == kLeftHand || link == kRightHand;
-        if (!allowed && state.links[link].contact) return true;
-      }
-      return false;
+    case ConditionKind::Fallen: return MotionMetrics::bodyTouches(state);
     case ConditionKind::Contact:
       return condition.all ? std::all_of(condition.links.begin(), condition.links.end(), touches)
                            : std::any_of(condition.links.begin(), condition.links.end(), touches);

@@ -11,6 +11,16 @@ double MotionMetrics::headHeight(const CharacterState& state) {
   return state.jointPositions[kNeckTop].y();
 }
 
+bool MotionMetrics::isFootOrHand(int link) {
+  return link == kLeftFoot || link == kRightFoot || link == kLeftHand || link == kRightHand;
+}
+
+bool MotionMetrics::bodyTouches(const CharacterState& state) {
+  for (int link = 0; link < kLinkCount; ++link)
+    if (state.links[link].contact && !isFootOrHand(link)) return true;
+  return false;
+}
+
 void MotionMetrics::observe(const CharacterState& state,
                             const std::array<double, kJointCount>& torques, double dt, int phase) {
   MotionSummary& s = summary_;
@@ -27,10 +37,8 @@ void MotionMetrics::observe(const CharacterState& state,
   for (int i = 0; i < kLinkCount; ++i) {
     if (!state.links[i].contact) continue;
     anyContact = true;
-    bool foot = i == kLeftFoot || i == kRightFoot;
-    bool hand = i == kLeftHand || i == kRightHand;
-    nonFootContact = nonFootContact || !foot;
-    bodyContact = bodyContact || (!foot && !hand);
+    nonFootContact = nonFootContact || (i != kLeftFoot && i != kRightFoot);
+    bodyContact = bodyContact || !isFootOrHand(i);
   }
   if (nonFootContact) lastNonFootContact_ = t;
 

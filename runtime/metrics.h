@@ -69,6 +69,11 @@ class MotionMetrics {
 
   /// Head height of a state: the neckTop joint's height, metres.
   static double headHeight(const CharacterState& state);
+  /// Whether a link other than the feet and hands touches the environment: "fallen"
+  /// when the motion is meant to be upright (acceptance.md).
+  static bool bodyTouches(const CharacterState& state);
+  /// Whether `link` is a foot or a hand (the links an upright character may touch with).
+  static bool isFootOrHand(int link);
 
  private:
   MetricsDef def_;

@@ -40,7 +40,7 @@ std::optional<double> number(const std::string& json, const std::string& key) {
 }  // namespace
 
 TEST_CASE("scl bench --quick --json measures physics, controller, a run and the checker") {
-  Outcome bench = runScl("bench --quick --json --script " SCL_SOURCE_DIR "/scripts/thesis/4.8-kipup.scl");
+  Outcome bench = runScl("bench --quick --json --script " SCL_SOURCE_DIR "/scripts/kipup.scl");
   REQUIRE(bench.exitCode == 0);
   const std::string& json = bench.out;
   INFO(json);

@@ -92,9 +92,8 @@ PhysicsFigures benchPhysics(const BenchDef& bench) {
   return {static_cast<double>(steps) * def.timeStep / best, best / static_cast<double>(steps) * 1e6};
 }
 
-// The kip-up script: scripts/kipup.scl when it exists, else the thesis listing; searched
-// from the working directory and upward from the executable (a build directory inside
-// the source tree).
+// The kip-up script: scripts/kipup.scl, searched from the working directory and upward
+// from the executable (a build directory inside the source tree).
 std::optional<std::filesystem::path> findKipup(const std::optional<std::string>& given) {
   namespace fs = std::filesystem;
   if (given) return fs::path(*given);
@@ -105,20 +104,12 @@ std::optional<std::filesystem::path> findKipup(const std::optional<std::string>&
     for (fs::path dir = executable.parent_path(); !dir.empty() && dir != dir.root_path(); dir = dir.parent_path())
       roots.push_back(dir);
   for (const fs::path& root : roots)
-    for (const char* relative : {"scripts/kipup.scl", "scripts/thesis/4.8-kipup.scl"})
-      if (fs::is_regular_file(root / relative, error)) return root / relative;
+    if (fs::is_regular_file(root / "scripts/kipup.scl", error)) return root / "scripts/kipup.scl";
   return std::nullopt;
 }
 
-// The kip-up starts supine; the thesis listing has no scene header, so supply it.
-SimulationDef kipupDef(const Program& program) {
-  SimulationDef def = simulationDefFor(program);
-  if (def.scene.pose == "standing") def.scene.pose = "supine";
-  return def;
-}
-
 ControllerFigures benchController(const Program& program, const BenchDef& bench) {
-  const SimulationDef def = kipupDef(program);
+  const SimulationDef def = simulationDefFor(program);
   const long steps = std::lround(bench.kipupSeconds / def.timeStep);
   ControllerFigures figures;
   double bestRunner = 1e300, bestPhysics = 1e300, bestController = 1e300;
@@ -164,7 +155,7 @@ RunFigures benchRun(const Program& program, const BenchDef& bench) {
   best.wall = 1e300;
   for (int r = 0; r < bench.repetitions; ++r) {
     auto start = Clock::now();
-    Runner runner(program, kipupDef(program));
+    Runner runner(program, simulationDefFor(program));
     double setup = secondsSince(start);
     runner.runUntil(bench.kipupSeconds);
     double wall = secondsSince(start);
@@ -270,7 +261,7 @@ int sclBenchMain(int argc, char** argv) {
   options.add_options()
       ("quick", "a short version (about a tenth of the work, one repetition)")
       ("json", "print the figures as one JSON object")
-      ("script", "kip-up script to time (default: scripts/kipup.scl, else scripts/thesis/4.8-kipup.scl)",
+      ("script", "kip-up script to time, from its scene header (default: scripts/kipup.scl)",
        cxxopts::value<std::string>(), "FILE")
       ("h,help", "show this help");
   BenchDef bench;
