@@ -31,10 +31,14 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bench_motions: %s needs a positive number\n", arg.c_str());
         return 2;
       }
-      if (arg == "--seeds") seeds = static_cast<int>(value);
-      else degrees = value;
+      if (arg == "--seeds")
+        seeds = static_cast<int>(value);
+      else
+        degrees = value;
     } else if (arg.rfind("--", 0) == 0) {
-      std::fprintf(stderr, "bench_motions: unknown option '%s' (usage: bench_motions [--seeds N] [--degrees D] [NAME...])\n",
+      std::fprintf(stderr,
+                   "bench_motions: unknown option '%s' (usage: bench_motions [--seeds N] "
+                   "[--degrees D] [NAME...])\n",
                    arg.c_str());
       return 2;
     } else {
@@ -84,8 +88,9 @@ int main(int argc, char** argv) {
         failedSeeds += " " + std::to_string(seed);
       }
     }
-    std::printf("%-15s %-9s %-24s %2d/%-3d%-16s %.2f s / %.1fx\n", name.c_str(), nominal.met ? "met" : "MISSED",
-                steps.c_str(), met, seeds, failedSeeds.empty() ? "" : (" (" + failedSeeds.substr(1, 12) + "…)").c_str(),
+    std::printf("%-15s %-9s %-24s %2d/%-3d%-16s %.2f s / %.1fx\n", name.c_str(),
+                nominal.met ? "met" : "MISSED", steps.c_str(), met, seeds,
+                failedSeeds.empty() ? "" : (" (" + failedSeeds.substr(1, 12) + "…)").c_str(),
                 nominal.wallSeconds, mark->duration / nominal.wallSeconds);
     if (!nominal.met) std::printf("%-15s   nominal: %s\n", "", nominal.failure.c_str());
     if (!failedSeeds.empty()) std::printf("%-15s   failed seeds:%s\n", "", failedSeeds.c_str());

@@ -23,13 +23,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string printed = scl::print(parsed.script);
     scl::ParseResult again = scl::parse(printed, "printed.scl");
     if (scl::hasErrors(again.diagnostics)) std::abort();
-    if (!(scl::syntax::withoutLocations(again.script) == scl::syntax::withoutLocations(parsed.script)))
+    if (!(scl::syntax::withoutLocations(again.script) ==
+          scl::syntax::withoutLocations(parsed.script)))
       std::abort();
     const std::vector<scl::Comment> comments = scl::scanComments(source);
     const std::string formatted = scl::print(parsed.script, comments);
     scl::ParseResult reparsed = scl::parse(formatted, "formatted.scl");
     if (scl::hasErrors(reparsed.diagnostics)) std::abort();
-    if (!(scl::syntax::withoutLocations(reparsed.script) == scl::syntax::withoutLocations(parsed.script)))
+    if (!(scl::syntax::withoutLocations(reparsed.script) ==
+          scl::syntax::withoutLocations(parsed.script)))
       std::abort();
     if (scl::scanComments(formatted).size() != comments.size()) std::abort();
   }

@@ -57,16 +57,26 @@ void require(bool condition, const char* message) {
 
 const char* toString(CmaesStop stop) {
   switch (stop) {
-    case CmaesStop::None: return "none";
-    case CmaesStop::StopFitness: return "stopfitness";
-    case CmaesStop::MaxEvaluations: return "maxevals";
-    case CmaesStop::MaxGenerations: return "maxgenerations";
-    case CmaesStop::TolFun: return "tolfun";
-    case CmaesStop::TolX: return "tolx";
-    case CmaesStop::TolUpSigma: return "tolupsigma";
-    case CmaesStop::ConditionNumber: return "conditioncov";
-    case CmaesStop::NoEffectAxis: return "noeffectaxis";
-    case CmaesStop::NoEffectCoord: return "noeffectcoord";
+    case CmaesStop::None:
+      return "none";
+    case CmaesStop::StopFitness:
+      return "stopfitness";
+    case CmaesStop::MaxEvaluations:
+      return "maxevals";
+    case CmaesStop::MaxGenerations:
+      return "maxgenerations";
+    case CmaesStop::TolFun:
+      return "tolfun";
+    case CmaesStop::TolX:
+      return "tolx";
+    case CmaesStop::TolUpSigma:
+      return "tolupsigma";
+    case CmaesStop::ConditionNumber:
+      return "conditioncov";
+    case CmaesStop::NoEffectAxis:
+      return "noeffectaxis";
+    case CmaesStop::NoEffectCoord:
+      return "noeffectcoord";
   }
   return "?";
 }
@@ -154,8 +164,7 @@ const std::vector<std::vector<double>>& Cmaes::ask() {
     for (int i = 0; i < n_; ++i) z[i] = random_.normal();
     samples_.col(k) = B_ * D_.cwiseProduct(z);
     const Eigen::VectorXd x = toParameters(mean_ + sigma_ * samples_.col(k));
-    for (int i = 0; i < n_; ++i)
-      candidates_[k][i] = std::clamp(x[i], lower_[i], upper_[i]);
+    for (int i = 0; i < n_; ++i) candidates_[k][i] = std::clamp(x[i], lower_[i], upper_[i]);
   }
   asked_ = true;
   return candidates_;
@@ -258,7 +267,8 @@ void Cmaes::updateBoundWeights(const Eigen::VectorXd& oldMean) {
 
 void Cmaes::updateDistribution(const std::vector<size_t>& order) {
   Eigen::VectorXd yw = Eigen::VectorXd::Zero(n_);
-  for (int i = 0; i < mu_; ++i) yw += weights_[i] * samples_.col(static_cast<Eigen::Index>(order[i]));
+  for (int i = 0; i < mu_; ++i)
+    yw += weights_[i] * samples_.col(static_cast<Eigen::Index>(order[i]));
   mean_ += sigma_ * yw;
 
   // C^{-1/2} yw = B D^{-1} B^T yw

@@ -15,13 +15,12 @@
 // See docs/cmaes.md.
 #pragma once
 
+#include <Eigen/Dense>
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <string>
 #include <vector>
-
-#include <Eigen/Dense>
 
 #include "optimize/random.h"
 

@@ -31,60 +31,87 @@ double skid(const CharacterState& state, double tolerance) {
 }
 
 bool airborne(const CharacterState& state) {
-  return std::none_of(state.links.begin(), state.links.end(), [](const LinkState& link) { return link.contact; });
+  return std::none_of(state.links.begin(), state.links.end(),
+                      [](const LinkState& link) { return link.contact; });
 }
 
 double rawQuantity(const Quantity& quantity, const CharacterState& state,
                    const std::array<double, kJointCount>& torques) {
   const int i = quantity.index;
   switch (quantity.kind) {
-    case QuantityKind::Constant: return quantity.constant;
-    case QuantityKind::LinkX: return state.links[i].com.x();
-    case QuantityKind::LinkY: return state.links[i].com.y();
-    case QuantityKind::LinkVx: return state.links[i].comVelocity.x();
-    case QuantityKind::LinkVy: return state.links[i].comVelocity.y();
-    case QuantityKind::LinkAngle: return radToDeg(state.links[i].angle);
-    case QuantityKind::LinkAngularVelocity: return radToDeg(state.links[i].angularVelocity);
-    case QuantityKind::LinkContact: return state.links[i].contact ? 1.0 : 0.0;
-    case QuantityKind::JointX: return state.jointPositions[i].x();
-    case QuantityKind::JointY: return state.jointPositions[i].y();
-    case QuantityKind::JointAngle: return radToDeg(state.jointAngles[i]);
-    case QuantityKind::JointVelocity: return radToDeg(state.jointVelocities[i]);
-    case QuantityKind::JointTorque: return torques[i];
-    case QuantityKind::ComX: return state.com.x();
-    case QuantityKind::ComY: return state.com.y();
-    case QuantityKind::ComVx: return state.comVelocity.x();
-    case QuantityKind::ComVy: return state.comVelocity.y();
-    case QuantityKind::HeadHeight: return objectiveHeadHeight(state);
-    case QuantityKind::Airborne: return airborne(state) ? 1.0 : 0.0;
+    case QuantityKind::Constant:
+      return quantity.constant;
+    case QuantityKind::LinkX:
+      return state.links[i].com.x();
+    case QuantityKind::LinkY:
+      return state.links[i].com.y();
+    case QuantityKind::LinkVx:
+      return state.links[i].comVelocity.x();
+    case QuantityKind::LinkVy:
+      return state.links[i].comVelocity.y();
+    case QuantityKind::LinkAngle:
+      return radToDeg(state.links[i].angle);
+    case QuantityKind::LinkAngularVelocity:
+      return radToDeg(state.links[i].angularVelocity);
+    case QuantityKind::LinkContact:
+      return state.links[i].contact ? 1.0 : 0.0;
+    case QuantityKind::JointX:
+      return state.jointPositions[i].x();
+    case QuantityKind::JointY:
+      return state.jointPositions[i].y();
+    case QuantityKind::JointAngle:
+      return radToDeg(state.jointAngles[i]);
+    case QuantityKind::JointVelocity:
+      return radToDeg(state.jointVelocities[i]);
+    case QuantityKind::JointTorque:
+      return torques[i];
+    case QuantityKind::ComX:
+      return state.com.x();
+    case QuantityKind::ComY:
+      return state.com.y();
+    case QuantityKind::ComVx:
+      return state.comVelocity.x();
+    case QuantityKind::ComVy:
+      return state.comVelocity.y();
+    case QuantityKind::HeadHeight:
+      return objectiveHeadHeight(state);
+    case QuantityKind::Airborne:
+      return airborne(state) ? 1.0 : 0.0;
     case QuantityKind::Contacts:
       return static_cast<double>(std::count_if(state.links.begin(), state.links.end(),
                                                [](const LinkState& link) { return link.contact; }));
-    case QuantityKind::Time: return state.time;
+    case QuantityKind::Time:
+      return state.time;
     case QuantityKind::Energy: {
       double sum = 0.0;
       for (double torque : torques) sum += torque * torque;
       return sum;
     }
-    case QuantityKind::Skid: return skid(state, quantity.skidTolerance);
+    case QuantityKind::Skid:
+      return skid(state, quantity.skidTolerance);
   }
   return 0.0;
 }
 
 bool compare(double value, Comparison comparison, double threshold) {
   switch (comparison) {
-    case Comparison::Less: return value < threshold;
-    case Comparison::LessEqual: return value <= threshold;
-    case Comparison::Greater: return value > threshold;
-    case Comparison::GreaterEqual: return value >= threshold;
+    case Comparison::Less:
+      return value < threshold;
+    case Comparison::LessEqual:
+      return value <= threshold;
+    case Comparison::Greater:
+      return value > threshold;
+    case Comparison::GreaterEqual:
+      return value >= threshold;
   }
   return false;
 }
 
 bool allHold(const std::vector<Condition>& conditions, const CharacterState& state,
              const std::array<double, kJointCount>& torques) {
-  return std::all_of(conditions.begin(), conditions.end(),
-                     [&](const Condition& condition) { return conditionHolds(condition, state, torques); });
+  return std::all_of(conditions.begin(), conditions.end(), [&](const Condition& condition) {
+    return conditionHolds(condition, state, torques);
+  });
 }
 
 }  // namespace
@@ -95,9 +122,12 @@ double quantityValue(const Quantity& quantity, const CharacterState& state,
                      const std::array<double, kJointCount>& torques) {
   const double value = rawQuantity(quantity, state, torques);
   switch (quantity.transform) {
-    case QuantityTransform::None: return value;
-    case QuantityTransform::Abs: return std::abs(value);
-    case QuantityTransform::Square: return value * value;
+    case QuantityTransform::None:
+      return value;
+    case QuantityTransform::Abs:
+      return std::abs(value);
+    case QuantityTransform::Square:
+      return value * value;
   }
   return value;
 }
@@ -106,15 +136,20 @@ bool conditionHolds(const Condition& condition, const CharacterState& state,
                     const std::array<double, kJointCount>& torques) {
   const auto touches = [&](int link) { return state.links[link].contact; };
   switch (condition.kind) {
-    case ConditionKind::Airborne: return airborne(state);
-    case ConditionKind::Grounded: return !airborne(state);
-    case ConditionKind::Fallen: return MotionMetrics::bodyTouches(state);
+    case ConditionKind::Airborne:
+      return airborne(state);
+    case ConditionKind::Grounded:
+      return !airborne(state);
+    case ConditionKind::Fallen:
+      return MotionMetrics::bodyTouches(state);
     case ConditionKind::Contact:
       return condition.all ? std::all_of(condition.links.begin(), condition.links.end(), touches)
                            : std::any_of(condition.links.begin(), condition.links.end(), touches);
-    case ConditionKind::NoContact: return std::none_of(condition.links.begin(), condition.links.end(), touches);
+    case ConditionKind::NoContact:
+      return std::none_of(condition.links.begin(), condition.links.end(), touches);
     case ConditionKind::Compare:
-      return compare(quantityValue(condition.quantity, state, torques), condition.comparison, condition.threshold);
+      return compare(quantityValue(condition.quantity, state, torques), condition.comparison,
+                     condition.threshold);
   }
   return false;
 }
@@ -126,8 +161,8 @@ ObjectiveAccumulator::ObjectiveAccumulator(const ObjectiveDef& objective)
       accumulators_(objective.terms.size()),
       lastValues_(objective.terms.size()) {}
 
-void ObjectiveAccumulator::observe(const CharacterState& state, const std::array<double, kJointCount>& torques,
-                                   double dt) {
+void ObjectiveAccumulator::observe(const CharacterState& state,
+                                   const std::array<double, kJointCount>& torques, double dt) {
   const auto& terms = objective_->terms;
   for (size_t i = 0; i < terms.size(); ++i) {
     StepValue step;
@@ -165,8 +200,10 @@ void ObjectiveAccumulator::record(size_t term, const StepValue& step, double dt,
   if (aggregation == Aggregation::Sum) accumulator.sum += step.value * dt * n;
   if (aggregation == Aggregation::Mean) accumulator.sum += step.value * n;
   if (accumulator.count == 0) accumulator.extreme = step.value;
-  if (aggregation == Aggregation::Min) accumulator.extreme = std::min(accumulator.extreme, step.value);
-  if (aggregation == Aggregation::Max) accumulator.extreme = std::max(accumulator.extreme, step.value);
+  if (aggregation == Aggregation::Min)
+    accumulator.extreme = std::min(accumulator.extreme, step.value);
+  if (aggregation == Aggregation::Max)
+    accumulator.extreme = std::max(accumulator.extreme, step.value);
   accumulator.last = step.value;
   accumulator.count += repeats;
 }
@@ -178,11 +215,19 @@ std::vector<double> ObjectiveAccumulator::termValues() const {
     const ObjectiveTerm& term = objective_->terms[i];
     double value = 0.0;
     switch (term.aggregation) {
-      case Aggregation::Sum: value = a.sum; break;
-      case Aggregation::Mean: value = a.count > 0 ? a.sum / static_cast<double>(a.count) : 0.0; break;
+      case Aggregation::Sum:
+        value = a.sum;
+        break;
+      case Aggregation::Mean:
+        value = a.count > 0 ? a.sum / static_cast<double>(a.count) : 0.0;
+        break;
       case Aggregation::Min:
-      case Aggregation::Max: value = a.count > 0 ? a.extreme : 0.0; break;
-      case Aggregation::Last: value = a.last; break;
+      case Aggregation::Max:
+        value = a.count > 0 ? a.extreme : 0.0;
+        break;
+      case Aggregation::Last:
+        value = a.last;
+        break;
     }
     values[i] = term.sign * value;
   }
@@ -201,7 +246,8 @@ double ObjectiveAccumulator::total() const {
 double objectiveDuration(const Program& program, const ObjectiveDef& objective) {
   if (objective.duration) return *objective.duration;
   if (program.scene.duration) return *program.scene.duration;
-  throw std::invalid_argument("no duration: give one in the objective ('duration 5') or in the script's scene header");
+  throw std::invalid_argument(
+      "no duration: give one in the objective ('duration 5') or in the script's scene header");
 }
 
 SimulationDef objectiveSimulationDef(const Program& program, const ObjectiveDef& objective) {
@@ -215,7 +261,8 @@ SimulationDef trialSimulationDef(const Program& program, const ObjectiveDef& obj
                                  const ObjectiveTrial& trial) {
   SimulationDef definition = objectiveSimulationDef(program, objective);
   if (trial.timeStep > 0) definition.timeStep = trial.timeStep;
-  if (trial.perturbDegrees > 0) definition.jointOffsets = perturbationOffsets(trial.perturbDegrees, trial.seed);
+  if (trial.perturbDegrees > 0)
+    definition.jointOffsets = perturbationOffsets(trial.perturbDegrees, trial.seed);
   return definition;
 }
 
@@ -250,12 +297,15 @@ ObjectiveEvaluation runTrial(const Program& program, const ObjectiveDef& objecti
 
 }  // namespace
 
-ObjectiveEvaluation evaluateObjective(const Program& program, const ObjectiveDef& objective, bool withSummary) {
+ObjectiveEvaluation evaluateObjective(const Program& program, const ObjectiveDef& objective,
+                                      bool withSummary) {
   ObjectiveEvaluation out;
   const std::vector<ObjectiveTrial> trials =
       objective.trials.empty() ? std::vector<ObjectiveTrial>{ObjectiveTrial{}} : objective.trials;
   try {
-    double combined = objective.combination == TrialCombination::Worst ? -std::numeric_limits<double>::infinity() : 0.0;
+    double combined = objective.combination == TrialCombination::Worst
+                          ? -std::numeric_limits<double>::infinity()
+                          : 0.0;
     for (size_t t = 0; t < trials.size(); ++t) {
       ObjectiveEvaluation trial = runTrial(program, objective, trials[t], withSummary && t == 0);
       if (t == 0) {
@@ -263,14 +313,17 @@ ObjectiveEvaluation evaluateObjective(const Program& program, const ObjectiveDef
         out.stoppedAt = trial.stoppedAt;
         out.summary = std::move(trial.summary);
       }
-      for (size_t i = 0; i < out.terms.size(); ++i) out.terms[i] += trial.terms[i] / static_cast<double>(trials.size());
+      for (size_t i = 0; i < out.terms.size(); ++i)
+        out.terms[i] += trial.terms[i] / static_cast<double>(trials.size());
       out.trialValues.push_back(trial.value);
       if (!std::isfinite(trial.value)) {  // one bad trial makes the candidate infeasible
         combined = trial.value;
         break;
       }
-      if (objective.combination == TrialCombination::Worst) combined = std::max(combined, trial.value);
-      else combined += trial.value / static_cast<double>(trials.size());
+      if (objective.combination == TrialCombination::Worst)
+        combined = std::max(combined, trial.value);
+      else
+        combined += trial.value / static_cast<double>(trials.size());
     }
     out.value = combined;
     if (!std::isfinite(out.value)) {

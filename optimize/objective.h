@@ -51,7 +51,7 @@ enum class QuantityKind {
   Contacts,             ///< number of links touching the environment
   Time,                 ///< simulated time after the step, s
   Energy,               ///< Σ_joints τ², (N·m)²
-  Skid,                 ///< Σ_feet in contact (φ − φ̄)² where |φ − φ̄| > tolerance, rad²
+  Skid,  ///< Σ_feet in contact (φ − φ̄)² where |φ − φ̄| > tolerance, rad²
 };
 
 /// A transformation applied to a quantity's value.
@@ -72,12 +72,12 @@ struct Quantity {
 enum class Comparison { Less, LessEqual, Greater, GreaterEqual };
 
 enum class ConditionKind {
-  Airborne,    ///< no link touches the environment
-  Grounded,    ///< some link touches the environment
-  Fallen,      ///< a link other than the feet and hands touches (acceptance.md)
-  Contact,     ///< any (or all) of `links` touch
-  NoContact,   ///< none of `links` touches
-  Compare,     ///< quantity <op> threshold
+  Airborne,   ///< no link touches the environment
+  Grounded,   ///< some link touches the environment
+  Fallen,     ///< a link other than the feet and hands touches (acceptance.md)
+  Contact,    ///< any (or all) of `links` touch
+  NoContact,  ///< none of `links` touches
+  Compare,    ///< quantity <op> threshold
 };
 
 /// A per-step condition of the state.
@@ -277,8 +277,8 @@ SimulationDef trialSimulationDef(const Program& program, const ObjectiveDef& obj
                                  const ObjectiveTrial& trial);
 
 /// Simulates `program` (parameters already set) for the objective's duration, once per
-/// trial, and returns the combined J. Never throws for a failing simulation: it is reported as infeasible. Safe to call
-/// concurrently (each call owns its world).
+/// trial, and returns the combined J. Never throws for a failing simulation: it is reported as
+/// infeasible. Safe to call concurrently (each call owns its world).
 ObjectiveEvaluation evaluateObjective(const Program& program, const ObjectiveDef& objective,
                                       bool withSummary = false);
 

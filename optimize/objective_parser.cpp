@@ -27,20 +27,24 @@ struct Token {
 constexpr std::array<std::string_view, 8> kPredefinedTerms = {
     "time", "height", "airborne", "energy", "skid", "proneSkid", "contactless", "final"};
 constexpr std::array<std::string_view, 5> kAggregations = {"sum", "min", "max", "last", "mean"};
-constexpr std::array<std::string_view, 6> kStatements = {"scene",      "duration", "population",
-                                                          "bounds",     "bound",    "term"};
+constexpr std::array<std::string_view, 6> kStatements = {"scene",  "duration", "population",
+                                                         "bounds", "bound",    "term"};
 constexpr std::array<std::string_view, 11> kGlobalQuantities = {
-    "head", "headHeight", "airborne", "contacts", "time", "energy", "skid",
-    "com",  "abs",        "sq",       "1"};
-constexpr std::array<std::string_view, 7> kLinkFields = {"x", "y", "vx", "vy", "angle", "omega", "contact"};
+    "head", "headHeight", "airborne", "contacts", "time", "energy",
+    "skid", "com",        "abs",      "sq",       "1"};
+constexpr std::array<std::string_view, 7> kLinkFields = {"x",     "y",     "vx",     "vy",
+                                                         "angle", "omega", "contact"};
 constexpr std::array<std::string_view, 5> kJointFields = {"x", "y", "angle", "omega", "torque"};
 constexpr std::array<std::string_view, 4> kComFields = {"x", "y", "vx", "vy"};
 constexpr std::array<std::string_view, 5> kConditionWords = {"airborne", "grounded", "fallen",
-                                                              "contact", "nocontact"};
+                                                             "contact", "nocontact"};
 
-bool isWordStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '*'; }
+bool isWordStart(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '*';
+}
 bool isWordChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '*' || c == '#';
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '*' ||
+         c == '#';
 }
 
 // Reads one statement line at a time and reports errors at token positions.
@@ -61,7 +65,8 @@ class Parser {
       start = end + 1;
     }
     if (objective_.terms.empty() && sink_.errorCount() == 0)
-      sink_.error({std::string(file_), 0, 0}, "the objective has no terms (add a line such as 'term 1 energy')");
+      sink_.error({std::string(file_), 0, 0},
+                  "the objective has no terms (add a line such as 'term 1 energy')");
     ObjectiveParseResult result;
     result.diagnostics = sink_.take();
     if (!hasErrors(result.diagnostics)) result.objective = std::move(objective_);
@@ -84,19 +89,23 @@ class Parser {
       if (c == '/' && i + 1 < line.size() && line[i + 1] == '/') break;
       Token token;
       token.column = static_cast<int>(i) + 1;
-      const bool signedNumber = (c == '-' || c == '+') && i + 1 < line.size() &&
-                                (std::isdigit(static_cast<unsigned char>(line[i + 1])) || line[i + 1] == '.');
+      const bool signedNumber =
+          (c == '-' || c == '+') && i + 1 < line.size() &&
+          (std::isdigit(static_cast<unsigned char>(line[i + 1])) || line[i + 1] == '.');
       if (std::isdigit(static_cast<unsigned char>(c)) || c == '.' || signedNumber) {
         size_t j = i + 1;
-        while (j < line.size() && (std::isdigit(static_cast<unsigned char>(line[j])) || line[j] == '.' ||
-                                   ((line[j] == 'e' || line[j] == 'E') && j + 1 < line.size()) ||
-                                   ((line[j] == '-' || line[j] == '+') && (line[j - 1] == 'e' || line[j - 1] == 'E'))))
+        while (j < line.size() &&
+               (std::isdigit(static_cast<unsigned char>(line[j])) || line[j] == '.' ||
+                ((line[j] == 'e' || line[j] == 'E') && j + 1 < line.size()) ||
+                ((line[j] == '-' || line[j] == '+') && (line[j - 1] == 'e' || line[j - 1] == 'E'))))
           ++j;
         token.kind = TokenKind::Number;
         token.text = std::string(line.substr(i, j - i));
         const char* first = token.text.data() + (token.text[0] == '+' ? 1 : 0);
-        auto [ptr, ec] = std::from_chars(first, token.text.data() + token.text.size(), token.number);
-        if (ec != std::errc() || ptr != token.text.data() + token.text.size() || !std::isfinite(token.number)) {
+        auto [ptr, ec] =
+            std::from_chars(first, token.text.data() + token.text.size(), token.number);
+        if (ec != std::errc() || ptr != token.text.data() + token.text.size() ||
+            !std::isfinite(token.number)) {
           error(token.column, "malformed number '" + quoteToken(token.text) + "'");
           return false;
         }
@@ -109,7 +118,8 @@ class Parser {
         i = j;
       } else if (c == '<' || c == '>') {
         token.kind = TokenKind::Symbol;
-        token.text = (i + 1 < line.size() && line[i + 1] == '=') ? std::string{c, '='} : std::string{c};
+        token.text =
+            (i + 1 < line.size() && line[i + 1] == '=') ? std::string{c, '='} : std::string{c};
         i += token.text.size();
       } else if (c == ':' || c == ',' || c == '/') {
         token.kind = TokenKind::Symbol;
@@ -140,7 +150,9 @@ class Parser {
     return atEnd() ? std::string("end of line") : "'" + quoteToken(tokens_[pos_].text) + "'";
   }
 
-  void error(int column, std::string message) { sink_.error({std::string(file_), line_, column}, std::move(message)); }
+  void error(int column, std::string message) {
+    sink_.error({std::string(file_), line_, column}, std::move(message));
+  }
   // Reports and returns false, so callers can `return fail(...)`.
   bool fail(std::string message) {
     error(column(), std::move(message));
@@ -160,7 +172,8 @@ class Parser {
     return true;
   }
   bool expectSymbol(std::string_view symbol) {
-    if (!peekSymbol(symbol)) return fail("expected '" + std::string(symbol) + "', found " + describeNext());
+    if (!peekSymbol(symbol))
+      return fail("expected '" + std::string(symbol) + "', found " + describeNext());
     ++pos_;
     return true;
   }
@@ -176,24 +189,36 @@ class Parser {
     if (!tokenize(line) || tokens_.empty()) return;
     const Token& head = tokens_[0];
     if (head.kind != TokenKind::Word) {
-      error(head.column, "expected a statement (scene, duration, population, bounds, bound, term, stop, trial, combine), found '" +
-                             quoteToken(head.text) + "'");
+      error(head.column,
+            "expected a statement (scene, duration, population, bounds, bound, term, stop, trial, "
+            "combine), found '" +
+                quoteToken(head.text) + "'");
       return;
     }
     pos_ = 1;
-    if (head.text == "scene") parseScene();
-    else if (head.text == "duration") parseDuration();
-    else if (head.text == "population") parsePopulation();
-    else if (head.text == "bounds") parseBounds();
-    else if (head.text == "bound") parseBound();
-    else if (head.text == "term") parseTerm();
-    else if (head.text == "stop") parseStop();
-    else if (head.text == "trial") parseTrial();
-    else if (head.text == "combine") parseCombine();
+    if (head.text == "scene")
+      parseScene();
+    else if (head.text == "duration")
+      parseDuration();
+    else if (head.text == "population")
+      parsePopulation();
+    else if (head.text == "bounds")
+      parseBounds();
+    else if (head.text == "bound")
+      parseBound();
+    else if (head.text == "term")
+      parseTerm();
+    else if (head.text == "stop")
+      parseStop();
+    else if (head.text == "trial")
+      parseTrial();
+    else if (head.text == "combine")
+      parseCombine();
     else {
       std::vector<std::string_view> names(kStatements.begin(), kStatements.end());
       names.insert(names.end(), {"stop", "trial", "combine"});
-      error(head.column, "unknown statement '" + quoteToken(head.text) + "'" + didYouMean(head.text, names));
+      error(head.column,
+            "unknown statement '" + quoteToken(head.text) + "'" + didYouMean(head.text, names));
     }
   }
 
@@ -204,7 +229,8 @@ class Parser {
       ++pos_;
       std::string word;
       if (!expectWord(word, "'script'")) return false;
-      if (word != "script") return error(tokens_[pos_ - 1].column, "expected 'script' after 'scene from'"), false;
+      if (word != "script")
+        return error(tokens_[pos_ - 1].column, "expected 'script' after 'scene from'"), false;
       return expectLineEnd();
     }
     Scene scene;
@@ -219,13 +245,16 @@ class Parser {
         if (!findPose(scene.pose)) {
           std::vector<std::string_view> names;
           for (const PoseDef& pose : poses()) names.push_back(pose.name);
-          return error(valueColumn, "unknown pose '" + quoteToken(scene.pose) + "'" + didYouMean(scene.pose, names)), false;
+          return error(valueColumn, "unknown pose '" + quoteToken(scene.pose) + "'" +
+                                        didYouMean(scene.pose, names)),
+                 false;
         }
       } else if (key == "env") {
         const int valueColumn = column();
         if (!expectWord(scene.environment, "an environment (flat or chair)")) return false;
         envGiven = true;
-        if (std::find(kEnvironments.begin(), kEnvironments.end(), scene.environment) == kEnvironments.end())
+        if (std::find(kEnvironments.begin(), kEnvironments.end(), scene.environment) ==
+            kEnvironments.end())
           return error(valueColumn, "unknown environment '" + quoteToken(scene.environment) + "'" +
                                         didYouMean(scene.environment, kEnvironments)),
                  false;
@@ -233,10 +262,13 @@ class Parser {
         const int valueColumn = column();
         if (!expectNumber(scene.chairHeight, "the chair height in metres")) return false;
         heightGiven = true;
-        if (!(scene.chairHeight > 0)) return error(valueColumn, "the chair height must be positive"), false;
+        if (!(scene.chairHeight > 0))
+          return error(valueColumn, "the chair height must be positive"), false;
       } else {
         constexpr std::array<std::string_view, 3> keys = {"pose", "env", "height"};
-        return error(keyColumn, "unknown scene argument '" + quoteToken(key) + "'" + didYouMean(key, keys)), false;
+        return error(keyColumn,
+                     "unknown scene argument '" + quoteToken(key) + "'" + didYouMean(key, keys)),
+               false;
       }
     }
     if (scene.pose == "sitting" && !envGiven) scene.environment = "chair";
@@ -269,7 +301,8 @@ class Parser {
   bool parseBounds() {
     std::string word;
     if (!expectWord(word, "'relative'")) return false;
-    if (word != "relative") return error(tokens_[pos_ - 1].column, "expected 'relative' after 'bounds'"), false;
+    if (word != "relative")
+      return error(tokens_[pos_ - 1].column, "expected 'relative' after 'bounds'"), false;
     const int valueColumn = column();
     double range = 0;
     if (!expectNumber(range, "the relative range (e.g. 0.5)")) return false;
@@ -283,7 +316,9 @@ class Parser {
     bound.location = {std::string(file_), line_, column()};
     if (!expectWord(bound.pattern, "a parameter name (e.g. propel.vf.fx, *.time)")) return false;
     const int lowerColumn = column();
-    if (!expectNumber(bound.lower, "the lower bound") || !expectNumber(bound.upper, "the upper bound")) return false;
+    if (!expectNumber(bound.lower, "the lower bound") ||
+        !expectNumber(bound.upper, "the upper bound"))
+      return false;
     if (!(bound.lower < bound.upper))
       return error(lowerColumn, "the lower bound must be below the upper bound"), false;
     objective_.bounds.push_back(std::move(bound));
@@ -300,14 +335,17 @@ class Parser {
       std::string key;
       if (!expectWord(key, "'dt:', 'perturb:' or 'seed:'")) return false;
       if (std::find(keys.begin(), keys.end(), key) == keys.end())
-        return error(keyColumn, "unknown trial argument '" + quoteToken(key) + "'" + didYouMean(key, keys)), false;
+        return error(keyColumn,
+                     "unknown trial argument '" + quoteToken(key) + "'" + didYouMean(key, keys)),
+               false;
       if (!expectSymbol(":")) return false;
       const int valueColumn = column();
       double value = 0;
       if (!expectNumber(value, "a number")) return false;
       if (key == "dt") {
         if (!(value > 0) || value > 0.01)
-          return error(valueColumn, "the time step must be in (0, 0.01] seconds (e.g. 0.0003)"), false;
+          return error(valueColumn, "the time step must be in (0, 0.01] seconds (e.g. 0.0003)"),
+                 false;
         trial.timeStep = value;
       } else if (key == "perturb") {
         if (!(value >= 0) || value > 180)
@@ -328,11 +366,15 @@ class Parser {
     const int valueColumn = column();
     std::string word;
     if (!expectWord(word, "'mean' or 'worst'")) return false;
-    if (word == "mean") objective_.combination = TrialCombination::Mean;
-    else if (word == "worst") objective_.combination = TrialCombination::Worst;
+    if (word == "mean")
+      objective_.combination = TrialCombination::Mean;
+    else if (word == "worst")
+      objective_.combination = TrialCombination::Worst;
     else {
       constexpr std::array<std::string_view, 2> names = {"mean", "worst"};
-      return error(valueColumn, "unknown combination '" + quoteToken(word) + "'" + didYouMean(word, names)), false;
+      return error(valueColumn,
+                   "unknown combination '" + quoteToken(word) + "'" + didYouMean(word, names)),
+             false;
     }
     return expectLineEnd();
   }
@@ -344,7 +386,8 @@ class Parser {
       const int denominatorColumn = column();
       double denominator = 0;
       if (!expectNumber(denominator, "the weight's denominator")) return false;
-      if (denominator == 0) return error(denominatorColumn, "division by zero in the weight"), false;
+      if (denominator == 0)
+        return error(denominatorColumn, "division by zero in the weight"), false;
       weight /= denominator;
     }
     return true;
@@ -356,11 +399,14 @@ class Parser {
     if (!parseWeight(term.weight)) return false;
     const int nameColumn = column();
     std::string name;
-    if (!expectWord(name, "a term (time, height, airborne, energy, skid, proneSkid, contactless, final) or an aggregation (sum, min, max, last, mean)"))
+    if (!expectWord(name,
+                    "a term (time, height, airborne, energy, skid, proneSkid, contactless, final) "
+                    "or an aggregation (sum, min, max, last, mean)"))
       return false;
     term.location.column = nameColumn;
     bool ok = false;
-    if (std::find(kPredefinedTerms.begin(), kPredefinedTerms.end(), name) != kPredefinedTerms.end()) {
+    if (std::find(kPredefinedTerms.begin(), kPredefinedTerms.end(), name) !=
+        kPredefinedTerms.end()) {
       ok = parsePredefined(name, term);
     } else if (std::find(kAggregations.begin(), kAggregations.end(), name) != kAggregations.end()) {
       ok = parseGeneric(name, term);
@@ -376,16 +422,20 @@ class Parser {
   }
 
   // `key: NUM` arguments of a predefined term; `values` holds the defaults.
-  bool parseArguments(std::string_view termName, std::span<const std::string_view> keys, std::span<double> values) {
+  bool parseArguments(std::string_view termName, std::span<const std::string_view> keys,
+                      std::span<double> values) {
     while (!atEnd()) {
       const int keyColumn = column();
       std::string key;
       if (!expectWord(key, "an argument 'name: value'")) return false;
       auto it = std::find(keys.begin(), keys.end(), key);
       if (it == keys.end()) {
-        std::string message = "unknown argument '" + quoteToken(key) + "' of term '" + std::string(termName) + "'";
-        if (keys.empty()) message += " (it takes none)";
-        else message += didYouMean(key, keys);
+        std::string message =
+            "unknown argument '" + quoteToken(key) + "' of term '" + std::string(termName) + "'";
+        if (keys.empty())
+          message += " (it takes none)";
+        else
+          message += didYouMean(key, keys);
         error(keyColumn, message);
         return false;
       }
@@ -412,7 +462,8 @@ class Parser {
       constexpr std::array<std::string_view, 1> timeKeys = {"below"};
       constexpr std::array<std::string_view, 2> finalKeys = {"below", "penalty"};
       std::array<double, 2> values = {1.8, 1000.0};
-      if (final ? !parseArguments(name, finalKeys, values) : !parseArguments(name, timeKeys, std::span(values).first(1)))
+      if (final ? !parseArguments(name, finalKeys, values)
+                : !parseArguments(name, timeKeys, std::span(values).first(1)))
         return false;
       term.quantity.kind = QuantityKind::Constant;
       term.quantity.constant = final ? values[1] : 1.0;
@@ -473,7 +524,8 @@ class Parser {
   // QUANTITY := [abs | sq] ( NUMBER | NAME )
   bool parseQuantity(Quantity& quantity) {
     if (peekWord("abs") || peekWord("sq")) {
-      quantity.transform = tokens_[pos_].text == "abs" ? QuantityTransform::Abs : QuantityTransform::Square;
+      quantity.transform =
+          tokens_[pos_].text == "abs" ? QuantityTransform::Abs : QuantityTransform::Square;
       ++pos_;
     }
     if (!atEnd() && tokens_[pos_].kind == TokenKind::Number) {
@@ -483,13 +535,15 @@ class Parser {
     }
     const int nameColumn = column();
     std::string name;
-    if (!expectWord(name, "a quantity (e.g. pelvis.y, com.vx, leftKnee.angle, head, energy)")) return false;
+    if (!expectWord(name, "a quantity (e.g. pelvis.y, com.vx, leftKnee.angle, head, energy)"))
+      return false;
     if (!resolveQuantity(name, quantity)) return error(nameColumn, quantityError(name)), false;
     return true;
   }
 
   static bool resolveQuantity(std::string_view name, Quantity& quantity) {
-    if (name == "head" || name == "headHeight") return quantity.kind = QuantityKind::HeadHeight, true;
+    if (name == "head" || name == "headHeight")
+      return quantity.kind = QuantityKind::HeadHeight, true;
     if (name == "airborne") return quantity.kind = QuantityKind::Airborne, true;
     if (name == "contacts") return quantity.kind = QuantityKind::Contacts, true;
     if (name == "time") return quantity.kind = QuantityKind::Time, true;
@@ -499,33 +553,52 @@ class Parser {
     if (dot == std::string_view::npos) return false;
     const std::string_view base = name.substr(0, dot), field = name.substr(dot + 1);
     if (base == "com") {
-      if (field == "x") quantity.kind = QuantityKind::ComX;
-      else if (field == "y") quantity.kind = QuantityKind::ComY;
-      else if (field == "vx") quantity.kind = QuantityKind::ComVx;
-      else if (field == "vy") quantity.kind = QuantityKind::ComVy;
-      else return false;
+      if (field == "x")
+        quantity.kind = QuantityKind::ComX;
+      else if (field == "y")
+        quantity.kind = QuantityKind::ComY;
+      else if (field == "vx")
+        quantity.kind = QuantityKind::ComVx;
+      else if (field == "vy")
+        quantity.kind = QuantityKind::ComVy;
+      else
+        return false;
       return true;
     }
     if (auto link = findLink(base)) {
       quantity.index = *link;
-      if (field == "x") quantity.kind = QuantityKind::LinkX;
-      else if (field == "y") quantity.kind = QuantityKind::LinkY;
-      else if (field == "vx") quantity.kind = QuantityKind::LinkVx;
-      else if (field == "vy") quantity.kind = QuantityKind::LinkVy;
-      else if (field == "angle") quantity.kind = QuantityKind::LinkAngle;
-      else if (field == "omega") quantity.kind = QuantityKind::LinkAngularVelocity;
-      else if (field == "contact") quantity.kind = QuantityKind::LinkContact;
-      else return false;
+      if (field == "x")
+        quantity.kind = QuantityKind::LinkX;
+      else if (field == "y")
+        quantity.kind = QuantityKind::LinkY;
+      else if (field == "vx")
+        quantity.kind = QuantityKind::LinkVx;
+      else if (field == "vy")
+        quantity.kind = QuantityKind::LinkVy;
+      else if (field == "angle")
+        quantity.kind = QuantityKind::LinkAngle;
+      else if (field == "omega")
+        quantity.kind = QuantityKind::LinkAngularVelocity;
+      else if (field == "contact")
+        quantity.kind = QuantityKind::LinkContact;
+      else
+        return false;
       return true;
     }
     if (auto joint = findJoint(base)) {
       quantity.index = *joint;
-      if (field == "x") quantity.kind = QuantityKind::JointX;
-      else if (field == "y") quantity.kind = QuantityKind::JointY;
-      else if (field == "angle") quantity.kind = QuantityKind::JointAngle;
-      else if (field == "omega") quantity.kind = QuantityKind::JointVelocity;
-      else if (field == "torque") quantity.kind = QuantityKind::JointTorque;
-      else return false;
+      if (field == "x")
+        quantity.kind = QuantityKind::JointX;
+      else if (field == "y")
+        quantity.kind = QuantityKind::JointY;
+      else if (field == "angle")
+        quantity.kind = QuantityKind::JointAngle;
+      else if (field == "omega")
+        quantity.kind = QuantityKind::JointVelocity;
+      else if (field == "torque")
+        quantity.kind = QuantityKind::JointTorque;
+      else
+        return false;
       return true;
     }
     return false;
@@ -544,10 +617,13 @@ class Parser {
       return prefix + suggestion;
     }
     const std::string_view base = name.substr(0, dot), field = name.substr(dot + 1);
-    if (base == "com") return prefix + "; the centre of mass has x, y, vx, vy" + didYouMean(field, kComFields);
+    if (base == "com")
+      return prefix + "; the centre of mass has x, y, vx, vy" + didYouMean(field, kComFields);
     if (findLink(base))
-      return prefix + "; a link has x, y, vx, vy, angle, omega, contact" + didYouMean(field, kLinkFields);
-    if (findJoint(base)) return prefix + "; a joint has x, y, angle, omega, torque" + didYouMean(field, kJointFields);
+      return prefix + "; a link has x, y, vx, vy, angle, omega, contact" +
+             didYouMean(field, kLinkFields);
+    if (findJoint(base))
+      return prefix + "; a joint has x, y, angle, omega, torque" + didYouMean(field, kJointFields);
     std::vector<std::string_view> bases = {"com"};
     for (const LinkDef& link : kLinks) bases.push_back(link.name);
     for (const JointDef& joint : kJoints) bases.push_back(joint.name);
@@ -594,13 +670,16 @@ class Parser {
         std::vector<std::string_view> names(kConditionWords.begin(), kConditionWords.end());
         std::string suggestion = didYouMean(word, names);
         if (!suggestion.empty())
-          return error(wordColumn, "unknown condition '" + quoteToken(word) + "'" + suggestion), false;
+          return error(wordColumn, "unknown condition '" + quoteToken(word) + "'" + suggestion),
+                 false;
       }
     }
     condition.kind = ConditionKind::Compare;
     if (!parseQuantity(condition.quantity)) return false;
-    if (atEnd() || tokens_[pos_].kind != TokenKind::Symbol || (tokens_[pos_].text[0] != '<' && tokens_[pos_].text[0] != '>'))
-      return fail("expected a comparison (<, <=, >, >=) after the quantity, found " + describeNext());
+    if (atEnd() || tokens_[pos_].kind != TokenKind::Symbol ||
+        (tokens_[pos_].text[0] != '<' && tokens_[pos_].text[0] != '>'))
+      return fail("expected a comparison (<, <=, >, >=) after the quantity, found " +
+                  describeNext());
     const std::string& op = tokens_[pos_++].text;
     condition.comparison = op == "<"    ? Comparison::Less
                            : op == "<=" ? Comparison::LessEqual
@@ -622,7 +701,9 @@ class Parser {
         std::vector<std::string_view> names;
         for (const LinkDef& link : kLinks) names.push_back(link.name);
         for (const GroupDef& group : kLinkGroups) names.push_back(group.name);
-        return error(nameColumn, "unknown link '" + quoteToken(name) + "'" + didYouMean(name, names)), false;
+        return error(nameColumn,
+                     "unknown link '" + quoteToken(name) + "'" + didYouMean(name, names)),
+               false;
       }
       if (!peekSymbol(",")) return true;
       ++pos_;
@@ -634,7 +715,8 @@ class Parser {
     rule.location = {std::string(file_), line_, tokens_[0].column};
     std::string word;
     if (!expectWord(word, "'when'")) return false;
-    if (word != "when") return error(tokens_[pos_ - 1].column, "expected 'when' after 'stop'"), false;
+    if (word != "when")
+      return error(tokens_[pos_ - 1].column, "expected 'when' after 'stop'"), false;
     constexpr std::array<std::string_view, 2> terminators = {"after", "penalty"};
     if (!parseConditions(rule.conditions)) return false;
     while (!atEnd()) {
@@ -647,8 +729,8 @@ class Parser {
       } else if (word == "penalty") {
         if (!expectNumber(rule.penalty, "a penalty")) return false;
       } else {
-        return error(keyColumn, "expected 'after', 'penalty' or 'and', found '" + quoteToken(word) + "'" +
-                                    didYouMean(word, terminators)),
+        return error(keyColumn, "expected 'after', 'penalty' or 'and', found '" + quoteToken(word) +
+                                    "'" + didYouMean(word, terminators)),
                false;
       }
     }

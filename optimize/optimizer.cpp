@@ -32,15 +32,16 @@ struct ParameterKind {
 };
 
 ParameterKind classify(std::string_view name) {
-  if (const size_t hash = name.find('#'); hash != std::string_view::npos) name = name.substr(0, hash);
+  if (const size_t hash = name.find('#'); hash != std::string_view::npos)
+    name = name.substr(0, hash);
   const auto endsWith = [&](std::string_view suffix) {
     return name.size() >= suffix.size() && name.substr(name.size() - suffix.size()) == suffix;
   };
   if (endsWith(".time") || endsWith(".after")) return {0.0, kInfinity, 0.1};  // seconds
   if (endsWith(".strength")) return {0.0, 1.0, 0.1};
-  if (endsWith(".vf.kp") || endsWith(".vf.kd")) return {0.0, kInfinity, 100.0};  // gains
-  if (endsWith(".vf.fx") || endsWith(".vf.fy")) return {-kInfinity, kInfinity, 50.0};  // newtons
-  if (name.find(".ik.") != std::string_view::npos) return {-kInfinity, kInfinity, 0.1};  // metres
+  if (endsWith(".vf.kp") || endsWith(".vf.kd")) return {0.0, kInfinity, 100.0};           // gains
+  if (endsWith(".vf.fx") || endsWith(".vf.fy")) return {-kInfinity, kInfinity, 50.0};     // newtons
+  if (name.find(".ik.") != std::string_view::npos) return {-kInfinity, kInfinity, 0.1};   // metres
   if (name.find(".pd.") != std::string_view::npos) return {-kInfinity, kInfinity, 10.0};  // degrees
   return {};
 }
@@ -96,16 +97,17 @@ std::vector<std::string_view> splitCommas(std::string_view line) {
   size_t start = 0;
   while (true) {
     const size_t comma = line.find(',', start);
-    fields.push_back(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    fields.push_back(line.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
     if (comma == std::string_view::npos) return fields;
     start = comma + 1;
   }
 }
 
 std::string csvRow(const GenerationRecord& record) {
-  std::string row = std::to_string(record.generation) + ',' + std::to_string(record.evaluations) + ',' +
-                    formatValue(record.best) + ',' + formatValue(record.generationBest) + ',' +
-                    formatValue(record.mean) + ',' + formatValue(record.sigma) + ',' +
+  std::string row = std::to_string(record.generation) + ',' + std::to_string(record.evaluations) +
+                    ',' + formatValue(record.best) + ',' + formatValue(record.generationBest) +
+                    ',' + formatValue(record.mean) + ',' + formatValue(record.sigma) + ',' +
                     std::to_string(record.infeasible) + ',' + formatValue(record.wallTime);
   for (double value : record.bestParameters) row += ',' + formatValue(value);
   return row;
@@ -126,7 +128,8 @@ GenerationRecord parseCsvRow(std::string_view line, size_t parameterCount) {
   record.sigma = parseDouble(fields[5]);
   record.infeasible = static_cast<int>(parseDouble(fields[6]));
   record.wallTime = parseDouble(fields[7]);
-  for (size_t i = kFixedColumns; i < fields.size(); ++i) record.bestParameters.push_back(parseDouble(fields[i]));
+  for (size_t i = kFixedColumns; i < fields.size(); ++i)
+    record.bestParameters.push_back(parseDouble(fields[i]));
   return record;
 }
 
@@ -142,13 +145,14 @@ std::string readFile(const std::filesystem::path& path) {
 
 // --- the problem ----------------------------------------------------------------------
 
-ProblemResult makeProblem(std::string scriptSource, std::string scriptFile, std::string objectiveSource,
-                          std::string objectiveFile) {
+ProblemResult makeProblem(std::string scriptSource, std::string scriptFile,
+                          std::string objectiveSource, std::string objectiveFile) {
   ProblemResult result;
   CompileResult compiled = compile(scriptSource, scriptFile);
   result.diagnostics = compiled.diagnostics;
   ObjectiveParseResult parsed = parseObjective(objectiveSource, objectiveFile);
-  result.diagnostics.insert(result.diagnostics.end(), parsed.diagnostics.begin(), parsed.diagnostics.end());
+  result.diagnostics.insert(result.diagnostics.end(), parsed.diagnostics.begin(),
+                            parsed.diagnostics.end());
   if (!compiled.ok() || !parsed.ok()) return result;
 
   DiagnosticSink sink;
@@ -191,20 +195,23 @@ ProblemResult makeProblem(std::string scriptSource, std::string scriptFile, std:
       problem.lower[i] = std::max(kind.lower, bound.lower);
       problem.upper[i] = std::min(kind.upper, bound.upper);
       if (parameter.initial < problem.lower[i] || parameter.initial > problem.upper[i])
-        sink.error(bound.location, "the bound [" + formatValue(problem.lower[i]) + ", " + formatValue(problem.upper[i]) +
-                                       "] of parameter '" + parameter.name + "' excludes its initial value " +
+        sink.error(bound.location, "the bound [" + formatValue(problem.lower[i]) + ", " +
+                                       formatValue(problem.upper[i]) + "] of parameter '" +
+                                       parameter.name + "' excludes its initial value " +
                                        formatValue(parameter.initial));
     }
     if (!matched)
-      sink.error(bound.location, "no parameter of the script is called '" + quoteToken(bound.pattern) + "'" +
+      sink.error(bound.location, "no parameter of the script is called '" +
+                                     quoteToken(bound.pattern) + "'" +
                                      didYouMean(bound.pattern, names));
   }
   for (size_t i = 0; i < n; ++i) {
     const ParameterKind kind = classify(program.parameters[i].name);
     if (problem.initial[i] < kind.lower || problem.initial[i] > kind.upper)
-      sink.error(program.parameters[i].location, "parameter '" + program.parameters[i].name + "' = " +
-                                                     formatValue(problem.initial[i]) + " is outside its natural range [" +
-                                                     formatValue(kind.lower) + ", " + formatValue(kind.upper) + "]");
+      sink.error(program.parameters[i].location,
+                 "parameter '" + program.parameters[i].name +
+                     "' = " + formatValue(problem.initial[i]) + " is outside its natural range [" +
+                     formatValue(kind.lower) + ", " + formatValue(kind.upper) + "]");
     if (std::isfinite(problem.lower[i]) && std::isfinite(problem.upper[i]))
       problem.scales[i] = std::min(problem.scales[i], problem.upper[i] - problem.lower[i]);
   }
@@ -222,14 +229,15 @@ ProblemResult makeProblem(std::string scriptSource, std::string scriptFile, std:
   return result;
 }
 
-std::string renderProblemDiagnostics(const std::vector<Diagnostic>& diagnostics, const std::string& scriptFile,
-                                     std::string_view scriptSource, const std::string& objectiveFile,
+std::string renderProblemDiagnostics(const std::vector<Diagnostic>& diagnostics,
+                                     const std::string& scriptFile, std::string_view scriptSource,
+                                     const std::string& objectiveFile,
                                      std::string_view objectiveSource) {
   std::string out;
   for (const Diagnostic& diagnostic : diagnostics) {
-    const std::string_view source = diagnostic.location.file == objectiveFile && objectiveFile != scriptFile
-                                        ? objectiveSource
-                                        : scriptSource;
+    const std::string_view source =
+        diagnostic.location.file == objectiveFile && objectiveFile != scriptFile ? objectiveSource
+                                                                                 : scriptSource;
     out += renderDiagnostics(std::span(&diagnostic, 1), source);
   }
   return out;
@@ -240,15 +248,16 @@ CmaesDef cmaesDefinition(const OptimizationProblem& problem, const OptimizeSetti
   def.mean = problem.initial;
   def.sigmas = problem.scales;
   def.sigma = settings.sigma;
-  def.populationSize = settings.populationSize > 0 ? settings.populationSize : problem.objective.populationSize;
+  def.populationSize =
+      settings.populationSize > 0 ? settings.populationSize : problem.objective.populationSize;
   def.seed = settings.seed;
   def.lower = problem.lower;
   def.upper = problem.upper;
   return def;
 }
 
-ObjectiveEvaluation evaluateParameters(const OptimizationProblem& problem, const std::vector<double>& values,
-                                       bool withSummary) {
+ObjectiveEvaluation evaluateParameters(const OptimizationProblem& problem,
+                                       const std::vector<double>& values, bool withSummary) {
   Program program = problem.program;
   program.setParameters(values);
   return evaluateObjective(program, problem.objective, withSummary);
@@ -265,29 +274,34 @@ Cmaes startOrResume(const OptimizationProblem& problem, const OptimizeSettings& 
   const bool exists = std::filesystem::exists(checkpoint, error);
   if (!settings.resume) {
     if (exists)
-      throw OptimizeError(2, "'" + settings.outDir.string() +
-                                 "' already holds a run (checkpoint.txt); pass --resume to continue it, or choose "
-                                 "another --out");
+      throw OptimizeError(
+          2, "'" + settings.outDir.string() +
+                 "' already holds a run (checkpoint.txt); pass --resume to continue it, or choose "
+                 "another --out");
     return Cmaes(cmaesDefinition(problem, settings));
   }
-  if (!exists) throw OptimizeError(2, "nothing to resume: '" + checkpoint.string() + "' does not exist");
+  if (!exists)
+    throw OptimizeError(2, "nothing to resume: '" + checkpoint.string() + "' does not exist");
   const std::string text = readFile(checkpoint);
   std::istringstream in(text);
   std::string line;
   const auto expectKey = [&](std::string_view key) {
     if (!std::getline(in, line) || line.rfind(std::string(key) + ' ', 0) != 0)
-      throw OptimizeError(3, "malformed checkpoint '" + checkpoint.string() + "': expected '" + std::string(key) + "'");
+      throw OptimizeError(3, "malformed checkpoint '" + checkpoint.string() + "': expected '" +
+                                 std::string(key) + "'");
     return line.substr(key.size() + 1);
   };
   if (!std::getline(in, line) || line != kCheckpointMagic)
     throw OptimizeError(3, "'" + checkpoint.string() + "' is no scl optimize checkpoint");
   if (expectKey("sources") != hashText(problem.scriptSource, problem.objectiveSource))
-    throw OptimizeError(2, "the checkpoint in '" + settings.outDir.string() +
-                               "' was made for a different script or objective; resume with the same files");
+    throw OptimizeError(
+        2, "the checkpoint in '" + settings.outDir.string() +
+               "' was made for a different script or objective; resume with the same files");
   priorWallTime = parseDouble(expectKey("wall-time"));
   const int rows = static_cast<int>(parseDouble(expectKey("log")));
   for (int i = 0; i < rows; ++i) {
-    if (!std::getline(in, line)) throw OptimizeError(3, "truncated checkpoint '" + checkpoint.string() + "'");
+    if (!std::getline(in, line))
+      throw OptimizeError(3, "truncated checkpoint '" + checkpoint.string() + "'");
     log.push_back(parseCsvRow(line, problem.initial.size()));
   }
   if (!std::getline(in, line) || line != "cmaes")
@@ -308,9 +322,7 @@ Cmaes startOrResume(const OptimizationProblem& problem, const OptimizeSettings& 
 }  // namespace
 
 Optimizer::Optimizer(const OptimizationProblem& problem, const OptimizeSettings& settings)
-    : problem_(&problem),
-      settings_(settings),
-      cmaes_([&] {
+    : problem_(&problem), settings_(settings), cmaes_([&] {
         std::error_code error;
         std::filesystem::create_directories(settings.outDir, error);
         if (error)
@@ -372,7 +384,8 @@ OptimizeResult Optimizer::run(const OptimizeCallbacks& callbacks) {
     std::atomic<int> done{0};
     pool.parallelFor(population.size(), [&](size_t k) {
       const ObjectiveEvaluation evaluation = evaluateParameters(*problem_, population[k]);
-      fitness[k] = evaluation.feasible ? evaluation.value : std::numeric_limits<double>::quiet_NaN();
+      fitness[k] =
+          evaluation.feasible ? evaluation.value : std::numeric_limits<double>::quiet_NaN();
       failures[k] = evaluation.failure;
       const int finished = ++done;
       if (callbacks.evaluated) callbacks.evaluated(finished, total);
@@ -406,9 +419,11 @@ OptimizeResult Optimizer::run(const OptimizeCallbacks& callbacks) {
     writeOutputs(record.best < previousBest);
 
     if (callbacks.generation) {
-      const double generationTime = std::chrono::duration<double>(Clock::now() - generationStart).count();
+      const double generationTime =
+          std::chrono::duration<double>(Clock::now() - generationStart).count();
       double eta = (settings_.generations - record.generation) * (elapsed() / generationsThisRun);
-      if (settings_.timeLimit > 0) eta = std::min(eta, std::max(0.0, settings_.timeLimit - elapsed()));
+      if (settings_.timeLimit > 0)
+        eta = std::min(eta, std::max(0.0, settings_.timeLimit - elapsed()));
       callbacks.generation(record, total / std::max(generationTime, 1e-9), eta, firstFailure);
     }
   }
@@ -420,7 +435,8 @@ OptimizeResult Optimizer::run(const OptimizeCallbacks& callbacks) {
   if (!result.best.x.empty()) {
     std::vector<ObjectiveEvaluation> pair(2);
     const std::vector<double>* values[2] = {&problem_->initial, &result.best.x};
-    pool.parallelFor(2, [&](size_t k) { pair[k] = evaluateParameters(*problem_, *values[k], true); });
+    pool.parallelFor(2,
+                     [&](size_t k) { pair[k] = evaluateParameters(*problem_, *values[k], true); });
     result.before = pair[0];
     result.after = pair[1];
     writeOutput(settings_.outDir / "report.txt", beforeAfterReport(pair[0], pair[1]));

@@ -50,12 +50,13 @@ struct ProblemResult {
 /// Compiles the script, parses the objective and resolves the parameters' bounds and
 /// scales. Never throws; problems are diagnostics ("nothing to optimize: mark numbers with
 /// @", a bound that excludes the initial value, an unknown parameter name, ...).
-ProblemResult makeProblem(std::string scriptSource, std::string scriptFile, std::string objectiveSource,
-                          std::string objectiveFile);
+ProblemResult makeProblem(std::string scriptSource, std::string scriptFile,
+                          std::string objectiveSource, std::string objectiveFile);
 
 /// Renders diagnostics against the script or the objective source, by file.
-std::string renderProblemDiagnostics(const std::vector<Diagnostic>& diagnostics, const std::string& scriptFile,
-                                     std::string_view scriptSource, const std::string& objectiveFile,
+std::string renderProblemDiagnostics(const std::vector<Diagnostic>& diagnostics,
+                                     const std::string& scriptFile, std::string_view scriptSource,
+                                     const std::string& objectiveFile,
                                      std::string_view objectiveSource);
 
 /// How to run an optimization.
@@ -83,7 +84,8 @@ struct OptimizeSettings {
 /// 2 usage error, 3 failure such as an unwritable output directory).
 class OptimizeError : public std::runtime_error {
  public:
-  OptimizeError(int exitCode, const std::string& message) : std::runtime_error(message), exitCode_(exitCode) {}
+  OptimizeError(int exitCode, const std::string& message)
+      : std::runtime_error(message), exitCode_(exitCode) {}
   int exitCode() const { return exitCode_; }
 
  private:
@@ -119,7 +121,7 @@ struct OptimizeCallbacks {
   /// After each generation: its record, evaluations per second in it, the estimated
   /// remaining wall time (s) and the first failure message of the generation ("" if none).
   std::function<void(const GenerationRecord&, double evaluationsPerSecond, double etaSeconds,
-                      const std::string& firstFailure)>
+                     const std::string& firstFailure)>
       generation;
 };
 
@@ -169,8 +171,8 @@ class Optimizer {
 CmaesDef cmaesDefinition(const OptimizationProblem& problem, const OptimizeSettings& settings);
 
 /// Evaluates `values` (script units) of the problem's parameters with the motion figures.
-ObjectiveEvaluation evaluateParameters(const OptimizationProblem& problem, const std::vector<double>& values,
-                                       bool withSummary = false);
+ObjectiveEvaluation evaluateParameters(const OptimizationProblem& problem,
+                                       const std::vector<double>& values, bool withSummary = false);
 
 /// The before/after table of `scl optimize`: J, rise time, max pelvis height in the air,
 /// airborne time and energy of two evaluations.

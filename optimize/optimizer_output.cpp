@@ -35,9 +35,10 @@ std::string logCsv(const OptimizationProblem& problem, const std::vector<Generat
   for (const Parameter& parameter : problem.program.parameters) text += ',' + parameter.name;
   text += '\n';
   for (const GenerationRecord& record : log) {
-    text += std::to_string(record.generation) + ',' + std::to_string(record.evaluations) + ',' + exact(record.best) +
-            ',' + exact(record.generationBest) + ',' + exact(record.mean) + ',' + exact(record.sigma) + ',' +
-            std::to_string(record.infeasible) + ',' + exact(record.wallTime);
+    text += std::to_string(record.generation) + ',' + std::to_string(record.evaluations) + ',' +
+            exact(record.best) + ',' + exact(record.generationBest) + ',' + exact(record.mean) +
+            ',' + exact(record.sigma) + ',' + std::to_string(record.infeasible) + ',' +
+            exact(record.wallTime);
     for (double value : record.bestParameters) text += ',' + exact(value);
     text += '\n';
   }
@@ -63,7 +64,9 @@ std::string progressSvg(const std::vector<GenerationRecord>& log) {
   const int generations = log.empty() ? 1 : log.back().generation;
   const int first = log.empty() ? 0 : log.front().generation;
   const auto x = [&](int generation) {
-    return kLeft + (kWidth - kLeft - kRight) * (generations == first ? 0.5 : double(generation - first) / (generations - first));
+    return kLeft +
+           (kWidth - kLeft - kRight) *
+               (generations == first ? 0.5 : double(generation - first) / (generations - first));
   };
   const auto y = [&](double value) {
     value = std::clamp(value, low, high);
@@ -79,19 +82,25 @@ std::string progressSvg(const std::vector<GenerationRecord>& log) {
     return "<polyline fill=\"none\" " + std::string(style) + " points=\"" + points + "\"/>\n";
   };
 
-  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"360\" viewBox=\"0 0 640 360\" "
-                    "font-family=\"sans-serif\" font-size=\"12\">\n";
+  std::string svg =
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"360\" viewBox=\"0 0 640 "
+      "360\" "
+      "font-family=\"sans-serif\" font-size=\"12\">\n";
   svg += "<rect width=\"640\" height=\"360\" fill=\"white\"/>\n";
   svg += "<text x=\"320\" y=\"18\" text-anchor=\"middle\">objective J per generation</text>\n";
   svg += "<rect x=\"70\" y=\"30\" width=\"550\" height=\"290\" fill=\"none\" stroke=\"#888\"/>\n";
-  svg += "<text x=\"64\" y=\"" + fixed(y(high), 1) + "\" text-anchor=\"end\" dominant-baseline=\"hanging\">" +
-         general(high) + "</text>\n";
-  svg += "<text x=\"64\" y=\"" + fixed(y(low), 1) + "\" text-anchor=\"end\">" + general(low) + "</text>\n";
+  svg += "<text x=\"64\" y=\"" + fixed(y(high), 1) +
+         "\" text-anchor=\"end\" dominant-baseline=\"hanging\">" + general(high) + "</text>\n";
+  svg += "<text x=\"64\" y=\"" + fixed(y(low), 1) + "\" text-anchor=\"end\">" + general(low) +
+         "</text>\n";
   svg += "<text x=\"70\" y=\"336\" text-anchor=\"start\">" + std::to_string(first) + "</text>\n";
-  svg += "<text x=\"620\" y=\"336\" text-anchor=\"end\">" + std::to_string(generations) + "</text>\n";
+  svg +=
+      "<text x=\"620\" y=\"336\" text-anchor=\"end\">" + std::to_string(generations) + "</text>\n";
   svg += "<text x=\"345\" y=\"352\" text-anchor=\"middle\">generation</text>\n";
-  svg += polyline([](const GenerationRecord& r) { return r.mean; }, "stroke=\"#999\" stroke-dasharray=\"4 3\"");
-  svg += polyline([](const GenerationRecord& r) { return r.best; }, "stroke=\"#c0392b\" stroke-width=\"2\"");
+  svg += polyline([](const GenerationRecord& r) { return r.mean; },
+                  "stroke=\"#999\" stroke-dasharray=\"4 3\"");
+  svg += polyline([](const GenerationRecord& r) { return r.best; },
+                  "stroke=\"#c0392b\" stroke-width=\"2\"");
   svg += "<text x=\"480\" y=\"46\" fill=\"#c0392b\">best so far</text>\n";
   svg += "<text x=\"480\" y=\"62\" fill=\"#777\">generation mean (clipped)</text>\n";
   svg += "</svg>\n";
@@ -107,8 +116,9 @@ std::string beforeAfterReport(const ObjectiveEvaluation& before, const Objective
   };
   // Pads to a width in characters (UTF-8 continuation bytes take no column).
   const auto pad = [](std::string text, size_t width) {
-    const size_t columns = static_cast<size_t>(
-        std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+    const size_t columns = static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+      return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    }));
     if (columns < width) text.append(width - columns, ' ');
     return text;
   };
@@ -119,24 +129,32 @@ std::string beforeAfterReport(const ObjectiveEvaluation& before, const Objective
     if (!evaluation.feasible) return which == 0 ? "infeasible" : "";
     const MotionSummary summary = evaluation.summary.value_or(MotionSummary{});
     switch (which) {
-      case 0: return general(evaluation.value);
-      case 1: return seconds(summary.riseTime);
-      case 2: return metres(summary.maxAirbornePelvisHeight);
-      case 3: return fixed(summary.airborneTime, 3) + " s";
-      case 4: return fixed(summary.energy, 0) + " (N·m)²·s";
-      default: return summary.standing ? "yes" : "no";
+      case 0:
+        return general(evaluation.value);
+      case 1:
+        return seconds(summary.riseTime);
+      case 2:
+        return metres(summary.maxAirbornePelvisHeight);
+      case 3:
+        return fixed(summary.airborneTime, 3) + " s";
+      case 4:
+        return fixed(summary.energy, 0) + " (N·m)²·s";
+      default:
+        return summary.standing ? "yes" : "no";
     }
   };
   std::string text = row("", "initial", "best");
-  const char* names[] = {"J", "rise time (head >= 1.75 m)", "max pelvis height in air", "airborne time", "energy",
-                         "standing at the end"};
+  const char* names[] = {
+      "J",      "rise time (head >= 1.75 m)", "max pelvis height in air", "airborne time",
+      "energy", "standing at the end"};
   for (int i = 0; i < 6; ++i) {
     text += row(names[i], column(before, i), column(after, i));
     // With several trials J is combined; show each trial's, then the first trial's figures.
     if (i == 0 && std::max(before.trialValues.size(), after.trialValues.size()) > 1) {
       const auto each = [&](const ObjectiveEvaluation& evaluation) {
         std::string values;
-        for (double value : evaluation.trialValues) values += (values.empty() ? "" : " ") + general(value);
+        for (double value : evaluation.trialValues)
+          values += (values.empty() ? "" : " ") + general(value);
         return values;
       };
       text += row("J of each trial", each(before), each(after));

@@ -54,8 +54,8 @@ double linkComOffset(int link);
 double linkInertia(int link);
 
 /// Link world angles from the head's world angle and the joint angles (radians).
-std::array<double, kLinkCount> worldAnglesFromJoints(double headAngle,
-                                                     const std::array<double, kJointCount>& jointAngles);
+std::array<double, kLinkCount> worldAnglesFromJoints(
+    double headAngle, const std::array<double, kJointCount>& jointAngles);
 
 /// A static state (zero velocities, no contact) from the head's origin and angle and the
 /// joint angles: link origins, joint positions, centres of mass, whole-body COM.

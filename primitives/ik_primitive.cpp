@@ -39,7 +39,8 @@ TwoLinkSolution solveTwoLink(const LimbChain& limb, const Vec2& base, const Vec2
   } else {
     // Law of cosines: the angle at the base between the target line and the upper link,
     // and the interior angle at the middle joint. Clamped for targets too close to reach.
-    double cosBase = (l1 * l1 + distance * distance - l2 * l2) / (2.0 * l1 * std::max(distance, 1e-12));
+    double cosBase =
+        (l1 * l1 + distance * distance - l2 * l2) / (2.0 * l1 * std::max(distance, 1e-12));
     double cosMiddle = (l1 * l1 + l2 * l2 - distance * distance) / (2.0 * l1 * l2);
     solution.reachable = distance >= std::abs(l1 - l2);
     double baseAngle = std::acos(std::clamp(cosBase, -1.0, 1.0));

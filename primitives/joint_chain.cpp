@@ -36,8 +36,7 @@ JointChain chainBetween(int baseLink, int link) {
   int baseCount = ancestors(baseLink, fromBase);
   int linkCount = ancestors(link, fromLink);
   // Drop the common ancestry; what is left are the two branches below the meeting link.
-  while (baseCount > 0 && linkCount > 0 &&
-         fromBase[baseCount - 1] == fromLink[linkCount - 1]) {
+  while (baseCount > 0 && linkCount > 0 && fromBase[baseCount - 1] == fromLink[linkCount - 1]) {
     --baseCount;
     --linkCount;
   }
@@ -63,9 +62,8 @@ JointChain virtualForceChain(int link, int byJoint) {
   return chain;
 }
 
-void addVirtualForceTorques(const CharacterState& state, const JointChain& chain,
-                            const Vec2& point, const Vec2& force,
-                            std::array<double, kJointCount>& torques) {
+void addVirtualForceTorques(const CharacterState& state, const JointChain& chain, const Vec2& point,
+                            const Vec2& force, std::array<double, kJointCount>& torques) {
   for (const ChainJoint& entry : chain) {
     Vec2 lever = point - state.jointPositions[entry.joint];
     torques[entry.joint] += entry.sign * (lever.x() * force.y() - lever.y() * force.x());

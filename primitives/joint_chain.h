@@ -41,9 +41,8 @@ JointChain virtualForceChain(int link, int byJoint);
 
 /// Adds to `torques` the Jacobian-transpose torques that realise `force` at world point
 /// `point` on the far end of `chain`: tau_j = sign_j · ((point - p_j) × force).
-void addVirtualForceTorques(const CharacterState& state, const JointChain& chain,
-                            const Vec2& point, const Vec2& force,
-                            std::array<double, kJointCount>& torques);
+void addVirtualForceTorques(const CharacterState& state, const JointChain& chain, const Vec2& point,
+                            const Vec2& force, std::array<double, kJointCount>& torques);
 
 /// True when `link` lies in the subtree hanging from `root` (root included).
 bool inSubtree(int link, int root);

@@ -10,8 +10,8 @@ namespace {
 // x = 0 (half-width r1) to x = L (half-width r2) and a half-disc beyond each end.
 struct ShapeMoments {
   double area = 0.0;
-  double firstMoment = 0.0;   // ∫ x dA
-  double polarAtOrigin = 0.0; // ∫ (x² + y²) dA about the origin
+  double firstMoment = 0.0;    // ∫ x dA
+  double polarAtOrigin = 0.0;  // ∫ (x² + y²) dA about the origin
 };
 
 ShapeMoments cappedTrapezoidMoments(double length, double r1, double r2) {
@@ -49,8 +49,7 @@ ShapeMoments cappedTrapezoidMoments(double length, double r1, double r2) {
 
 ShapeMoments linkMoments(int link) {
   const LinkDef& def = kLinks[link];
-  return cappedTrapezoidMoments(def.length, def.proximalThickness / 2.0,
-                                def.distalThickness / 2.0);
+  return cappedTrapezoidMoments(def.length, def.proximalThickness / 2.0, def.distalThickness / 2.0);
 }
 
 }  // namespace

@@ -6,18 +6,24 @@ namespace scl {
 
 double pdFrameValue(const CharacterState& state, int joint, TargetFrame frame) {
   switch (frame) {
-    case TargetFrame::Child: return state.links[kJoints[joint].childLink].angle;
-    case TargetFrame::Parent: return state.links[kJoints[joint].parentLink].angle;
-    case TargetFrame::Local: break;
+    case TargetFrame::Child:
+      return state.links[kJoints[joint].childLink].angle;
+    case TargetFrame::Parent:
+      return state.links[kJoints[joint].parentLink].angle;
+    case TargetFrame::Local:
+      break;
   }
   return state.jointAngles[joint];
 }
 
 double pdLocalTarget(const CharacterState& state, int joint, TargetFrame frame, double value) {
   switch (frame) {
-    case TargetFrame::Child: return value - state.links[kJoints[joint].parentLink].angle;
-    case TargetFrame::Parent: return state.links[kJoints[joint].childLink].angle - value;
-    case TargetFrame::Local: break;
+    case TargetFrame::Child:
+      return value - state.links[kJoints[joint].parentLink].angle;
+    case TargetFrame::Parent:
+      return state.links[kJoints[joint].childLink].angle - value;
+    case TargetFrame::Local:
+      break;
   }
   return value;
 }

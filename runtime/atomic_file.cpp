@@ -1,11 +1,12 @@
 #include "runtime/atomic_file.h"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
 #include <string>
-#include <unistd.h>
 
 namespace scl {
 
@@ -16,7 +17,8 @@ void writeFileAtomically(const std::filesystem::path& path, std::string_view con
   };
   fs::path directory = path.parent_path().empty() ? fs::path(".") : path.parent_path();
   std::error_code error;
-  if (!fs::is_directory(directory, error)) fail("directory '" + directory.string() + "' does not exist");
+  if (!fs::is_directory(directory, error))
+    fail("directory '" + directory.string() + "' does not exist");
   if (fs::is_directory(path, error)) fail("it is a directory");
 
   // A unique temporary name beside the target (same file system, so rename is atomic).
@@ -44,8 +46,10 @@ void writeFileAtomically(const std::filesystem::path& path, std::string_view con
   }
   if (::fsync(descriptor) != 0 || ::close(descriptor) != 0) cleanupAndFail(std::strerror(errno));
   // mkstemp creates 0600; give the file the usual permissions.
-  fs::permissions(temporary, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
-                                 fs::perms::others_read, error);
+  fs::permissions(temporary,
+                  fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
+                      fs::perms::others_read,
+                  error);
   if (std::rename(temporary.c_str(), path.c_str()) != 0) cleanupAndFail(std::strerror(errno));
 }
 

@@ -63,9 +63,7 @@ void Controller::restart() {
   output_ = ControlOutput{};
 }
 
-void Controller::holdTargets(const JointTargets& targets) {
-  frame_.reset(targets);
-}
+void Controller::holdTargets(const JointTargets& targets) { frame_.reset(targets); }
 
 void Controller::enterPhase(int index, const CharacterState& state) {
   // The local target each joint ended the last step with becomes its default; a relaxed
@@ -100,9 +98,12 @@ bool Controller::contactConditionHolds(const Transition& exit) const {
     bool established = gainedContact_[link] && hadContact_[link];
     bool lost = lostContact_[link] && !hadContact_[link];
     switch (exit.event) {
-      case ContactEvent::Established: return established;
-      case ContactEvent::Lost: return lost;
-      case ContactEvent::Changed: break;
+      case ContactEvent::Established:
+        return established;
+      case ContactEvent::Lost:
+        return lost;
+      case ContactEvent::Changed:
+        break;
     }
     return established || lost;
   };

@@ -57,7 +57,8 @@ void MotionMetrics::observe(const CharacterState& state,
   s.maxPelvisHeight = std::max(s.maxPelvisHeight, pelvisHeight);
   if (!anyContact) {
     s.airborneTime += dt;
-    s.maxAirbornePelvisHeight = std::max(s.maxAirbornePelvisHeight.value_or(pelvisHeight), pelvisHeight);
+    s.maxAirbornePelvisHeight =
+        std::max(s.maxAirbornePelvisHeight.value_or(pelvisHeight), pelvisHeight);
   }
   double sumSquares = 0.0;
   for (double torque : torques) sumSquares += torque * torque;

@@ -63,9 +63,11 @@ MotionTrialResult runMotionTrial(const MotionMark& mark, const Program& program,
   if (s.phaseChanges < mark.minSteps)
     fail(std::to_string(s.phaseChanges) + " steps, fewer than " + std::to_string(mark.minSteps));
   if (mark.minDistance && result.distanceAtMark < *mark.minDistance)
-    fail("advanced " + std::to_string(result.distanceAtMark) + " m by t = " + std::to_string(mark.distanceBy) + " s");
+    fail("advanced " + std::to_string(result.distanceAtMark) +
+         " m by t = " + std::to_string(mark.distanceBy) + " s");
   result.met = result.failure.empty();
-  result.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.wallSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 

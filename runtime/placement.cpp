@@ -37,7 +37,8 @@ Vec2 rotated(const Vec2& v, double angle) {
 bool restsWhenTurned(const std::vector<Cap>& caps, const Vec2& com, double turn) {
   constexpr double kTouchTolerance = 5e-4;
   double lowest = std::numeric_limits<double>::infinity();
-  for (const Cap& cap : caps) lowest = std::min(lowest, rotated(cap.centre - com, turn).y() - cap.radius);
+  for (const Cap& cap : caps)
+    lowest = std::min(lowest, rotated(cap.centre - com, turn).y() - cap.radius);
   double left = std::numeric_limits<double>::infinity(), right = -left;
   for (const Cap& cap : caps) {
     Vec2 centre = rotated(cap.centre - com, turn);
@@ -91,14 +92,17 @@ double hipClearanceOverSeat(const CharacterState& state) {
     constexpr int kSamples = 64;
     for (int k = 0; k <= kSamples; ++k) {
       double along = def.length * k / kSamples;
-      double radius = (def.proximalThickness + (def.distalThickness - def.proximalThickness) * k / kSamples) / 2.0;
+      double radius =
+          (def.proximalThickness + (def.distalThickness - def.proximalThickness) * k / kSamples) /
+          2.0;
       for (double side : {-1.0, 1.0}) {
         Vec2 point = s.origin + along * axis + side * radius * normal;
         if (point.x() <= hip.x() + kSeatAheadOfHip) bottom = std::min(bottom, point.y());
       }
     }
-    for (auto [centre, radius] : {std::pair{s.origin, def.proximalThickness / 2.0},
-                                  std::pair{Vec2(s.origin + def.length * axis), def.distalThickness / 2.0}}) {
+    for (auto [centre, radius] :
+         {std::pair{s.origin, def.proximalThickness / 2.0},
+          std::pair{Vec2(s.origin + def.length * axis), def.distalThickness / 2.0}}) {
       if (centre.x() <= hip.x() + kSeatAheadOfHip) bottom = std::min(bottom, centre.y() - radius);
     }
   }
@@ -109,7 +113,8 @@ double hipClearanceOverSeat(const CharacterState& state) {
 // world angle and the feet stay flat; the thighs slope so the pelvis and thighs rest on
 // the seat. The clearance depends on the slope, so iterate to the fixed point.
 void fitLegsToSeat(Placement& placement, double seatHeight) {
-  std::array<double, kLinkCount> angles = worldAnglesFromJoints(placement.headAngle, placement.jointAngles);
+  std::array<double, kLinkCount> angles =
+      worldAnglesFromJoints(placement.headAngle, placement.jointAngles);
   double clearance = kLinks[kLeftThigh].proximalThickness / 2.0;
   for (int iteration = 0; iteration < 6; ++iteration) {
     for (int side = 0; side < 2; ++side) {
@@ -119,7 +124,8 @@ void fitLegsToSeat(Placement& placement, double seatHeight) {
       placement.jointAngles[hip] = thighAngle - angles[kPelvis];
       placement.jointAngles[knee] = shankAngle - thighAngle;
     }
-    clearance = hipClearanceOverSeat(forwardKinematics(Vec2::Zero(), placement.headAngle, placement.jointAngles));
+    clearance = hipClearanceOverSeat(
+        forwardKinematics(Vec2::Zero(), placement.headAngle, placement.jointAngles));
   }
 }
 
@@ -141,7 +147,8 @@ Placement placePose(const PoseDef& pose, bool onChair, double seatHeight,
   for (size_t j = 0; j < jointOffsets.size() && j < kJointCount; ++j)
     placement.jointAngles[j] += jointOffsets[j];
 
-  CharacterState state = forwardKinematics(Vec2::Zero(), placement.headAngle, placement.jointAngles);
+  CharacterState state =
+      forwardKinematics(Vec2::Zero(), placement.headAngle, placement.jointAngles);
   if (pose.support == PoseSupport::Ground) {
     double turn = restingTurn(state);
     placement.headAngle += turn;
@@ -162,8 +169,9 @@ Placement placePose(const PoseDef& pose, bool onChair, double seatHeight,
   for (int link : {kLeftFoot, kRightFoot, kLeftShank, kRightShank}) {
     const LinkState& s = state.links[link];
     const LinkDef& def = kLinks[link];
-    feetBottom = std::min({feetBottom, s.origin.y() - def.proximalThickness / 2.0,
-                           (s.origin + def.length * linkAxis(link, s.angle)).y() - def.distalThickness / 2.0});
+    feetBottom = std::min(
+        {feetBottom, s.origin.y() - def.proximalThickness / 2.0,
+         (s.origin + def.length * linkAxis(link, s.angle)).y() - def.distalThickness / 2.0});
   }
   double lift = std::max(seatHeight - seatedBottom, -feetBottom);
   placement.headOrigin = Vec2(-(hip.x() + kSeatAheadOfHip), lift);

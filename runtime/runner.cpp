@@ -84,8 +84,7 @@ void Runner::restart() {
 }
 
 void Runner::diverged(std::string quantity) const {
-  throw SimulationDiverged(simulation_.time(),
-                           phaseLabel(controller_, controller_.output().phase),
+  throw SimulationDiverged(simulation_.time(), phaseLabel(controller_, controller_.output().phase),
                            std::move(quantity));
 }
 

@@ -57,8 +57,10 @@ void addLinkFixtures(b2Body* body, int link, double friction) {
   }
   // The neck (2 cm long) is covered by its two caps; a sliver polygon would be degenerate.
   if (length > 2.0f * skin && r1 > skin && r2 > skin) {
-    b2Vec2 vertices[4] = {{0.0f, r1 - skin}, {0.0f, -(r1 - skin)},
-                          {sign * length, -(r2 - skin)}, {sign * length, r2 - skin}};
+    b2Vec2 vertices[4] = {{0.0f, r1 - skin},
+                          {0.0f, -(r1 - skin)},
+                          {sign * length, -(r2 - skin)},
+                          {sign * length, r2 - skin}};
     b2PolygonShape trapezoid;
     trapezoid.Set(vertices, 4);
     fixture.shape = &trapezoid;
@@ -101,7 +103,8 @@ void validate(const SimulationDef& def) {
   auto fail = [](const std::string& message) { throw std::invalid_argument(message); };
   if (!(def.timeStep > 0.0) || !std::isfinite(def.timeStep) || def.timeStep > 0.05) {
     std::ostringstream out;
-    out << "time step " << def.timeStep << " s is not usable: give a positive step of at most 0.05 s (default 0.00025)";
+    out << "time step " << def.timeStep
+        << " s is not usable: give a positive step of at most 0.05 s (default 0.00025)";
     fail(out.str());
   }
   if (def.velocityIterations < 1 || def.positionIterations < 1)
@@ -113,12 +116,15 @@ void validate(const SimulationDef& def) {
     fail("unknown pose '" + def.scene.pose + "': choose one of " + joinNames(names));
   }
   const auto& environments = kEnvironments;
-  if (std::find(environments.begin(), environments.end(), def.scene.environment) == environments.end())
-    fail("unknown environment '" + def.scene.environment + "': choose one of " + joinNames(environments));
+  if (std::find(environments.begin(), environments.end(), def.scene.environment) ==
+      environments.end())
+    fail("unknown environment '" + def.scene.environment + "': choose one of " +
+         joinNames(environments));
   bool onChair = def.scene.environment == "chair";
   if (onChair && !(def.scene.chairHeight >= 0.05 && def.scene.chairHeight <= 1.5)) {
     std::ostringstream out;
-    out << "chair height " << def.scene.chairHeight << " m is not usable: give a height between 0.05 and 1.5 m";
+    out << "chair height " << def.scene.chairHeight
+        << " m is not usable: give a height between 0.05 and 1.5 m";
     fail(out.str());
   }
   if (pose->support == PoseSupport::Seat && !onChair)
@@ -147,8 +153,8 @@ struct Simulation::Impl {
     world.SetAllowSleeping(false);
     buildEnvironment();
     const PoseDef& pose = *findPose(def.scene.pose);
-    Placement placement = placePose(pose, def.scene.environment == "chair",
-                                    def.scene.chairHeight, def.jointOffsets);
+    Placement placement =
+        placePose(pose, def.scene.environment == "chair", def.scene.chairHeight, def.jointOffsets);
     if (placement.hasChair) addChair(placement.seatHeight, placement.seatFront);
     initialJointAngles = placement.jointAngles;
     buildCharacter(placement);
@@ -170,7 +176,7 @@ struct Simulation::Impl {
     if (def.settleTime <= 0.0 || !findPose(def.scene.pose)->settles) return;
     // Stop once every link is nearly still (after a short minimum): a pose that needs
     // active balance, such as standing, is not left to drift under PD alone.
-    constexpr double kStillSpeed = 0.003;   // m/s
+    constexpr double kStillSpeed = 0.003;    // m/s
     constexpr double kMinimumSettle = 0.05;  // s
     int steps = static_cast<int>(std::lround(def.settleTime / def.timeStep));
     int minimumSteps = static_cast<int>(std::lround(kMinimumSettle / def.timeStep));
@@ -234,8 +240,8 @@ struct Simulation::Impl {
   }
 
   void buildCharacter(const Placement& placement) {
-    CharacterState pose = forwardKinematics(placement.headOrigin, placement.headAngle,
-                                            placement.jointAngles);
+    CharacterState pose =
+        forwardKinematics(placement.headOrigin, placement.headAngle, placement.jointAngles);
     for (int i = 0; i < kLinkCount; ++i) {
       b2BodyDef bodyDef;
       bodyDef.type = b2_dynamicBody;
@@ -249,7 +255,8 @@ struct Simulation::Impl {
       b2RevoluteJointDef jointDef;
       jointDef.bodyA = bodies[joint.parentLink];
       jointDef.bodyB = bodies[joint.childLink];
-      jointDef.localAnchorA.Set(static_cast<float>(kLinks[joint.parentLink].axisSign * joint.anchorOnParent), 0.0f);
+      jointDef.localAnchorA.Set(
+          static_cast<float>(kLinks[joint.parentLink].axisSign * joint.anchorOnParent), 0.0f);
       jointDef.localAnchorB.SetZero();
       jointDef.referenceAngle = 0.0f;  // joint angle = child angle - parent angle
       jointDef.enableLimit = true;
@@ -343,7 +350,9 @@ void Simulation::setJointTorques(const std::array<double, kJointCount>& torques)
 const std::array<double, kJointCount>& Simulation::appliedTorques() const {
   return impl_->appliedTorques;
 }
-void Simulation::addExternalForce(const ExternalForce& force) { impl_->pendingForces.push_back(force); }
+void Simulation::addExternalForce(const ExternalForce& force) {
+  impl_->pendingForces.push_back(force);
+}
 void Simulation::step() { impl_->step(); }
 double Simulation::time() const { return impl_->state.time; }
 double Simulation::timeStep() const { return impl_->def.timeStep; }

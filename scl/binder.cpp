@@ -148,7 +148,8 @@ class Binder {
     bool environmentKnown = true;
     if (header.environment) {
       const std::string& text = header.environment->text;
-      environmentKnown = std::find(kEnvironments.begin(), kEnvironments.end(), text) != kEnvironments.end();
+      environmentKnown =
+          std::find(kEnvironments.begin(), kEnvironments.end(), text) != kEnvironments.end();
       if (environmentKnown)
         scene.environment = text;
       else
@@ -156,7 +157,8 @@ class Binder {
                     "unknown environment " + quoted(text) + didYouMean(text, kEnvironments));
     }
     if (header.height) {
-      if (checkScenePositive(*header.height, "chair height")) scene.chairHeight = header.height->value;
+      if (checkScenePositive(*header.height, "chair height"))
+        scene.chairHeight = header.height->value;
       if (scene.environment != "chair" && environmentKnown)
         sink_.warning(header.height->location, "'height:' is used only with 'env: chair'");
     }
@@ -193,7 +195,8 @@ class Binder {
       int source = resolvePhase(*phase.mirrorOf, "mirror");
       if (source >= 0) {
         std::vector<Primitive> copies;
-        for (const Primitive& primitive : program_.phases[source].primitives) copies.push_back(mirrored(primitive));
+        for (const Primitive& primitive : program_.phases[source].primitives)
+          copies.push_back(mirrored(primitive));
         for (Primitive& copy : copies) {
           for (int joint : drivenJoints(copy)) drivers_[joint] = phase.mirrorOf->location;
           program_.phases[index].primitives.push_back(std::move(copy));
@@ -245,8 +248,9 @@ class Binder {
     auto it = phaseIndex_.find(name.text);
     if (it != phaseIndex_.end()) return it->second;
     if (allPhaseNames_.count(name.text)) {
-      sink_.error(name.location, "phase " + quoted(name.text) + " is referenced before its definition" +
-                                     (use == "mirror" ? " (a phase can mirror only an earlier phase)" : ""));
+      sink_.error(name.location,
+                  "phase " + quoted(name.text) + " is referenced before its definition" +
+                      (use == "mirror" ? " (a phase can mirror only an earlier phase)" : ""));
       return -1;
     }
     std::vector<std::string_view> known;
@@ -271,9 +275,9 @@ class Binder {
         ++end;
       }
       if (!names.empty())
-        sink_.warning(drives[i].location, names + " already driven by a PD-type primitive at line " +
-                                              std::to_string(earlierLine) +
-                                              " of this phase; the later one wins");
+        sink_.warning(drives[i].location,
+                      names + " already driven by a PD-type primitive at line " +
+                          std::to_string(earlierLine) + " of this phase; the later one wins");
       for (size_t k = i; k < end; ++k) drivers_[drives[k].joint] = drives[k].location;
       i = end;
     }
@@ -295,7 +299,8 @@ class Binder {
   std::optional<BoundPrimitive> bindPrimitive(const sx::Primitive& primitive) {
     const int errorsBefore = sink_.errorCount();
     BoundPrimitive bound;
-    std::visit([&](const auto& node) { bound.primitive = bindNode(node, bound.drives); }, primitive.node);
+    std::visit([&](const auto& node) { bound.primitive = bindNode(node, bound.drives); },
+               primitive.node);
     if (sink_.errorCount() > errorsBefore) return std::nullopt;
     return bound;
   }
@@ -373,7 +378,9 @@ class Binder {
     return out;
   }
 
-  Primitive bindNode(const sx::Symm&, std::vector<Drive>&) { return PdPrimitive{}; }  // handled by the phase
+  Primitive bindNode(const sx::Symm&, std::vector<Drive>&) {
+    return PdPrimitive{};
+  }  // handled by the phase
 
   // Warns when a local target lies outside the joint limits: one warning naming the item
   // as written when every member is outside the same range, else one per member.
@@ -384,16 +391,19 @@ class Binder {
       if (angle < kJoints[joint].minDeg || angle > kJoints[joint].maxDeg) outside.push_back(joint);
     if (outside.empty()) return;
     auto sameRange = [&](int joint) {
-      return kJoints[joint].minDeg == kJoints[outside[0]].minDeg && kJoints[joint].maxDeg == kJoints[outside[0]].maxDeg;
+      return kJoints[joint].minDeg == kJoints[outside[0]].minDeg &&
+             kJoints[joint].maxDeg == kJoints[outside[0]].maxDeg;
     };
-    const bool asWritten = outside.size() == joints.size() && std::all_of(outside.begin(), outside.end(), sameRange);
+    const bool asWritten =
+        outside.size() == joints.size() && std::all_of(outside.begin(), outside.end(), sameRange);
     for (int joint : outside) {
       const JointDef& def = kJoints[joint];
       std::string who = quoted(asWritten ? std::string_view(item.joint.text) : def.name);
       if (!asWritten && item.joint.text != def.name) who += " (in " + quoted(item.joint.text) + ")";
       sink_.warning(item.angle.location, "target " + formatNumber(angle) + " deg for " + who +
-                                             " is outside the joint range [" + formatNumber(def.minDeg) +
-                                             ", " + formatNumber(def.maxDeg) + "] deg");
+                                             " is outside the joint range [" +
+                                             formatNumber(def.minDeg) + ", " +
+                                             formatNumber(def.maxDeg) + "] deg");
       if (asWritten) return;
     }
   }
@@ -438,7 +448,8 @@ class Binder {
     else if (!findLinkGroup(name.text).empty())
       sink_.error(name.location, quoted(name.text) + " is a link group; expected a joint");
     else
-      sink_.error(name.location, "unknown joint " + quoted(name.text) + didYouMean(name.text, jointNames_));
+      sink_.error(name.location,
+                  "unknown joint " + quoted(name.text) + didYouMean(name.text, jointNames_));
     return {};
   }
 
@@ -456,7 +467,8 @@ class Binder {
     else if (!findJointGroup(name.text).empty())
       sink_.error(name.location, quoted(name.text) + " is a joint group; expected a link");
     else
-      sink_.error(name.location, "unknown link " + quoted(name.text) + didYouMean(name.text, linkNames_));
+      sink_.error(name.location,
+                  "unknown link " + quoted(name.text) + didYouMean(name.text, linkNames_));
     return {};
   }
 
@@ -477,13 +489,15 @@ class Binder {
     Number out{literal.value * unit, -1, unit};
     if (!literal.parameter) return out;
     out.slot = static_cast<int>(program_.parameters.size());
-    program_.parameters.push_back({uniqueName(name), literal.value, literal.value, literal.location});
+    program_.parameters.push_back(
+        {uniqueName(name), literal.value, literal.value, literal.location});
     return out;
   }
 
   Number duration(const sx::NumberLit& literal, const std::string& name) {
     if (literal.value < 0)
-      sink_.error(literal.location, "time must not be negative (found " + formatNumber(literal.value) + ")");
+      sink_.error(literal.location,
+                  "time must not be negative (found " + formatNumber(literal.value) + ")");
     return number(literal, 1.0, name);
   }
 

@@ -23,16 +23,41 @@ inline constexpr int kJointCount = 15;
 
 /// Index of a link in `kLinks`.
 enum LinkId : int {
-  kHead, kNeck, kTrunk, kPelvis,
-  kLeftArm, kRightArm, kLeftForearm, kRightForearm, kLeftHand, kRightHand,
-  kLeftThigh, kRightThigh, kLeftShank, kRightShank, kLeftFoot, kRightFoot,
+  kHead,
+  kNeck,
+  kTrunk,
+  kPelvis,
+  kLeftArm,
+  kRightArm,
+  kLeftForearm,
+  kRightForearm,
+  kLeftHand,
+  kRightHand,
+  kLeftThigh,
+  kRightThigh,
+  kLeftShank,
+  kRightShank,
+  kLeftFoot,
+  kRightFoot,
 };
 
 /// Index of a joint in `kJoints`.
 enum JointId : int {
-  kNeckTop, kNeckBottom, kWaist,
-  kLeftShoulder, kRightShoulder, kLeftElbow, kRightElbow, kLeftWrist, kRightWrist,
-  kLeftHip, kRightHip, kLeftKnee, kRightKnee, kLeftAnkle, kRightAnkle,
+  kNeckTop,
+  kNeckBottom,
+  kWaist,
+  kLeftShoulder,
+  kRightShoulder,
+  kLeftElbow,
+  kRightElbow,
+  kLeftWrist,
+  kRightWrist,
+  kLeftHip,
+  kRightHip,
+  kLeftKnee,
+  kRightKnee,
+  kLeftAnkle,
+  kRightAnkle,
 };
 
 /// One rigid link: a trapezoid with a semicircular cap at each end (thesis Table 4.1).

@@ -71,17 +71,20 @@ std::string substituteParameters(std::string_view source, const Program& program
   std::vector<Edit> edits;
   for (const Parameter& parameter : program.parameters) {
     const SourceLocation& at = parameter.location;
-    size_t begin = at.line > 0 && at.column > 0 ? offsetOf(source, at.line, at.column) : std::string_view::npos;
+    size_t begin = at.line > 0 && at.column > 0 ? offsetOf(source, at.line, at.column)
+                                                : std::string_view::npos;
     if (begin == std::string_view::npos || source[begin] != '@')
-      throw std::invalid_argument("parameter '" + parameter.name + "' is not at an '@' number at line " +
-                                  std::to_string(at.line) + ", column " + std::to_string(at.column));
+      throw std::invalid_argument("parameter '" + parameter.name +
+                                  "' is not at an '@' number at line " + std::to_string(at.line) +
+                                  ", column " + std::to_string(at.column));
     size_t end = begin + 1;
     while (end < source.size() && isNumberChar(source[end])) ++end;
     std::string text = "@";
     text += formatNumber(parameter.value);
     edits.push_back({begin, end, std::move(text)});
   }
-  std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
+  std::sort(edits.begin(), edits.end(),
+            [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
   std::string out;
   size_t copied = 0;
   for (const Edit& edit : edits) {

@@ -15,9 +15,12 @@ namespace {
 
 std::string_view severityName(Severity severity) {
   switch (severity) {
-    case Severity::Error: return "error";
-    case Severity::Warning: return "warning";
-    case Severity::Note: return "note";
+    case Severity::Error:
+      return "error";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Note:
+      return "note";
   }
   return "error";
 }
@@ -109,7 +112,9 @@ void DiagnosticSink::note(const SourceLocation& location, std::string message) {
 int editDistance(std::string_view a, std::string_view b) {
   // Names are short; beyond 64 bytes nothing is a plausible typo of a table name.
   if (a.size() > 64 || b.size() > 64) return 1000;
-  auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+  auto lower = [](char c) {
+    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  };
   const size_t n = a.size(), m = b.size();
   std::array<std::array<int, 65>, 65> d{};  // on the stack: called for every candidate name
   for (size_t i = 0; i <= n; ++i) d[i][0] = static_cast<int>(i);
@@ -118,7 +123,8 @@ int editDistance(std::string_view a, std::string_view b) {
     for (size_t j = 1; j <= m; ++j) {
       int cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
       d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) && lower(a[i - 2]) == lower(b[j - 1]))
+      if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) &&
+          lower(a[i - 2]) == lower(b[j - 1]))
         d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
   }
@@ -147,8 +153,7 @@ std::string didYouMean(std::string_view name, std::span<const std::string_view> 
 
 std::string quoteToken(std::string_view text) {
   std::string out;
-  for (char c : text.substr(0, 40))
-    out += std::isprint(static_cast<unsigned char>(c)) ? c : '?';
+  for (char c : text.substr(0, 40)) out += std::isprint(static_cast<unsigned char>(c)) ? c : '?';
   if (text.size() > 40) out += "...";
   return out;
 }

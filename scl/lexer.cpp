@@ -12,7 +12,9 @@ namespace {
 bool isIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
 bool isIdentChar(char c) { return isIdentStart(c) || isDigit(c); }
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+bool isSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
 
 class Lexer {
  public:
@@ -84,15 +86,33 @@ class Lexer {
     if (c == '@' || c == '-' || c == '+' || c == '.' || isDigit(c)) return lexNumber(token);
     TokenKind kind;
     switch (c) {
-      case '{': kind = TokenKind::LeftBrace; break;
-      case '}': kind = TokenKind::RightBrace; break;
-      case '[': kind = TokenKind::LeftBracket; break;
-      case ']': kind = TokenKind::RightBracket; break;
-      case '(': kind = TokenKind::LeftParen; break;
-      case ')': kind = TokenKind::RightParen; break;
-      case ',': kind = TokenKind::Comma; break;
-      case ':': kind = TokenKind::Colon; break;
-      default: skipInvalid(); return false;
+      case '{':
+        kind = TokenKind::LeftBrace;
+        break;
+      case '}':
+        kind = TokenKind::RightBrace;
+        break;
+      case '[':
+        kind = TokenKind::LeftBracket;
+        break;
+      case ']':
+        kind = TokenKind::RightBracket;
+        break;
+      case '(':
+        kind = TokenKind::LeftParen;
+        break;
+      case ')':
+        kind = TokenKind::RightParen;
+        break;
+      case ',':
+        kind = TokenKind::Comma;
+        break;
+      case ':':
+        kind = TokenKind::Colon;
+        break;
+      default:
+        skipInvalid();
+        return false;
     }
     ++pos_;
     token.kind = kind;

@@ -17,8 +17,14 @@ namespace scl {
 enum class TokenKind {
   Identifier,  ///< [A-Za-z_][A-Za-z0-9_]*
   Number,      ///< [@][+-]digits[.digits] or [@][+-].digits
-  LeftBrace, RightBrace, LeftBracket, RightBracket, LeftParen, RightParen,
-  Comma, Colon,
+  LeftBrace,
+  RightBrace,
+  LeftBracket,
+  RightBracket,
+  LeftParen,
+  RightParen,
+  Comma,
+  Colon,
   EndOfFile,
 };
 

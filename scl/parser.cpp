@@ -32,11 +32,11 @@ using syntax::Vf;
 
 constexpr std::array<std::string_view, 5> kPrimitiveKeywords = {"vf", "ik", "relax", "gc", "symm"};
 constexpr std::array<std::string_view, 3> kTransitionKeywords = {"after", "when", "and"};
-constexpr std::array<std::string_view, 5> kContactWords = {"established", "lost", "changed",
-                                                           "any", "all"};
+constexpr std::array<std::string_view, 5> kContactWords = {"established", "lost", "changed", "any",
+                                                           "all"};
 // Words that may follow the body of a primitive; used to suggest a fix for a typo there.
-constexpr std::array<std::string_view, 7> kTrailingWords = {"child", "parent", "time", "on",
-                                                            "by", "rel", "strength"};
+constexpr std::array<std::string_view, 7> kTrailingWords = {"child", "parent", "time",    "on",
+                                                            "by",    "rel",    "strength"};
 
 /// One named argument a primitive (or the scene header) accepts: `name: value` (or
 /// `name value` when `colon` is false, as in `strength 0.5`).
@@ -66,15 +66,17 @@ class Parser {
       if (!loose) inLooseRun = false;
       if (token.kind == TokenKind::LeftBrace) {
         if (!script.phases.empty() && !script.phases.back().exit && !script.phases.back().recovered)
-          errorAt(token, "missing transition between phases; write 'after NUM' or "
-                         "'when contact LINK' before '{'");
+          errorAt(token,
+                  "missing transition between phases; write 'after NUM' or "
+                  "'when contact LINK' before '{'");
         script.phases.push_back(parsePhase());
       } else if (isTransitionStart()) {
         Transition transition = parseTransition();
         if (script.phases.empty())
           sink_.error(transition.location, "a transition must follow a phase");
         else if (script.phases.back().exit)
-          sink_.error(transition.location, "two transitions in a row; expected '{' to start a phase");
+          sink_.error(transition.location,
+                      "two transitions in a row; expected '{' to start a phase");
         else
           script.phases.back().exit = std::move(transition);
       } else if (isWord("finally")) {
@@ -143,12 +145,15 @@ class Parser {
   }
 
   SourceLocation location(const Token& token) const { return {file_, token.line, token.column}; }
-  void errorAt(const Token& token, std::string message) { sink_.error(location(token), std::move(message)); }
+  void errorAt(const Token& token, std::string message) {
+    sink_.error(location(token), std::move(message));
+  }
   void expectedNear(std::string_view what, const Token& token, std::string_view hint = "") {
     // The lexer already reported the bytes that broke the syntax here.
     suppressedLast_ = token.afterInvalid;
     if (suppressedLast_) return;
-    errorAt(token, "expected " + std::string(what) + " near " + describeToken(token) + std::string(hint));
+    errorAt(token,
+            "expected " + std::string(what) + " near " + describeToken(token) + std::string(hint));
   }
   void noteOpened(const Token& open) {
     if (suppressedLast_) return;
@@ -167,7 +172,8 @@ class Parser {
         next();
         return;
       }
-      if (kind == TokenKind::LeftBracket || kind == TokenKind::RightBrace || kind == TokenKind::LeftBrace)
+      if (kind == TokenKind::LeftBracket || kind == TokenKind::RightBrace ||
+          kind == TokenKind::LeftBrace)
         return;
       next();
     }
@@ -322,18 +328,24 @@ class Parser {
   bool parseContact(Transition& transition) {
     if (!isWord("contact")) {
       std::string hint;
-      if (peek().kind == TokenKind::Identifier) hint = didYouMean(peek().text, std::array<std::string_view, 1>{"contact"});
+      if (peek().kind == TokenKind::Identifier)
+        hint = didYouMean(peek().text, std::array<std::string_view, 1>{"contact"});
       expectedNear("'contact' after 'when'", peek(), hint);
       return false;
     }
     next();
     transition.contact = true;
-    if (isWord("established")) transition.event = ContactEvent::Established;
-    else if (isWord("lost")) transition.event = ContactEvent::Lost;
-    else if (isWord("changed")) transition.event = ContactEvent::Changed;
+    if (isWord("established"))
+      transition.event = ContactEvent::Established;
+    else if (isWord("lost"))
+      transition.event = ContactEvent::Lost;
+    else if (isWord("changed"))
+      transition.event = ContactEvent::Changed;
     if (transition.event) next();
-    if (isWord("any")) transition.quantifier = ContactQuantifier::Any;
-    else if (isWord("all")) transition.quantifier = ContactQuantifier::All;
+    if (isWord("any"))
+      transition.quantifier = ContactQuantifier::Any;
+    else if (isWord("all"))
+      transition.quantifier = ContactQuantifier::All;
     if (transition.quantifier) next();
     if (!isKind(TokenKind::Identifier)) {
       expectedNear("a link name after 'contact'", peek());
@@ -348,7 +360,8 @@ class Parser {
       break;
     }
     // A word right after the first target: most likely a misspelled event or quantifier.
-    if (isKind(TokenKind::Identifier) && !isTransitionStart() && !isWord("backto") && !isWord("finally")) {
+    if (isKind(TokenKind::Identifier) && !isTransitionStart() && !isWord("backto") &&
+        !isWord("finally")) {
       const Name& first = transition.targets.front();
       std::string_view suggestion = closestMatch(first.text, kContactWords);
       if (transition.targets.size() == 1 && !suggestion.empty())
@@ -462,17 +475,21 @@ class Parser {
     item.joint = parseName();
     if (!isKind(TokenKind::Number)) {
       std::string_view keyword = closestMatch(item.joint.text, kPrimitiveKeywords);
-      const bool isJointName = findJoint(item.joint.text) || !findJointGroup(item.joint.text).empty();
+      const bool isJointName =
+          findJoint(item.joint.text) || !findJointGroup(item.joint.text).empty();
       if (!keyword.empty() && !isJointName)
         sink_.error(item.joint.location, "unknown primitive '" + quoteToken(item.joint.text) +
                                              "'; did you mean '" + std::string(keyword) + "'?");
       else
-        expectedNear("a target angle (degrees) after '" + quoteToken(item.joint.text) + "'", peek());
+        expectedNear("a target angle (degrees) after '" + quoteToken(item.joint.text) + "'",
+                     peek());
       return false;
     }
     item.angle = *parseNumber("");
-    if (isWord("child")) item.frame = Frame::Child;
-    else if (isWord("parent")) item.frame = Frame::Parent;
+    if (isWord("child"))
+      item.frame = Frame::Child;
+    else if (isWord("parent"))
+      item.frame = Frame::Parent;
     if (item.frame != Frame::Local) next();
     return true;
   }
@@ -505,8 +522,8 @@ class Parser {
     }};
     if (!parseArgs(specs, "vf")) return false;
     if (!on || !by) {
-      errorAt(keyword, std::string("vf needs ") + (on ? "" : "'on: LINK'") + (!on && !by ? " and " : "") +
-                           (by ? "" : "'by: JOINT'"));
+      errorAt(keyword, std::string("vf needs ") + (on ? "" : "'on: LINK'") +
+                           (!on && !by ? " and " : "") + (by ? "" : "'by: JOINT'"));
       return false;
     }
     vf.on = *on;
@@ -607,7 +624,8 @@ class Parser {
     }
     next();
     if (numbers.size() != 2) {
-      errorAt(open, "expected 2 numbers in " + std::string(what) + ", found " + std::to_string(numbers.size()));
+      errorAt(open, "expected 2 numbers in " + std::string(what) + ", found " +
+                        std::to_string(numbers.size()));
       return std::nullopt;
     }
     return Vec{numbers[0], numbers[1], location(open)};
@@ -628,8 +646,8 @@ class Parser {
         if (candidate.name == word.text) spec = &candidate;
       if (!spec) {
         if (isKind(TokenKind::Colon, 1)) {
-          errorAt(word, "unknown argument '" + quoteToken(word.text) + ":' for " + std::string(owner) +
-                            didYouMean(word.text, argNames(specs)));
+          errorAt(word, "unknown argument '" + quoteToken(word.text) + ":' for " +
+                            std::string(owner) + didYouMean(word.text, argNames(specs)));
           return false;
         }
         pos_ = save;
@@ -637,8 +655,10 @@ class Parser {
       }
       next();
       if (spec->colon && !expectColonAfter(spec->name)) return false;
-      if ((spec->nameOut && spec->nameOut->has_value()) || (spec->numberOut && spec->numberOut->has_value())) {
-        errorAt(word, "duplicate argument '" + std::string(spec->name) + (spec->colon ? ":'" : "'"));
+      if ((spec->nameOut && spec->nameOut->has_value()) ||
+          (spec->numberOut && spec->numberOut->has_value())) {
+        errorAt(word,
+                "duplicate argument '" + std::string(spec->name) + (spec->colon ? ":'" : "'"));
         return false;
       }
       std::string what = std::string(spec->what) + " after '" + std::string(spec->name) +

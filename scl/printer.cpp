@@ -7,7 +7,8 @@ namespace scl {
 
 std::string formatNumber(double value) {
   char buffer[400];
-  auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed);
+  auto [end, error] =
+      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed);
   if (error != std::errc()) return "0";  // unreachable for finite doubles (at most ~330 chars)
   return std::string(buffer, end);
 }
@@ -56,8 +57,8 @@ struct PrimitivePrinter {
     return out;
   }
   std::string operator()(const Vf& vf) const {
-    return std::string("vf ") + (vf.stanceBalance ? "sb" : "") + vec(vf.values) + " on: " + vf.on.text +
-           ", by: " + vf.by.text;
+    return std::string("vf ") + (vf.stanceBalance ? "sb" : "") + vec(vf.values) +
+           " on: " + vf.on.text + ", by: " + vf.by.text;
   }
   std::string operator()(const Ik& ik) const {
     std::string out = "ik " + joined(ik.targets, vec) + " on: " + ik.on.text;
@@ -132,19 +133,27 @@ std::vector<Line> canonicalLines(const syntax::Script& script) {
       lines.push_back({header, phase.name->location.line, 2, {}});
     }
     for (const syntax::Primitive& primitive : phase.primitives)
-      lines.push_back({"  [" + std::visit(PrimitivePrinter{}, primitive.node) + "]", primitive.location.line, 2, {}});
+      lines.push_back({"  [" + std::visit(PrimitivePrinter{}, primitive.node) + "]",
+                       primitive.location.line,
+                       2,
+                       {}});
     lines.push_back({"}", phase.end.line, 2, {}});
     if (phase.exit) lines.push_back({transition(*phase.exit), phase.exit->location.line, 0, {}});
   }
   if (script.finally) {
-    lines.push_back({"finally " + transition(script.finally->transition), script.finally->location.line, 0, {}});
-    lines.push_back({"backto " + script.finally->backto.text, script.finally->backto.location.line, 0, {}});
+    lines.push_back({"finally " + transition(script.finally->transition),
+                     script.finally->location.line,
+                     0,
+                     {}});
+    lines.push_back(
+        {"backto " + script.finally->backto.text, script.finally->backto.location.line, 0, {}});
   }
   return lines;
 }
 
 // Puts the comments between and after the lines (see printer.h).
-std::vector<Line> withComments(const std::vector<Line>& lines, const std::vector<Comment>& comments) {
+std::vector<Line> withComments(const std::vector<Line>& lines,
+                               const std::vector<Comment>& comments) {
   std::vector<Line> out;
   size_t next = 0;
   // A line takes one trailing comment (two would read back as one); more go below it.
@@ -154,12 +163,14 @@ std::vector<Line> withComments(const std::vector<Line>& lines, const std::vector
       return;
     }
     const size_t indent = line.code.find_first_not_of(' ');
-    out.push_back({std::string(indent == std::string::npos ? 0 : indent, ' ') + comment.text, 0, 0, {}});
+    out.push_back(
+        {std::string(indent == std::string::npos ? 0 : indent, ' ') + comment.text, 0, 0, {}});
   };
   // Before a line: a comment on its own line stays so; one after code on a line that
   // starts no node (the middle of a phrase split over lines) trails the last node.
   const auto before = [&](const Comment& comment, int indent) {
-    if (!comment.ownLine && !out.empty() && out.back().sourceLine > 0) return trail(out.back(), comment);
+    if (!comment.ownLine && !out.empty() && out.back().sourceLine > 0)
+      return trail(out.back(), comment);
     if (comment.blankLineBefore && !out.empty() && !out.back().code.empty()) out.push_back({});
     out.push_back({std::string(static_cast<size_t>(indent), ' ') + comment.text, 0, 0, {}});
   };
@@ -172,7 +183,8 @@ std::vector<Line> withComments(const std::vector<Line>& lines, const std::vector
     // A trailing comment goes with the last node that starts on its line.
     const bool lastOnItsLine = i + 1 == lines.size() || lines[i + 1].sourceLine != line.sourceLine;
     if (line.sourceLine > 0 && lastOnItsLine)
-      for (; next < comments.size() && comments[next].line == line.sourceLine; ++next) trail(out.back(), comments[next]);
+      for (; next < comments.size() && comments[next].line == line.sourceLine; ++next)
+        trail(out.back(), comments[next]);
   }
   for (; next < comments.size(); ++next) before(comments[next], 0);
   return out;
@@ -185,13 +197,15 @@ std::string render(const std::vector<Line>& lines) {
     // from its longest code.
     size_t end = i;
     size_t width = 0;
-    while (end < lines.size() && !lines[end].trailing.empty()) width = std::max(width, lines[end++].code.size());
+    while (end < lines.size() && !lines[end].trailing.empty())
+      width = std::max(width, lines[end++].code.size());
     if (end == i) {
       text += lines[i++].code + "\n";
       continue;
     }
     for (; i < end; ++i)
-      text += lines[i].code + std::string(width - lines[i].code.size() + 2, ' ') + lines[i].trailing + "\n";
+      text += lines[i].code + std::string(width - lines[i].code.size() + 2, ' ') +
+              lines[i].trailing + "\n";
   }
   return text;
 }

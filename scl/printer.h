@@ -14,7 +14,6 @@
 #pragma once
 
 #include <string>
-
 #include <vector>
 
 #include "scl/lexer.h"

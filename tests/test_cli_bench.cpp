@@ -21,7 +21,8 @@ Outcome runScl(const std::string& args) {
   std::string capture = (std::filesystem::temp_directory_path() / "scl_cli_bench_XXXXXX").string();
   int fd = mkstemp(capture.data());
   REQUIRE(fd >= 0);
-  int status = std::system((SCL_BINARY_DIR "/tools/scl " + args + " >" + capture + " 2>&1").c_str());
+  int status =
+      std::system((SCL_BINARY_DIR "/tools/scl " + args + " >" + capture + " 2>&1").c_str());
   std::ifstream in(capture);
   std::ostringstream text;
   text << in.rdbuf();
@@ -44,8 +45,9 @@ TEST_CASE("scl bench --quick --json measures physics, controller, a run and the 
   REQUIRE(bench.exitCode == 0);
   const std::string& json = bench.out;
   INFO(json);
-  for (const char* key : {"simulated_per_wall", "us_per_step", "runner_us_per_step", "physics_us_per_step",
-                          "controller_us_per_step", "ratio", "real_time_factor", "mb_per_s"}) {
+  for (const char* key :
+       {"simulated_per_wall", "us_per_step", "runner_us_per_step", "physics_us_per_step",
+        "controller_us_per_step", "ratio", "real_time_factor", "mb_per_s"}) {
     REQUIRE(number(json, key));
     CHECK(*number(json, key) > 0.0);
   }

@@ -39,7 +39,8 @@ class TempDir {
   // Names of the files in the directory, sorted.
   std::vector<std::string> entries() const {
     std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(path_)) names.push_back(entry.path().filename().string());
+    for (const auto& entry : fs::directory_iterator(path_))
+      names.push_back(entry.path().filename().string());
     std::sort(names.begin(), names.end());
     return names;
   }
@@ -85,12 +86,16 @@ bool balancedJsonObject(const std::string& text) {
   for (size_t i = start; i < text.size(); ++i) {
     char c = text[i];
     if (inString) {
-      if (c == '\\') ++i;
-      else if (c == '"') inString = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
       continue;
     }
-    if (c == '"') inString = true;
-    else if (c == '{' || c == '[') stack.push_back(c);
+    if (c == '"')
+      inString = true;
+    else if (c == '{' || c == '[')
+      stack.push_back(c);
     else if (c == '}' || c == ']') {
       if (stack.empty() || (c == '}') != (stack.back() == '{')) return false;
       stack.pop_back();
@@ -109,7 +114,9 @@ std::optional<std::string> jsonRaw(const std::string& json, const std::string& k
   return json.substr(start, end - start);
 }
 
-bool jsonIsNull(const std::string& json, const std::string& key) { return jsonRaw(json, key) == "null"; }
+bool jsonIsNull(const std::string& json, const std::string& key) {
+  return jsonRaw(json, key) == "null";
+}
 
 double jsonNumber(const std::string& json, const std::string& key) {
   std::optional<std::string> raw = jsonRaw(json, key);
@@ -134,9 +141,12 @@ std::vector<std::vector<std::string>> parseCsv(const std::string& text) {
     std::vector<std::string> fields(1);
     bool quoted = false;
     for (char c : line) {
-      if (c == '"') quoted = !quoted;
-      else if (c == ',' && !quoted) fields.emplace_back();
-      else fields.back() += c;
+      if (c == '"')
+        quoted = !quoted;
+      else if (c == ',' && !quoted)
+        fields.emplace_back();
+      else
+        fields.back() += c;
     }
     rows.push_back(fields);
   }
@@ -173,11 +183,33 @@ TEST_CASE("scl run summarises a supine script that does nothing") {
   REQUIRE(run.exitCode == 0);
   const std::string& json = run.out;
   REQUIRE(balancedJsonObject(json));
-  for (const char* key : {"script", "scene", "time_step", "duration", "steps", "end", "parameters", "pushes",
-                          "perturb_deg", "seed", "phases", "standing", "first_standing", "fell", "rise_time",
-                          "max_pelvis_height", "max_airborne_pelvis_height", "airborne_time", "head_height",
-                          "energy", "distance", "phase_changes", "wall_time", "setup_wall_time",
-                          "real_time_factor", "trajectory", "filmstrip"})
+  for (const char* key : {"script",
+                          "scene",
+                          "time_step",
+                          "duration",
+                          "steps",
+                          "end",
+                          "parameters",
+                          "pushes",
+                          "perturb_deg",
+                          "seed",
+                          "phases",
+                          "standing",
+                          "first_standing",
+                          "fell",
+                          "rise_time",
+                          "max_pelvis_height",
+                          "max_airborne_pelvis_height",
+                          "airborne_time",
+                          "head_height",
+                          "energy",
+                          "distance",
+                          "phase_changes",
+                          "wall_time",
+                          "setup_wall_time",
+                          "real_time_factor",
+                          "trajectory",
+                          "filmstrip"})
     CHECK(jsonRaw(json, key));
   CHECK(jsonRaw(json, "pose") == "\"supine\"");
   CHECK(jsonNumber(json, "duration") == Approx(1.0));
@@ -206,7 +238,9 @@ TEST_CASE("scl run summarises a supine script that does nothing") {
 }
 
 TEST_CASE("scl run: the thesis sit-to-stand from a chair stands up") {
-  Outcome run = runScl("run " + kThesis + "4.9-sit-to-stand.scl --pose sitting --env chair --chair-height 0.45 --duration 3 --json");
+  Outcome run = runScl(
+      "run " + kThesis +
+      "4.9-sit-to-stand.scl --pose sitting --env chair --chair-height 0.45 --duration 3 --json");
   REQUIRE(run.exitCode == 0);
   const std::string& json = run.out;
   REQUIRE(balancedJsonObject(json));
@@ -255,7 +289,8 @@ TEST_CASE("scl run: the default duration follows the script") {
 TEST_CASE("scl run --out writes a CSV with a header naming every column") {
   TempDir dir;
   // 1 s at 50 Hz: samples at t = 0, 0.02, ..., 1.0, both ends included: 51 rows.
-  Outcome run = runScl("run " + kCliScripts + "supine_idle.scl --duration 1 --rate 50 --out " + (dir / "run.csv"));
+  Outcome run = runScl("run " + kCliScripts + "supine_idle.scl --duration 1 --rate 50 --out " +
+                       (dir / "run.csv"));
   REQUIRE(run.exitCode == 0);
   auto rows = parseCsv(readText(dir / "run.csv"));
   REQUIRE(rows.size() == 1 + 51);
@@ -273,14 +308,16 @@ TEST_CASE("scl run --out writes a CSV with a header naming every column") {
     CHECK(rows[i][2] == "idle");
   }
   // Every value but the phase name is a number.
-  for (size_t column = 3; column < header.size(); ++column) CHECK_NOTHROW(std::stod(rows.back()[column]));
+  for (size_t column = 3; column < header.size(); ++column)
+    CHECK_NOTHROW(std::stod(rows.back()[column]));
   CHECK(dir.entries() == std::vector<std::string>{"run.csv"});  // no temporary file left
 }
 
 TEST_CASE("scl run --filmstrip writes well-formed SVG with one drawing per time") {
   TempDir dir;
   SECTION("requested times") {
-    Outcome run = runScl("run " + kCliScripts + "two_phases.scl --filmstrip " + (dir / "f.svg") + " --frames 0,0.3,1.2,2");
+    Outcome run = runScl("run " + kCliScripts + "two_phases.scl --filmstrip " + (dir / "f.svg") +
+                         " --frames 0,0.3,1.2,2");
     REQUIRE(run.exitCode == 0);
     std::string svg = readText(dir / "f.svg");
     CHECK(wellFormedXml(svg));
@@ -291,7 +328,8 @@ TEST_CASE("scl run --filmstrip writes well-formed SVG with one drawing per time"
     CHECK(dir.entries() == std::vector<std::string>{"f.svg"});
   }
   SECTION("default: 8 frames, start and end included") {
-    Outcome run = runScl("run " + kCliScripts + "supine_idle.scl --filmstrip " + (dir / "f.svg") + " --out " + (dir / "t.csv"));
+    Outcome run = runScl("run " + kCliScripts + "supine_idle.scl --filmstrip " + (dir / "f.svg") +
+                         " --out " + (dir / "t.csv"));
     REQUIRE(run.exitCode == 0);
     std::string svg = readText(dir / "f.svg");
     CHECK(wellFormedXml(svg));
@@ -323,10 +361,13 @@ TEST_CASE("scl run --set overrides an @ parameter and changes the outcome") {
 
 TEST_CASE("scl run --push changes the outcome") {
   Outcome base = runScl("run " + kCliScripts + "lean_param.scl --json");
-  Outcome pushed = runScl("run " + kCliScripts + "lean_param.scl --push trunk:300,0@0.2+0.2 --json");
+  Outcome pushed =
+      runScl("run " + kCliScripts + "lean_param.scl --push trunk:300,0@0.2+0.2 --json");
   REQUIRE(base.exitCode == 0);
   REQUIRE(pushed.exitCode == 0);
-  CHECK(pushed.out.find("\"link\": \"trunk\", \"fx\": 300, \"fy\": 0, \"start\": 0.2, \"duration\": 0.2") != std::string::npos);
+  CHECK(pushed.out.find(
+            "\"link\": \"trunk\", \"fx\": 300, \"fy\": 0, \"start\": 0.2, \"duration\": 0.2") !=
+        std::string::npos);
   // Pushed forward (+x): the pelvis ends well ahead of where it would have been.
   CHECK(jsonNumber(pushed.out, "distance") > jsonNumber(base.out, "distance") + 0.2);
 }
@@ -337,7 +378,8 @@ TEST_CASE("scl run --perturb is deterministic per seed") {
   REQUIRE(runScl(script + "--seed 7 --out " + (dir / "a.csv")).exitCode == 0);
   REQUIRE(runScl(script + "--seed 7 --out " + (dir / "b.csv")).exitCode == 0);
   REQUIRE(runScl(script + "--seed 8 --out " + (dir / "c.csv")).exitCode == 0);
-  REQUIRE(runScl("run " + kCliScripts + "supine_idle.scl --duration 0.5 --out " + (dir / "d.csv")).exitCode == 0);
+  REQUIRE(runScl("run " + kCliScripts + "supine_idle.scl --duration 0.5 --out " + (dir / "d.csv"))
+              .exitCode == 0);
   CHECK(readText(dir / "a.csv") == readText(dir / "b.csv"));
   CHECK(readText(dir / "a.csv") != readText(dir / "c.csv"));
   CHECK(readText(dir / "a.csv") != readText(dir / "d.csv"));
@@ -360,7 +402,8 @@ TEST_CASE("scl run exit codes and messages for each kind of failure") {
   SECTION("script with errors: 1, diagnostics printed, no output file") {
     Outcome run = runScl("run " + kCliScripts + "errors.scl --out " + (dir / "x.csv"));
     CHECK(run.exitCode == 1);
-    CHECK(run.err.find("errors.scl:3:4: error: unknown joint 'leftShoulderr'") != std::string::npos);
+    CHECK(run.err.find("errors.scl:3:4: error: unknown joint 'leftShoulderr'") !=
+          std::string::npos);
     CHECK(dir.entries().empty());
   }
   SECTION("malformed or unknown --set: 2") {
@@ -375,7 +418,9 @@ TEST_CASE("scl run exit codes and messages for each kind of failure") {
   SECTION("malformed --push: 2, with the expected form") {
     Outcome run = runScl("run " + idle + " --push 'trunk:200@1'");
     CHECK(run.exitCode == 2);
-    CHECK(run.err == "scl run: --push 'trunk:200@1' is malformed: expected LINK:FX,FY@T+DUR, e.g. trunk:200,0@1.5+0.2\n");
+    CHECK(run.err ==
+          "scl run: --push 'trunk:200@1' is malformed: expected LINK:FX,FY@T+DUR, e.g. "
+          "trunk:200,0@1.5+0.2\n");
     Outcome link = runScl("run " + idle + " --push 'trunc:200,0@1+0.1'");
     CHECK(link.exitCode == 2);
     CHECK(link.err.find("did you mean 'trunk'?") != std::string::npos);
@@ -388,16 +433,19 @@ TEST_CASE("scl run exit codes and messages for each kind of failure") {
     CHECK(runScl("run " + idle + " --env moon").exitCode == 2);
   }
   SECTION("unwritable --out: 2 before simulating, no file created") {
-    Outcome run = runScl("run " + kCliScripts + "cyclic.scl --out " + (dir / "missing/dir/run.csv"));
+    Outcome run =
+        runScl("run " + kCliScripts + "cyclic.scl --out " + (dir / "missing/dir/run.csv"));
     CHECK(run.exitCode == 2);
     CHECK(run.err.find("does not exist") != std::string::npos);
     CHECK(run.out.empty());  // failed before the 10 s simulation, nothing printed
     CHECK(dir.entries().empty());
-    CHECK(runScl("run " + idle + " --filmstrip " + dir.path().string()).exitCode == 2);  // a directory
+    CHECK(runScl("run " + idle + " --filmstrip " + dir.path().string()).exitCode ==
+          2);  // a directory
   }
   SECTION("diverging simulation: 3, its message, no output files") {
-    Outcome run = runScl("run " + kCliScripts + "diverge.scl --push trunk:1000000000,0@0.1+0.1 --out " +
-                         (dir / "d.csv") + " --filmstrip " + (dir / "d.svg"));
+    Outcome run =
+        runScl("run " + kCliScripts + "diverge.scl --push trunk:1000000000,0@0.1+0.1 --out " +
+               (dir / "d.csv") + " --filmstrip " + (dir / "d.svg"));
     CHECK(run.exitCode == 3);
     CHECK(run.err.find("simulation diverged at t=") != std::string::npos);
     CHECK(run.err.find("phase 'hold'") != std::string::npos);
@@ -415,7 +463,8 @@ TEST_CASE("scl fmt prints the canonical form with the comments kept") {
   REQUIRE(fmt.exitCode == 0);
   CHECK(fmt.err.empty());
   CHECK(fmt.out.find("// Kip-up from supine") == 0);
-  CHECK(fmt.out.find("[vf (1071, 56) on: leftShank, by: waist]  // thesis: (300, 0)") != std::string::npos);
+  CHECK(fmt.out.find("[vf (1071, 56) on: leftShank, by: waist]  // thesis: (300, 0)") !=
+        std::string::npos);
   CHECK(fmt.out.find("  // knees and ankles are folded\n") != std::string::npos);
   // A script with an error: diagnostics, exit 1, nothing printed.
   TempDir dir;

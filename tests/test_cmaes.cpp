@@ -1,12 +1,11 @@
 // CMA-ES on the standard test functions (budgets about twice the published evaluation
 // counts), determinism, bound handling, NaN fitness, restarts and checkpoints.
-#include <catch2/catch.hpp>
-
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <cmath>
-#include <numbers>
 #include <cstdio>
 #include <limits>
+#include <numbers>
 #include <set>
 #include <stdexcept>
 
@@ -57,9 +56,9 @@ struct Benchmark {
   Objective objective;
   int n;
   double target;
-  int64_t budget;    // about twice the published figure
+  int64_t budget;  // about twice the published figure
   int seeds;
-  int mustSucceed;   // of `seeds`
+  int mustSucceed;  // of `seeds`
   int restarts;
 };
 

@@ -1,6 +1,5 @@
 // The phase machine driven by scripted (synthetic) states: transitions, targets, torques.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -110,8 +109,8 @@ TEST_CASE("after t: the phase lasts exactly t", "[controller][transition]") {
 }
 
 TEST_CASE("when contact established: must be gained during the phase", "[controller][transition]") {
-  Feeder feeder(twoPhases(whenContact(ContactEvent::Established, ContactQuantifier::Any,
-                                      {kRightFoot}, 1)));
+  Feeder feeder(
+      twoPhases(whenContact(ContactEvent::Established, ContactQuantifier::Any, {kRightFoot}, 1)));
   // The foot starts on the ground: staying there never fires.
   CHECK(feeder.stepUntilChange({kLeftFoot, kRightFoot}, 100) == -1);
   // Lifting does not fire either; landing again does, on the step that sees the contact.
@@ -146,24 +145,27 @@ TEST_CASE("when contact any/all over several links", "[controller][transition]")
 
 TEST_CASE("when contact lost and changed", "[controller][transition]") {
   SECTION("lost: must lose contact during the phase") {
-    Feeder feeder(twoPhases(whenContact(ContactEvent::Lost, ContactQuantifier::Any, {kLeftFoot}, 1)));
+    Feeder feeder(
+        twoPhases(whenContact(ContactEvent::Lost, ContactQuantifier::Any, {kLeftFoot}, 1)));
     CHECK(feeder.stepUntilChange({kRightFoot}, 20) == -1);  // off from the start: no loss
     feeder.step({kLeftFoot});
     CHECK(feeder.stepUntilChange({kRightFoot}, 5) == 0);
   }
   SECTION("lost all") {
-    Feeder feeder(twoPhases(whenContact(ContactEvent::Lost, ContactQuantifier::All,
-                                        {kLeftFoot, kRightFoot}, 1)));
+    Feeder feeder(twoPhases(
+        whenContact(ContactEvent::Lost, ContactQuantifier::All, {kLeftFoot, kRightFoot}, 1)));
     feeder.step({kLeftFoot, kRightFoot});
     CHECK(feeder.stepUntilChange({kRightFoot}, 20) == -1);
     CHECK(feeder.stepUntilChange({}, 5) == 0);
   }
   SECTION("changed: either a gain or a loss") {
-    Feeder gain(twoPhases(whenContact(ContactEvent::Changed, ContactQuantifier::Any, {kLeftHand}, 1)));
+    Feeder gain(
+        twoPhases(whenContact(ContactEvent::Changed, ContactQuantifier::Any, {kLeftHand}, 1)));
     gain.step({});
     CHECK(gain.stepUntilChange({}, 20) == -1);
     CHECK(gain.stepUntilChange({kLeftHand}, 5) == 0);
-    Feeder loss(twoPhases(whenContact(ContactEvent::Changed, ContactQuantifier::Any, {kLeftHand}, 1)));
+    Feeder loss(
+        twoPhases(whenContact(ContactEvent::Changed, ContactQuantifier::Any, {kLeftHand}, 1)));
     loss.step({kLeftHand});
     CHECK(loss.stepUntilChange({kLeftHand}, 20) == -1);
     CHECK(loss.stepUntilChange({}, 5) == 0);

@@ -1,6 +1,5 @@
 // The character model, its Box2D simulation and the initial states (issue: foundation).
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <stdexcept>
 
@@ -67,8 +66,10 @@ TEST_CASE("link mass properties are those of a capped trapezoid") {
   double density = forearm.mass / (rectangle + disc);
   double rectangleI = density * rectangle * (L * L + 4 * r * r) / 12.0;
   double offset = 4 * r / (3 * kPi);  // half-disc centroid from its flat side
-  double halfDiscAtCentroid = density * (kPi * r * r * r * r / 4.0 - (disc / 2.0) * offset * offset);
-  double halfDiscs = 2 * (halfDiscAtCentroid + density * (disc / 2.0) * std::pow(L / 2 + offset, 2));
+  double halfDiscAtCentroid =
+      density * (kPi * r * r * r * r / 4.0 - (disc / 2.0) * offset * offset);
+  double halfDiscs =
+      2 * (halfDiscAtCentroid + density * (disc / 2.0) * std::pow(L / 2 + offset, 2));
   CHECK(linkInertia(kLeftForearm) == Approx(rectangleI + halfDiscs).epsilon(1e-9));
   CHECK(linkComOffset(kLeftForearm) == Approx(L / 2.0).epsilon(1e-12));
   // A tapered link has its centre of mass toward its thick end.
@@ -90,7 +91,8 @@ TEST_CASE("a standing pose reads link world angles 90 degrees and ankles 90 degr
   CHECK(state.jointPositions[kWaist].y() < state.jointPositions[kNeckBottom].y());
   CHECK(state.jointPositions[kLeftShoulder].y() == Approx(state.jointPositions[kNeckBottom].y()));
   // The foot points forward (+x) from the ankle.
-  Vec2 toe = state.links[kLeftFoot].origin + kLinks[kLeftFoot].length * linkAxis(kLeftFoot, state.links[kLeftFoot].angle);
+  Vec2 toe = state.links[kLeftFoot].origin +
+             kLinks[kLeftFoot].length * linkAxis(kLeftFoot, state.links[kLeftFoot].angle);
   CHECK(toe.x() > state.jointPositions[kLeftAnkle].x() + 0.2);
 }
 
@@ -110,17 +112,24 @@ TEST_CASE("standing reference heights match acceptance.md within 1 cm") {
   def.settleTime = 0.0;  // the pose as placed, before it sags under PD
   Simulation simulation(def);
   const CharacterState& state = simulation.state();
-  for (int ankle : {kLeftAnkle, kRightAnkle}) CHECK(state.jointPositions[ankle].y() == Approx(0.04).margin(0.01));
-  for (int hip : {kLeftHip, kRightHip}) CHECK(state.jointPositions[hip].y() == Approx(1.02).margin(0.01));
+  for (int ankle : {kLeftAnkle, kRightAnkle})
+    CHECK(state.jointPositions[ankle].y() == Approx(0.04).margin(0.01));
+  for (int hip : {kLeftHip, kRightHip})
+    CHECK(state.jointPositions[hip].y() == Approx(1.02).margin(0.01));
   CHECK(state.jointPositions[kWaist].y() == Approx(1.27).margin(0.01));
   CHECK(state.jointPositions[kNeckTop].y() == Approx(1.79).margin(0.01));
-  double headTop = (state.links[kHead].origin + kLinks[kHead].length * linkAxis(kHead, state.links[kHead].angle)).y() +
-                   kLinks[kHead].distalThickness / 2.0;
+  double headTop =
+      (state.links[kHead].origin + kLinks[kHead].length * linkAxis(kHead, state.links[kHead].angle))
+          .y() +
+      kLinks[kHead].distalThickness / 2.0;
   CHECK(headTop == Approx(2.25).margin(0.01));
   // Link lengths: distance between consecutive joints.
-  CHECK((state.jointPositions[kLeftKnee] - state.jointPositions[kLeftHip]).norm() == Approx(0.50).margin(1e-4));
-  CHECK((state.jointPositions[kLeftAnkle] - state.jointPositions[kLeftKnee]).norm() == Approx(0.48).margin(1e-4));
-  CHECK((state.jointPositions[kLeftWrist] - state.jointPositions[kLeftElbow]).norm() == Approx(0.32).margin(1e-4));
+  CHECK((state.jointPositions[kLeftKnee] - state.jointPositions[kLeftHip]).norm() ==
+        Approx(0.50).margin(1e-4));
+  CHECK((state.jointPositions[kLeftAnkle] - state.jointPositions[kLeftKnee]).norm() ==
+        Approx(0.48).margin(1e-4));
+  CHECK((state.jointPositions[kLeftWrist] - state.jointPositions[kLeftElbow]).norm() ==
+        Approx(0.32).margin(1e-4));
   // Quiet stance leans 2° forward at the ankles over flat feet.
   for (int i = 0; i < kLinkCount; ++i) {
     if (i == kLeftFoot || i == kRightFoot) {
@@ -147,8 +156,9 @@ TEST_CASE("every initial state rests: no link moves more than 2 cm under default
   // joints, so they drift however they are placed. They rest for the first quarter
   // second; balance control holds them (scripts/stand.scl for 10 s in test_motions, and
   // gravity compensation in the primitives' tests).
-  for (Case c : {Case{"standing", "flat", 0.25}, Case{"supine", "flat", 1.0}, Case{"prone", "flat", 1.0},
-                 Case{"sitting", "chair", 1.0}, Case{"crouching", "flat", 0.25}}) {
+  for (Case c :
+       {Case{"standing", "flat", 0.25}, Case{"supine", "flat", 1.0}, Case{"prone", "flat", 1.0},
+        Case{"sitting", "chair", 1.0}, Case{"crouching", "flat", 0.25}}) {
     CAPTURE(c.pose);
     Simulation simulation(sceneDef(c.pose, c.environment));
     CharacterState start = simulation.state();
@@ -189,7 +199,8 @@ TEST_CASE("the seated pose adapts its legs to the chair height") {
     Simulation simulation(def);
     const CharacterState& state = simulation.state();
     CHECK(state.jointPositions[kLeftAnkle].y() == Approx(0.04).margin(0.02));
-    CHECK(state.jointPositions[kLeftHip].y() - kLinks[kLeftThigh].proximalThickness / 2 == Approx(height).margin(0.015));
+    CHECK(state.jointPositions[kLeftHip].y() - kLinks[kLeftThigh].proximalThickness / 2 ==
+          Approx(height).margin(0.015));
     REQUIRE(simulation.environmentBoxes().size() == 1);
     CHECK(simulation.environmentBoxes()[0].halfSize.y() * 2 == Approx(height));
   }
@@ -219,7 +230,8 @@ TEST_CASE("torques are clamped to each joint's max torque and applied equal and 
   torques[kWaist] = -1e6;
   simulation.setJointTorques(torques);
   simulation.step();
-  for (int j = 0; j < kJointCount; ++j) CHECK(std::abs(simulation.appliedTorques()[j]) == Approx(kJoints[j].maxTorque));
+  for (int j = 0; j < kJointCount; ++j)
+    CHECK(std::abs(simulation.appliedTorques()[j]) == Approx(kJoints[j].maxTorque));
   CHECK(simulation.appliedTorques()[kWaist] == Approx(-250.0));
   // Internal torques cannot change the angular momentum about the COM while airborne;
   // on the ground contacts do, so just check the sign: a positive elbow torque bends it.

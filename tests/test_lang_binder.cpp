@@ -1,7 +1,6 @@
 // Unit tests of the lexer, the diagnostics rendering, the binder and the parameter
 // rewrite.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 #include "scl/binder.h"
@@ -32,7 +31,8 @@ constexpr double kDeg = scl::kPi / 180.0;
 
 TEST_CASE("lexer: tokens, locations, numbers and parameters") {
   scl::DiagnosticSink sink;
-  auto tokens = scl::lex("{ [waist @-30.5, hips .5]\n  // comment\n  rel:leftAnkle }", "f.scl", sink);
+  auto tokens =
+      scl::lex("{ [waist @-30.5, hips .5]\n  // comment\n  rel:leftAnkle }", "f.scl", sink);
   CHECK(sink.diagnostics().empty());
   REQUIRE(tokens.size() == 13);
   CHECK(tokens[2].text == "waist");
@@ -194,9 +194,9 @@ TEST_CASE("binder: @ parameters get slots in script order, shared by mirror copi
   scl::Program program = compileOk(source);
   std::vector<std::string> names;
   for (const auto& parameter : program.parameters) names.push_back(parameter.name);
-  CHECK(names == std::vector<std::string>{"lean.pd.waist", "lean.pd.hips", "lean.pd.time", "lean.vf.fx",
-                                          "lean.vf.fx#2", "lean.after", "phase2.ik.x1",
-                                          "phase2.relax.strength", "phase2.gc.strength"});
+  CHECK(names == std::vector<std::string>{
+                     "lean.pd.waist", "lean.pd.hips", "lean.pd.time", "lean.vf.fx", "lean.vf.fx#2",
+                     "lean.after", "phase2.ik.x1", "phase2.relax.strength", "phase2.gc.strength"});
   CHECK(program.parameters[1].initial == -10);
   CHECK(program.parameters[1].location.line == 1);
   CHECK(program.parameters[1].location.column == 27);
@@ -255,7 +255,8 @@ TEST_CASE("compile reports several independent errors in source order") {
       "t.scl");
   CHECK_FALSE(result.ok());
   REQUIRE(result.diagnostics.size() == 3);
-  CHECK(result.diagnostics[0].message == "unknown joint 'leftShoulderr'; did you mean 'leftShoulder'?");
+  CHECK(result.diagnostics[0].message ==
+        "unknown joint 'leftShoulderr'; did you mean 'leftShoulder'?");
   CHECK(result.diagnostics[1].location.column == 26);
   CHECK(result.diagnostics[2].message == "unknown phase 'y'");
 }

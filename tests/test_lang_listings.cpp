@@ -1,7 +1,6 @@
 // The thesis listings (scripts/thesis/, copies of /work/shared/spec/listings) parse and
 // bind; print/parse round-trips over every script of the project.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -129,7 +128,8 @@ TEST_CASE("print then parse gives the same tree for every script") {
     scl::ParseResult second = scl::parse(printed, "b.scl");
     INFO(path.filename() << "\n" << printed << scl::renderDiagnostics(second.diagnostics, printed));
     CHECK_FALSE(scl::hasErrors(second.diagnostics));
-    CHECK(scl::syntax::withoutLocations(second.script) == scl::syntax::withoutLocations(first.script));
+    CHECK(scl::syntax::withoutLocations(second.script) ==
+          scl::syntax::withoutLocations(first.script));
     CHECK(scl::print(second.script) == printed);  // printing is idempotent
     ++checked;
   }
@@ -138,7 +138,8 @@ TEST_CASE("print then parse gives the same tree for every script") {
 
 TEST_CASE("printing is canonical") {
   const std::string source =
-      "scene env: chair pose: sitting\n{(a)[waist  @30,hips 1.50 time:0.30][vf(0,1)on:trunk by:waist]"
+      "scene env: chair pose: sitting\n{(a)[waist  @30,hips 1.50 time:0.30][vf(0,1)on:trunk "
+      "by:waist]"
       "[ik(0,1),(2,3)on:leftAnkle rel:leftHip time:1][relax elbows,wrists strength .1]"
       "[gc strength 0.8 by:leftAnkle][symm]}when contact all feet{(b):(a)}finally after 1 backto a";
   scl::ParseResult parsed = scl::parse(source, "x.scl");
@@ -220,7 +221,8 @@ TEST_CASE("formatting every shipped script keeps its tree and its comments and i
     INFO(path.filename() << "\n" << printed);
     scl::ParseResult second = scl::parse(printed, "b.scl");
     CHECK_FALSE(scl::hasErrors(second.diagnostics));
-    CHECK(scl::syntax::withoutLocations(second.script) == scl::syntax::withoutLocations(first.script));
+    CHECK(scl::syntax::withoutLocations(second.script) ==
+          scl::syntax::withoutLocations(first.script));
     const std::vector<scl::Comment> kept = scl::scanComments(printed);
     REQUIRE(kept.size() == comments.size());
     for (size_t i = 0; i < kept.size(); ++i) CHECK(kept[i].text == comments[i].text);

@@ -2,7 +2,6 @@
 // script. Nothing may crash; every result compiles or carries an error; whatever parses
 // cleanly also round-trips through the printer.
 #include <catch2/catch.hpp>
-
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -40,14 +39,16 @@ bool checkInvariants(const std::string& source) {
     scl::ParseResult again = scl::parse(printed, "printed.scl");
     INFO(source << "\n---\n" << printed);
     CHECK_FALSE(scl::hasErrors(again.diagnostics));
-    CHECK(scl::syntax::withoutLocations(again.script) == scl::syntax::withoutLocations(parsed.script));
+    CHECK(scl::syntax::withoutLocations(again.script) ==
+          scl::syntax::withoutLocations(parsed.script));
     // With its comments kept: the same tree, and the same comments.
     const std::vector<scl::Comment> comments = scl::scanComments(source);
     const std::string formatted = scl::print(parsed.script, comments);
     scl::ParseResult reparsed = scl::parse(formatted, "formatted.scl");
     INFO(formatted);
     CHECK_FALSE(scl::hasErrors(reparsed.diagnostics));
-    CHECK(scl::syntax::withoutLocations(reparsed.script) == scl::syntax::withoutLocations(parsed.script));
+    CHECK(scl::syntax::withoutLocations(reparsed.script) ==
+          scl::syntax::withoutLocations(parsed.script));
     CHECK(scl::scanComments(formatted).size() == comments.size());
   }
   return result.ok();
@@ -155,7 +156,8 @@ TEST_CASE("a 1 MB script checks in well under a second") {
   source += "finally after 1 backto phase_0\n";
   const auto start = std::chrono::steady_clock::now();
   scl::CompileResult result = scl::compile(source, "big.scl");
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::cout << "compile of a " << source.size() / 1024 << " KiB script (" << phases << " phases, "
             << result.program->parameters.size() << " parameters): " << seconds * 1000 << " ms\n";
   REQUIRE(result.ok());

@@ -4,9 +4,8 @@
 //   // expect warning 5:3: outside the joint range
 // (line:column and a substring of the message). Notes are checked only when expected.
 // A file without expectations must compile without any error or warning.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -30,7 +29,8 @@ std::string readFile(const std::filesystem::path& path) {
 }
 
 std::vector<Expected> expectations(const std::string& source) {
-  static const std::regex pattern(R"(//\s*expect\s+(error|warning|note)\s+(\d+):(\d+):\s*(.*?)\s*$)");
+  static const std::regex pattern(
+      R"(//\s*expect\s+(error|warning|note)\s+(\d+):(\d+):\s*(.*?)\s*$)");
   std::vector<Expected> out;
   std::istringstream lines(source);
   std::string line;
@@ -84,11 +84,13 @@ TEST_CASE("every tests/lang script produces exactly its expected diagnostics") {
     for (size_t i = 0; i < result.diagnostics.size(); ++i) {
       const scl::Diagnostic& actual = result.diagnostics[i];
       if (used[i] || actual.severity == scl::Severity::Note) continue;
-      INFO("unexpected " << actual.location.line << ":" << actual.location.column << ": " << actual.message);
+      INFO("unexpected " << actual.location.line << ":" << actual.location.column << ": "
+                         << actual.message);
       CHECK(false);
     }
-    const bool expectsError = std::any_of(expected.begin(), expected.end(),
-                                          [](const Expected& e) { return e.severity == scl::Severity::Error; });
+    const bool expectsError = std::any_of(expected.begin(), expected.end(), [](const Expected& e) {
+      return e.severity == scl::Severity::Error;
+    });
     CHECK(result.ok() == !expectsError);
   }
 }

@@ -6,7 +6,6 @@
 // Regenerate the golden figures after an intended change with
 //   SCL_UPDATE_GOLDEN=1 build/tests/test_motions
 #include <catch2/catch.hpp>
-
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -85,8 +84,8 @@ void checkGolden(const MotionMark& mark, const MotionTrialResult& result) {
   for (const auto& [key, expected] : golden[mark.name]) {
     CAPTURE(mark.name, key);
     // Times within 0.05 s, heights within 2 cm, distances within 5 cm or 2 %, steps exact.
-    double tolerance = key == "distance" ? std::max(0.05, 0.02 * std::abs(expected))
-                       : key == "steps"  ? 0.0
+    double tolerance = key == "distance"            ? std::max(0.05, 0.02 * std::abs(expected))
+                       : key == "steps"             ? 0.0
                        : key == "max_pelvis_height" ? 0.02
                                                     : 0.05;
     CHECK(figures.at(key) == Approx(expected).margin(tolerance));

@@ -1,7 +1,6 @@
 // Objective files: parsing, diagnostics, and term values checked against sums computed
 // here directly from the runner's StepReports.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -85,7 +84,8 @@ TEST_CASE("the shipped kip-up stands in every trial of the robust objective", "[
   REQUIRE(robust.trials.size() == 5);
   CHECK(robust.combination == TrialCombination::Mean);
   CHECK(robust.trials[2].timeStep == 0.0003);
-  const ObjectiveEvaluation evaluation = evaluateObjective(compileOk(readSource("scripts/kipup.scl")), robust);
+  const ObjectiveEvaluation evaluation =
+      evaluateObjective(compileOk(readSource("scripts/kipup.scl")), robust);
   REQUIRE(evaluation.feasible);
   REQUIRE(evaluation.trialValues.size() == 5);
   // Standing through the last second scores about −100·1.77 + 3 (rise) + 8 (energy);
@@ -174,17 +174,21 @@ TEST_CASE("objective errors carry a location and a suggestion", "[objective]") {
   CHECK(d.location.line == 2);
   CHECK(d.message == "unknown statement 'duraton'; did you mean 'duration'?");
 
-  CHECK(firstError("term 1 energy extra\n").message == "unknown argument 'extra' of term 'energy' (it takes none)");
+  CHECK(firstError("term 1 energy extra\n").message ==
+        "unknown argument 'extra' of term 'energy' (it takes none)");
   CHECK(firstError("term 1/0 energy\n").message == "division by zero in the weight");
-  CHECK(firstError("scene pose: spine\nterm 1 energy\n").message == "unknown pose 'spine'; did you mean 'supine'?");
+  CHECK(firstError("scene pose: spine\nterm 1 energy\n").message ==
+        "unknown pose 'spine'; did you mean 'supine'?");
   CHECK(firstError("// nothing\n").message.find("no terms") != std::string::npos);
-  CHECK(firstError("term 1 sum 1 when head <\n").message == "expected a threshold, found end of line");
-  CHECK(firstError("term 1 energy\nstop when head < 0.3 aftr 2\n").message.find("did you mean 'after'") !=
-        std::string::npos);
+  CHECK(firstError("term 1 sum 1 when head <\n").message ==
+        "expected a threshold, found end of line");
+  CHECK(firstError("term 1 energy\nstop when head < 0.3 aftr 2\n")
+            .message.find("did you mean 'after'") != std::string::npos);
   // Rendering puts file:line:col first.
   const std::string text = "term 1 enrgy\n";
   ObjectiveParseResult result = parseObjective(text, "x.objective");
-  CHECK(renderDiagnostics(result.diagnostics, text).rfind("x.objective:1:8: error: unknown term 'enrgy'", 0) == 0);
+  CHECK(renderDiagnostics(result.diagnostics, text)
+            .rfind("x.objective:1:8: error: unknown term 'enrgy'", 0) == 0);
 }
 
 TEST_CASE("term values match sums computed from the step reports", "[objective]") {
@@ -204,7 +208,8 @@ term 1 skid tolerance: 1
   // Independent bookkeeping from the runner's reports and state.
   Runner runner(program, objectiveSimulationDef(program, objective));
   ObjectiveAccumulator accumulator(objective);
-  double energy = 0, contactless = 0, headLow = 0, maxAirPelvis = -1, kneeSum = 0, minVy = 1e9, skid = 0;
+  double energy = 0, contactless = 0, headLow = 0, maxAirPelvis = -1, kneeSum = 0, minVy = 1e9,
+         skid = 0;
   int kneeSteps = 0;
   double lastHead = 0;
   const int steps = 2000;  // 0.5 s
@@ -231,7 +236,8 @@ term 1 skid tolerance: 1
     if (lastHead > 1.0) minVy = std::min(minVy, report.comVelocity.y());
     for (int foot : {kLeftFoot, kRightFoot}) {
       if (!report.contact[foot]) continue;
-      double deviation = std::remainder(state.links[foot].angle - degToRad(footFlatAngleDeg()), 2 * kPi);
+      double deviation =
+          std::remainder(state.links[foot].angle - degToRad(footFlatAngleDeg()), 2 * kPi);
       if (std::abs(deviation) > degToRad(1.0)) skid += dt * deviation * deviation;
     }
   }
@@ -309,8 +315,9 @@ TEST_CASE("a diverging simulation is infeasible, not an exception", "[objective]
   CHECK(evaluation.failure.find("diverged") != std::string::npos);
 
   // A J that overflows is infeasible too.
-  const ObjectiveEvaluation overflow = evaluateObjective(compileOk("scene duration: 0.1\n{ [waist 10] }\n"),
-                                                         parseOk("term 1e308 energy\nterm 1e308 energy\n"));
+  const ObjectiveEvaluation overflow =
+      evaluateObjective(compileOk("scene duration: 0.1\n{ [waist 10] }\n"),
+                        parseOk("term 1e308 energy\nterm 1e308 energy\n"));
   CHECK_FALSE(overflow.feasible);
   CHECK(overflow.failure == "the objective is not a finite number");
 }
@@ -344,16 +351,22 @@ combine worst
   CHECK(d.location.line == 2);
   CHECK(d.location.column == 7);
   CHECK(d.message == "unknown trial argument 'pertrub'; did you mean 'perturb'?");
-  CHECK(firstError("term 1 energy\ntrial dt: 0\n").message.find("time step must be in (0, 0.01]") != std::string::npos);
-  CHECK(firstError("term 1 energy\ntrial seed: 1.5\n").message.find("whole number") != std::string::npos);
-  CHECK(firstError("term 1 energy\ntrial perturb: -1\n").message.find("from 0 to 180") != std::string::npos);
-  CHECK(firstError("term 1 energy\ncombine avg\n").message.find("unknown combination 'avg'") != std::string::npos);
-  CHECK(firstError("term 1 energy\ntrail\n").message == "unknown statement 'trail'; did you mean 'trial'?");
+  CHECK(firstError("term 1 energy\ntrial dt: 0\n").message.find("time step must be in (0, 0.01]") !=
+        std::string::npos);
+  CHECK(firstError("term 1 energy\ntrial seed: 1.5\n").message.find("whole number") !=
+        std::string::npos);
+  CHECK(firstError("term 1 energy\ntrial perturb: -1\n").message.find("from 0 to 180") !=
+        std::string::npos);
+  CHECK(firstError("term 1 energy\ncombine avg\n").message.find("unknown combination 'avg'") !=
+        std::string::npos);
+  CHECK(firstError("term 1 energy\ntrail\n").message ==
+        "unknown statement 'trail'; did you mean 'trial'?");
 }
 
 TEST_CASE("several trials: J combines each trial's own simulation", "[objective]") {
   const Program program = compileOk(kHopScript);
-  const std::string terms = "scene from script\nduration 0.5\nterm 1 energy\nterm -1 max pelvis.y\n";
+  const std::string terms =
+      "scene from script\nduration 0.5\nterm 1 energy\nterm -1 max pelvis.y\n";
   const ObjectiveDef nominal = parseOk(terms);
   const ObjectiveDef perturbed = parseOk(terms + "trial perturb: 2 seed: 5\n");
   const ObjectiveDef fine = parseOk(terms + "trial dt: 0.0002\n");

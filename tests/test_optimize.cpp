@@ -1,7 +1,6 @@
 // `scl optimize` as a library: problem setup and its errors, outputs, determinism across
 // thread counts, and resuming a checkpoint to the same result as an uninterrupted run.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -81,11 +80,13 @@ OptimizeSettings settingsFor(const fs::path& dir, int generations, int threads) 
 }  // namespace
 
 TEST_CASE("a problem resolves parameters, natural limits and relative bounds", "[optimize]") {
-  const OptimizationProblem problem = problemOf(R"(scene duration: 0.2
+  const OptimizationProblem problem =
+      problemOf(R"(scene duration: 0.2
 { [waist @40, knees @0 time: @0.5] [relax hips strength @0.5] [vf (@-100, 0) on: trunk by: leftAnkle] }
 after @0.3
 { }
-)", "term 1 energy\nbounds relative 0.5\nbound phase1.vf.* -150 0\n");
+)",
+                "term 1 energy\nbounds relative 0.5\nbound phase1.vf.* -150 0\n");
   REQUIRE(problem.initial == std::vector<double>{40, 0, 0.5, 0.5, -100, 0.3});
   // pd angles: ±0.5·max(|x|, 10°)
   CHECK(problem.lower[0] == 20);
@@ -105,8 +106,9 @@ after @0.3
   CHECK(problem.scales[4] == 100);
   CHECK(problem.scales[5] == Approx(0.3));
 
-  const OptimizationProblem open = problemOf("scene duration: 0.2\n{ [waist @40 time: @0] [relax hips strength @1] }\n",
-                                             "term 1 energy\n");
+  const OptimizationProblem open =
+      problemOf("scene duration: 0.2\n{ [waist @40 time: @0] [relax hips strength @1] }\n",
+                "term 1 energy\n");
   CHECK(std::isinf(open.lower[0]));
   CHECK(std::isinf(open.upper[0]));
   CHECK(open.lower[1] == 0);
@@ -117,7 +119,8 @@ after @0.3
 }
 
 TEST_CASE("bad problems are diagnosed", "[optimize]") {
-  std::vector<Diagnostic> errors = problemErrors("scene duration: 0.2\n{ [waist 10] }\n", "term 1 energy\n");
+  std::vector<Diagnostic> errors =
+      problemErrors("scene duration: 0.2\n{ [waist 10] }\n", "term 1 energy\n");
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].location.file == "s.scl");
   CHECK(errors[0].message.rfind("nothing to optimize: mark numbers with @", 0) == 0);
@@ -126,11 +129,13 @@ TEST_CASE("bad problems are diagnosed", "[optimize]") {
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].location.file == "o.objective");
   CHECK(errors[0].location.line == 2);
-  CHECK(errors[0].message == "the bound [20, 30] of parameter 'phase1.pd.waist' excludes its initial value 10");
+  CHECK(errors[0].message ==
+        "the bound [20, 30] of parameter 'phase1.pd.waist' excludes its initial value 10");
 
   errors = problemErrors(kScript, "term 1 energy\nbound phase1.pd.wiast 0 30\n");
   REQUIRE(errors.size() == 1);
-  CHECK(errors[0].message == "no parameter of the script is called 'phase1.pd.wiast'; did you mean 'phase1.pd.waist'?");
+  CHECK(errors[0].message ==
+        "no parameter of the script is called 'phase1.pd.wiast'; did you mean 'phase1.pd.waist'?");
 
   errors = problemErrors("{ [waist @10] }\n", "term 1 energy\n");
   REQUIRE(errors.size() == 1);
@@ -140,9 +145,12 @@ TEST_CASE("bad problems are diagnosed", "[optimize]") {
   REQUIRE(errors.size() == 2);
   CHECK(errors[0].location.file == "s.scl");
   CHECK(errors[1].location.file == "o.objective");
-  const std::string rendered = renderProblemDiagnostics(errors, "s.scl", "{ [wiast @10] }\n", "o.objective", "term 1 enrgy\n");
-  CHECK(rendered.find("o.objective:1:8: error: unknown term 'enrgy'; did you mean 'energy'?\n  term 1 enrgy") !=
-        std::string::npos);
+  const std::string rendered = renderProblemDiagnostics(errors, "s.scl", "{ [wiast @10] }\n",
+                                                        "o.objective", "term 1 enrgy\n");
+  CHECK(
+      rendered.find(
+          "o.objective:1:8: error: unknown term 'enrgy'; did you mean 'energy'?\n  term 1 enrgy") !=
+      std::string::npos);
 }
 
 TEST_CASE("a run writes its outputs and improves on the script", "[optimize]") {
@@ -151,7 +159,8 @@ TEST_CASE("a run writes its outputs and improves on the script", "[optimize]") {
   Optimizer optimizer(problem, settingsFor(dir, 3, 2));
   int generations = 0, evaluated = 0;
   OptimizeCallbacks callbacks;
-  callbacks.generation = [&](const GenerationRecord& record, double rate, double, const std::string&) {
+  callbacks.generation = [&](const GenerationRecord& record, double rate, double,
+                             const std::string&) {
     CHECK(record.generation == ++generations);
     CHECK(rate > 0);
   };
@@ -175,7 +184,8 @@ TEST_CASE("a run writes its outputs and improves on the script", "[optimize]") {
   CHECK(result.before->value == evaluateParameters(problem, problem.initial).value);
 
   const std::string log = readText(dir / "log.csv");
-  CHECK(log.rfind("generation,evaluations,best,generation_best,mean,sigma,infeasible,wall_time,phase1.pd.waist,"
+  CHECK(log.rfind("generation,evaluations,best,generation_best,mean,sigma,infeasible,wall_time,"
+                  "phase1.pd.waist,"
                   "phase1.pd.knees,phase1.pd.time\n",
                   0) == 0);
   CHECK(std::count(log.begin(), log.end(), '\n') == 4);
@@ -193,14 +203,16 @@ TEST_CASE("a run writes its outputs and improves on the script", "[optimize]") {
 }
 
 TEST_CASE("a robust objective evaluates every trial and reports each", "[optimize]") {
-  const std::string robust = std::string(kObjective) + "trial\ntrial perturb: 3 seed: 9\ntrial dt: 0.0002\n";
+  const std::string robust =
+      std::string(kObjective) + "trial\ntrial perturb: 3 seed: 9\ntrial dt: 0.0002\n";
   const OptimizationProblem problem = problemOf(kScript, robust);
   const fs::path dir = freshDir("trials");
   const OptimizeResult result = Optimizer(problem, settingsFor(dir, 2, 2)).run();
   REQUIRE(result.after);
   REQUIRE(result.after->trialValues.size() == 3);
   const double mean =
-      (result.after->trialValues[0] + result.after->trialValues[1] + result.after->trialValues[2]) / 3;
+      (result.after->trialValues[0] + result.after->trialValues[1] + result.after->trialValues[2]) /
+      3;
   CHECK(result.best.fitness == Approx(mean).epsilon(1e-12));
   // The trials differ, so the combined J is not the nominal one.
   CHECK(result.after->trialValues[1] != result.after->trialValues[0]);
@@ -282,7 +294,9 @@ TEST_CASE("infeasible candidates are counted and never crash the run", "[optimiz
   const fs::path dir = freshDir("infeasible");
   std::string failure;
   OptimizeCallbacks callbacks;
-  callbacks.generation = [&](const GenerationRecord&, double, double, const std::string& first) { failure = first; };
+  callbacks.generation = [&](const GenerationRecord&, double, double, const std::string& first) {
+    failure = first;
+  };
   const OptimizeResult result = Optimizer(problem, settingsFor(dir, 2, 2)).run(callbacks);
   REQUIRE(result.log.size() == 2);
   CHECK(result.log[0].infeasible == 5);

@@ -1,6 +1,5 @@
 // IK, PD and relax primitives against analytic expectations (no physics).
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <random>
 
@@ -68,12 +67,14 @@ TEST_CASE("two-link IK reaches reachable targets, bending elbows + and knees -",
       Vec2 offset(unit(random), unit(random));
       offset *= (0.3 + 0.65 * std::abs(unit(random))) * reach / std::max(offset.norm(), 1e-3);
       Vec2 target = base + offset;
-      TwoLinkSolution solution = solveTwoLink(limb, base, target, state.links[limb.upperLink].angle);
+      TwoLinkSolution solution =
+          solveTwoLink(limb, base, target, state.links[limb.upperLink].angle);
       INFO(kJoints[effector].name << " trial " << trial);
       REQUIRE(solution.reachable);
       CHECK(solution.middleAngle * limb.bendSign >= 0.0);
       Angles solved = angles;
-      solved[limb.baseJoint] = solution.upperAngle - state.links[kJoints[limb.baseJoint].parentLink].angle;
+      solved[limb.baseJoint] =
+          solution.upperAngle - state.links[kJoints[limb.baseJoint].parentLink].angle;
       solved[limb.middleJoint] = solution.middleAngle;
       CharacterState reached = standingState(solved);
       CHECK((reached.jointPositions[effector] - target).norm() < 0.01);
@@ -165,12 +166,13 @@ TEST_CASE("an IK group places both effectors at the same offsets", "[primitives]
   ik.relJoint = -1;
   IkInstance own(ik);
   own.begin(state);
-  CHECK(own.effectorTarget(0, 0.0).isApprox(state.jointPositions[kLeftShoulder] + Vec2(0.30, 0.25)));
-  CHECK(own.effectorTarget(1, 0.0).isApprox(state.jointPositions[kRightShoulder] + Vec2(0.30, 0.25)));
+  CHECK(
+      own.effectorTarget(0, 0.0).isApprox(state.jointPositions[kLeftShoulder] + Vec2(0.30, 0.25)));
+  CHECK(
+      own.effectorTarget(1, 0.0).isApprox(state.jointPositions[kRightShoulder] + Vec2(0.30, 0.25)));
 }
 
-TEST_CASE("PD targets: local, child and parent frames, with and without time",
-          "[primitives][pd]") {
+TEST_CASE("PD targets: local, child and parent frames, with and without time", "[primitives][pd]") {
   Angles angles = poseAngles("standing");
   angles[kWaist] = degToRad(10);
   CharacterState start = standingState(angles);

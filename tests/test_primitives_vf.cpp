@@ -1,8 +1,7 @@
 // Virtual forces: Jacobian-transpose torques against virtual work by finite differences.
-#include <catch2/catch.hpp>
-
-#include <cmath>
 #include <Eigen/Geometry>
+#include <catch2/catch.hpp>
+#include <cmath>
 #include <random>
 
 #include "primitives/gravity_compensation_primitive.h"
@@ -21,7 +20,8 @@ using Angles = std::array<double, kJointCount>;
 Angles randomPose(std::mt19937& random) {
   Angles angles{};
   for (int j = 0; j < kJointCount; ++j) {
-    std::uniform_real_distribution<double> range(degToRad(kJoints[j].minDeg), degToRad(kJoints[j].maxDeg));
+    std::uniform_real_distribution<double> range(degToRad(kJoints[j].minDeg),
+                                                 degToRad(kJoints[j].maxDeg));
     angles[j] = range(random);
   }
   return angles;
@@ -54,7 +54,8 @@ std::array<double, kJointCount> virtualWorkTorques(const Angles& angles, int bas
 }
 
 std::array<double, kJointCount> jacobianTorques(const Angles& angles, int link, int byJoint,
-                                                const Vec2& force, ControlFrame* frameOut = nullptr) {
+                                                const Vec2& force,
+                                                ControlFrame* frameOut = nullptr) {
   CharacterState state = forwardKinematics(Vec2(0.3, 1.1), 0.7, angles);
   VirtualForcePrimitive vf;
   vf.fx.value = force.x();
@@ -106,18 +107,19 @@ TEST_CASE("the base of a virtual force is the by-joint's link off the path", "[p
 }
 
 TEST_CASE("virtual-force torques equal virtual work by finite differences", "[primitives][vf]") {
-  struct Case { int link; int byJoint; };
+  struct Case {
+    int link;
+    int byJoint;
+  };
   const Case cases[] = {
-      {kTrunk, kLeftAnkle},      // child -> parent through a whole leg
-      {kLeftHand, kWaist},       // across the waist, up then down
-      {kLeftFoot, kWaist},       // down a leg (kip-up "straighten")
-      {kLeftShank, kWaist},      // kip-up "propel"
-      {kLeftHand, kLeftShoulder},
-      {kTrunk, kLeftWrist},      // prone-to-stand: through an arm from the hand
-      {kLeftThigh, kLeftAnkle},  // walk stance leg
-      {kRightShank, kRightHip},
-      {kLeftFoot, kLeftKnee},
-      {kHead, kRightAnkle},
+      {kTrunk, kLeftAnkle},                              // child -> parent through a whole leg
+      {kLeftHand, kWaist},                               // across the waist, up then down
+      {kLeftFoot, kWaist},                               // down a leg (kip-up "straighten")
+      {kLeftShank, kWaist},                              // kip-up "propel"
+      {kLeftHand, kLeftShoulder}, {kTrunk, kLeftWrist},  // prone-to-stand: through an arm from the
+                                                         // hand
+      {kLeftThigh, kLeftAnkle},                          // walk stance leg
+      {kRightShank, kRightHip},   {kLeftFoot, kLeftKnee}, {kHead, kRightAnkle},
   };
   std::mt19937 random(12345);
   for (int pose = 0; pose < 5; ++pose) {
@@ -160,7 +162,8 @@ TEST_CASE("stance balance pushes the centre of mass toward the middle of the fee
   double middle = 0.5 * (soleMiddle(kLeftFoot) + soleMiddle(kRightFoot));
   CHECK(middle > state.jointPositions[kLeftAnkle].x() + 0.09);  // ahead of the ankles
   state.links[kLeftFoot].contact = state.links[kRightFoot].contact = true;
-  state.links[kLeftFoot].contactPoint = state.jointPositions[kLeftAnkle] - Vec2(0.0, 0.04);  // heel only
+  state.links[kLeftFoot].contactPoint =
+      state.jointPositions[kLeftAnkle] - Vec2(0.0, 0.04);  // heel only
   state.links[kRightFoot].contactPoint = state.jointPositions[kRightAnkle] - Vec2(0.0, 0.04);
   CHECK(stanceBalanceTargetX(state) == Approx(middle));
   state.links[kRightFoot].contact = false;
@@ -205,7 +208,8 @@ double potentialGradient(const Angles& angles, int joint, int base, const std::v
   double gradient = 0.0;
   for (std::size_t k = 0; k < links.size(); ++k) {
     double dy = (comWithBaseFixed(angles, joint, h, base, links[k]).y() -
-                 comWithBaseFixed(angles, joint, -h, base, links[k]).y()) / (2 * h);
+                 comWithBaseFixed(angles, joint, -h, base, links[k]).y()) /
+                (2 * h);
     gradient += shares[k] * kLinks[links[k]].mass * kGravityAcceleration * dy;
   }
   return gradient;
@@ -222,8 +226,7 @@ ControlFrame applyGc(const GravityCompPrimitive& gc, const CharacterState& state
 
 }  // namespace
 
-TEST_CASE("gravity compensation cancels the gradient of the potential energy",
-          "[primitives][gc]") {
+TEST_CASE("gravity compensation cancels the gradient of the potential energy", "[primitives][gc]") {
   std::mt19937 random(99);
   for (int pose = 0; pose < 3; ++pose) {
     Angles angles = randomPose(random);
@@ -240,8 +243,9 @@ TEST_CASE("gravity compensation cancels the gradient of the potential energy",
       std::vector<double> shares(links.size(), 0.8);
       for (int j = 0; j < kJointCount; ++j) {
         INFO("pose " << pose << " joint " << kJoints[j].name);
-        CHECK(frame.addedTorque[j] ==
-              Approx(potentialGradient(angles, j, kLeftFoot, links, shares)).epsilon(1e-6).margin(1e-6));
+        CHECK(frame.addedTorque[j] == Approx(potentialGradient(angles, j, kLeftFoot, links, shares))
+                                          .epsilon(1e-6)
+                                          .margin(1e-6));
       }
       CHECK(frame.forces.size() == kLinkCount - 1);
     }
@@ -256,7 +260,9 @@ TEST_CASE("gravity compensation cancels the gradient of the potential energy",
       for (int j = 0; j < kJointCount; ++j) {
         INFO("pose " << pose << " joint " << kJoints[j].name);
         CHECK(frame.addedTorque[j] ==
-              Approx(potentialGradient(angles, j, kRightHand, links, shares)).epsilon(1e-6).margin(1e-6));
+              Approx(potentialGradient(angles, j, kRightHand, links, shares))
+                  .epsilon(1e-6)
+                  .margin(1e-6));
       }
     }
     SECTION("no foot in contact: nothing") {
@@ -274,8 +280,10 @@ TEST_CASE("gravity compensation on two feet splits the upper body evenly", "[pri
   for (const auto& load : loads) {
     carried[load.link] += load.share;
     // Leg links go through their own foot only.
-    if (load.link == kLeftThigh || load.link == kLeftShank) CHECK(!load.chain.contains(kRightAnkle));
-    if (load.link == kRightThigh || load.link == kRightShank) CHECK(!load.chain.contains(kLeftAnkle));
+    if (load.link == kLeftThigh || load.link == kLeftShank)
+      CHECK(!load.chain.contains(kRightAnkle));
+    if (load.link == kRightThigh || load.link == kRightShank)
+      CHECK(!load.chain.contains(kLeftAnkle));
   }
   for (int i = 0; i < kLinkCount; ++i) {
     INFO(kLinks[i].name);

@@ -1,6 +1,5 @@
 // The runner: controller + Box2D simulation, measured.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -53,16 +52,19 @@ double trackingError(const Program& program, const char* pose, double seconds, b
 
 }  // namespace
 
-TEST_CASE("gravity compensation holds a pose far better than default PD alone",
-          "[runner][gc]") {
+TEST_CASE("gravity compensation holds a pose far better than default PD alone", "[runner][gc]") {
   // Standing straight needs almost no torque, so standing holds its arms out forward.
-  struct Case { const char* pose; const char* phase; };
+  struct Case {
+    const char* pose;
+    const char* phase;
+  };
   for (Case c : {Case{"standing", "[shoulders 90]"}, Case{"crouching", ""}}) {
     const char* pose = c.pose;
     double plain = trackingError(compileText(std::string("{ ") + c.phase + " }"), pose, 2.0, false);
-    double compensated = trackingError(compileText(std::string("{ ") + c.phase + " [gc] }"), pose, 2.0, true);
-    INFO(pose << ": drift " << radToDeg(plain) << " deg with default PD, "
-              << radToDeg(compensated) << " deg with [gc]");
+    double compensated =
+        trackingError(compileText(std::string("{ ") + c.phase + " [gc] }"), pose, 2.0, true);
+    INFO(pose << ": drift " << radToDeg(plain) << " deg with default PD, " << radToDeg(compensated)
+              << " deg with [gc]");
     CHECK(compensated * 3.0 <= plain);
     CHECK(compensated < degToRad(1.0));
   }
@@ -85,7 +87,8 @@ TEST_CASE("a timed PD target moves linearly and the joint follows it", "[runner]
       progressAtHalf = (runner.state().jointAngles[kLeftShoulder] - start) / (goal - start);
   }
   // A PD tracker lags a moving target by about kd·speed/kp (33 · 1.57 / 386 rad = 7.7°).
-  INFO("largest tracking error " << radToDeg(worstLag) << " deg; half way at 0.5 s: " << progressAtHalf);
+  INFO("largest tracking error " << radToDeg(worstLag)
+                                 << " deg; half way at 0.5 s: " << progressAtHalf);
   CHECK(worstLag < degToRad(12.0));
   CHECK(progressAtHalf > 0.35);
   CHECK(progressAtHalf < 0.6);
@@ -126,7 +129,8 @@ TEST_CASE("the same program runs bit-identically twice", "[runner][determinism]"
 }
 
 TEST_CASE("the step report describes the step", "[runner][report]") {
-  Program program = compileText("{ (hold) [vf (0, 100) on: trunk, by: leftAnkle] } after 0.01 { (next) }");
+  Program program =
+      compileText("{ (hold) [vf (0, 100) on: trunk, by: leftAnkle] } after 0.01 { (next) }");
   Runner runner(program, scene("standing"));
   const StepReport& report = runner.step();
   CHECK(report.time == Approx(runner.simulation().timeStep()));
@@ -181,7 +185,8 @@ TEST_CASE("a diverging run stops with a clear error", "[runner][divergence]") {
     Program program = compileText("{ (push) }");
     Runner runner(program, scene("standing"));
     runner.runUntil(0.01);
-    runner.simulation().addExternalForce({kLeftHand, Vec2(1e9, 1e9), runner.state().links[kLeftHand].com});
+    runner.simulation().addExternalForce(
+        {kLeftHand, Vec2(1e9, 1e9), runner.state().links[kLeftHand].com});
     try {
       runner.runUntil(1.0);
       FAIL("no divergence reported");
@@ -189,8 +194,9 @@ TEST_CASE("a diverging run stops with a clear error", "[runner][divergence]") {
       CHECK(error.phase() == "push");
       CHECK(error.time() == Approx(0.01 + runner.simulation().timeStep()));
       CHECK_THAT(error.what(), Catch::StartsWith("simulation diverged at t=0.01") &&
-                                    Catch::Contains(" s in phase 'push': "));
-      CHECK_THAT(error.quantity(), Catch::Contains("m/s (limit 100)") || Catch::Contains("rad/s (limit 500)") ||
+                                   Catch::Contains(" s in phase 'push': "));
+      CHECK_THAT(error.quantity(), Catch::Contains("m/s (limit 100)") ||
+                                       Catch::Contains("rad/s (limit 500)") ||
                                        Catch::Contains("nan"));
     }
   }

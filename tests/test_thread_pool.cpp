@@ -1,8 +1,7 @@
 // ThreadPool: every index runs once, results do not depend on the thread count, exceptions
 // reach the caller without hanging and the pool stays usable.
-#include <catch2/catch.hpp>
-
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -77,11 +76,10 @@ TEST_CASE("ThreadPool propagates task exceptions and stays usable", "[thread_poo
     CHECK(ran <= 100);
 
     // Every task throws: the lowest index that ran is reported; no hang.
-    CHECK_THROWS_WITH(pool.parallelFor(50,
-                                       [](size_t i) {
-                                         throw std::runtime_error(i == 0 ? "first" : "later");
-                                       }),
-                      "first");
+    CHECK_THROWS_WITH(
+        pool.parallelFor(50,
+                         [](size_t i) { throw std::runtime_error(i == 0 ? "first" : "later"); }),
+        "first");
 
     std::vector<int> results(10, 0);
     pool.parallelFor(10, [&](size_t i) { results[i] = static_cast<int>(i) * 2; });

@@ -10,9 +10,9 @@
 // - `scl check` (compile and render the diagnostics) of a generated 1 MB script.
 // Each timing is the best of a few repetitions, since other processes add noise.
 #include <algorithm>
-#include <cmath>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cxxopts.hpp>
 #include <filesystem>
@@ -89,7 +89,8 @@ PhysicsFigures benchPhysics(const BenchDef& bench) {
     for (long i = 0; i < steps; ++i) simulation.step();
     best = std::min(best, secondsSince(start));
   }
-  return {static_cast<double>(steps) * def.timeStep / best, best / static_cast<double>(steps) * 1e6};
+  return {static_cast<double>(steps) * def.timeStep / best,
+          best / static_cast<double>(steps) * 1e6};
 }
 
 // The kip-up script: scripts/kipup.scl, searched from the working directory and upward
@@ -101,7 +102,8 @@ std::optional<std::filesystem::path> findKipup(const std::optional<std::string>&
   std::error_code error;
   fs::path executable = fs::read_symlink("/proc/self/exe", error);
   if (!error)
-    for (fs::path dir = executable.parent_path(); !dir.empty() && dir != dir.root_path(); dir = dir.parent_path())
+    for (fs::path dir = executable.parent_path(); !dir.empty() && dir != dir.root_path();
+         dir = dir.parent_path())
       roots.push_back(dir);
   for (const fs::path& root : roots)
     if (fs::is_regular_file(root / "scripts/kipup.scl", error)) return root / "scripts/kipup.scl";
@@ -172,7 +174,8 @@ std::string generateScript(size_t bytes, int& phases) {
   while (script.size() < bytes) {
     std::snprintf(buffer, sizeof buffer,
                   "{\n  (p%d)\n  [shoulders %d, elbows 130, wrists 50 time: 0.3]\n"
-                  "  [leftHip 80, waist @%d, leftKnee -150 time: 0.5]\n  [vf (0, 200) on: leftFoot, by: waist]\n  [symm]\n"
+                  "  [leftHip 80, waist @%d, leftKnee -150 time: 0.5]\n  [vf (0, 200) on: "
+                  "leftFoot, by: waist]\n  [symm]\n"
                   "  [relax ankles strength 0.4]\n  [ik (0.2, -0.5) on: rightAnkle time: 0.3]\n}\n",
                   phases, 100 + phases % 60, phases % 80);
     script += buffer;
@@ -201,32 +204,39 @@ CheckFigures benchCheck(const BenchDef& bench) {
 }
 
 void printTable(const BenchDef& bench, const std::string& kipupPath, const PhysicsFigures& physics,
-                const ControllerFigures& controller, const RunFigures& run, const CheckFigures& check) {
+                const ControllerFigures& controller, const RunFigures& run,
+                const CheckFigures& check) {
   auto row = [](const std::string& name, const std::string& value) {
     std::printf("%-40s %s\n", name.c_str(), value.c_str());
   };
   char text[256];
   std::printf("%-40s %s\n", "benchmark", "result");
   std::printf("%-40s %s\n", "---------", "------");
-  std::snprintf(text, sizeof text, "%.1f simulated s per wall s, %.2f us per step", physics.simulatedPerWall,
-                physics.microsecondsPerStep);
+  std::snprintf(text, sizeof text, "%.1f simulated s per wall s, %.2f us per step",
+                physics.simulatedPerWall, physics.microsecondsPerStep);
   row("bare physics (supine, dt 0.25 ms)", text);
-  std::snprintf(text, sizeof text, "Runner::step %.2f us / Simulation::step %.2f us = %.2f; Controller::step alone %.2f us%s",
-                controller.runnerMicroseconds, controller.physicsMicroseconds, controller.ratio,
-                controller.controllerMicroseconds, controller.identical ? "" : " [replay differed]");
+  std::snprintf(
+      text, sizeof text,
+      "Runner::step %.2f us / Simulation::step %.2f us = %.2f; Controller::step alone %.2f us%s",
+      controller.runnerMicroseconds, controller.physicsMicroseconds, controller.ratio,
+      controller.controllerMicroseconds, controller.identical ? "" : " [replay differed]");
   row("controller cost (kip-up)", text);
-  std::snprintf(text, sizeof text, "%.3f s wall (setup %.3f s), %.2fx real time", run.wall, run.setupWall, run.realTimeFactor);
+  std::snprintf(text, sizeof text, "%.3f s wall (setup %.3f s), %.2fx real time", run.wall,
+                run.setupWall, run.realTimeFactor);
   row("kip-up run, " + std::to_string(static_cast<int>(std::lround(run.simulated))) + " s", text);
   std::snprintf(text, sizeof text, "%.3f s (%.1f MB/s), %d phases, %zu diagnostics", check.wall,
                 check.megabytesPerSecond, check.phases, check.diagnostics);
   char name[64];
-  std::snprintf(name, sizeof name, "scl check, generated %.2f MB script", static_cast<double>(check.bytes) / 1e6);
+  std::snprintf(name, sizeof name, "scl check, generated %.2f MB script",
+                static_cast<double>(check.bytes) / 1e6);
   row(name, text);
-  std::printf("\nkip-up script: %s; best of %d repetitions\n", kipupPath.c_str(), bench.repetitions);
+  std::printf("\nkip-up script: %s; best of %d repetitions\n", kipupPath.c_str(),
+              bench.repetitions);
 }
 
 void printJson(const BenchDef& bench, const std::string& kipupPath, const PhysicsFigures& physics,
-               const ControllerFigures& controller, const RunFigures& run, const CheckFigures& check) {
+               const ControllerFigures& controller, const RunFigures& run,
+               const CheckFigures& check) {
   std::string path;
   for (char c : kipupPath) {
     if (c == '"' || c == '\\') path += '\\';
@@ -235,14 +245,18 @@ void printJson(const BenchDef& bench, const std::string& kipupPath, const Physic
   std::printf(
       "{\"repetitions\": %d, \"kipup_script\": \"%s\", "
       "\"physics\": {\"simulated_per_wall\": %.6g, \"us_per_step\": %.6g}, "
-      "\"controller\": {\"runner_us_per_step\": %.6g, \"physics_us_per_step\": %.6g, \"controller_us_per_step\": %.6g, "
+      "\"controller\": {\"runner_us_per_step\": %.6g, \"physics_us_per_step\": %.6g, "
+      "\"controller_us_per_step\": %.6g, "
       "\"ratio\": %.6g, \"replay_identical\": %s}, "
-      "\"kipup_run\": {\"simulated\": %.6g, \"wall_time\": %.6g, \"setup_wall_time\": %.6g, \"real_time_factor\": %.6g}, "
-      "\"check\": {\"bytes\": %zu, \"phases\": %d, \"wall_time\": %.6g, \"mb_per_s\": %.6g, \"diagnostics\": %zu}}\n",
+      "\"kipup_run\": {\"simulated\": %.6g, \"wall_time\": %.6g, \"setup_wall_time\": %.6g, "
+      "\"real_time_factor\": %.6g}, "
+      "\"check\": {\"bytes\": %zu, \"phases\": %d, \"wall_time\": %.6g, \"mb_per_s\": %.6g, "
+      "\"diagnostics\": %zu}}\n",
       bench.repetitions, path.c_str(), physics.simulatedPerWall, physics.microsecondsPerStep,
-      controller.runnerMicroseconds, controller.physicsMicroseconds, controller.controllerMicroseconds,
-      controller.ratio, controller.identical ? "true" : "false", run.simulated, run.wall, run.setupWall,
-      run.realTimeFactor, check.bytes, check.phases, check.wall, check.megabytesPerSecond, check.diagnostics);
+      controller.runnerMicroseconds, controller.physicsMicroseconds,
+      controller.controllerMicroseconds, controller.ratio, controller.identical ? "true" : "false",
+      run.simulated, run.wall, run.setupWall, run.realTimeFactor, check.bytes, check.phases,
+      check.wall, check.megabytesPerSecond, check.diagnostics);
 }
 
 std::optional<std::string> readFile(const std::filesystem::path& path) {
@@ -256,14 +270,14 @@ std::optional<std::string> readFile(const std::filesystem::path& path) {
 }  // namespace
 
 int sclBenchMain(int argc, char** argv) {
-  cxxopts::Options options("scl bench", "Measure the simulation, the controller and the checker; print one table.\n"
-                                        "Exit codes: 0 ok, 1 the kip-up script has errors, 2 usage error, 3 simulation failure.");
-  options.add_options()
-      ("quick", "a short version (about a tenth of the work, one repetition)")
-      ("json", "print the figures as one JSON object")
-      ("script", "kip-up script to time, from its scene header (default: scripts/kipup.scl)",
-       cxxopts::value<std::string>(), "FILE")
-      ("h,help", "show this help");
+  cxxopts::Options options(
+      "scl bench",
+      "Measure the simulation, the controller and the checker; print one table.\n"
+      "Exit codes: 0 ok, 1 the kip-up script has errors, 2 usage error, 3 simulation failure.");
+  options.add_options()("quick", "a short version (about a tenth of the work, one repetition)")(
+      "json", "print the figures as one JSON object")(
+      "script", "kip-up script to time, from its scene header (default: scripts/kipup.scl)",
+      cxxopts::value<std::string>(), "FILE")("h,help", "show this help");
   BenchDef bench;
   bool json = false;
   std::optional<std::string> script;
@@ -286,7 +300,8 @@ int sclBenchMain(int argc, char** argv) {
   std::optional<std::filesystem::path> kipupPath = findKipup(script);
   std::optional<std::string> source = kipupPath ? readFile(*kipupPath) : std::nullopt;
   if (!source) {
-    std::fprintf(stderr, "scl bench: cannot read the kip-up script%s%s: give one with --script FILE\n",
+    std::fprintf(stderr,
+                 "scl bench: cannot read the kip-up script%s%s: give one with --script FILE\n",
                  kipupPath ? " " : "", kipupPath ? kipupPath->c_str() : "");
     return 2;
   }

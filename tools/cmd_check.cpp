@@ -1,6 +1,5 @@
 // `scl check` and `scl fmt`: the language front end on the command line.
 #include <cxxopts.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -43,8 +42,8 @@ std::optional<std::string> readScript(const std::string& path, std::string_view 
 // usage error), nullopt to go on.
 std::optional<int> parseOptions(cxxopts::Options& options, int argc, char** argv,
                                 std::vector<std::string>& files) {
-  options.add_options()("h,help", "Show this help")(
-      "files", "Script files", cxxopts::value<std::vector<std::string>>());
+  options.add_options()("h,help", "Show this help")("files", "Script files",
+                                                    cxxopts::value<std::vector<std::string>>());
   options.parse_positional({"files"});
   try {
     auto result = options.parse(argc, argv);
@@ -63,8 +62,9 @@ std::optional<int> parseOptions(cxxopts::Options& options, int argc, char** argv
 }  // namespace
 
 int sclCheckMain(int argc, char** argv) {
-  cxxopts::Options options("scl check", "Check SCL scripts: print errors and warnings.\n"
-                                        "Exit 0 when no file has an error, 1 otherwise, 2 on a usage error.");
+  cxxopts::Options options("scl check",
+                           "Check SCL scripts: print errors and warnings.\n"
+                           "Exit 0 when no file has an error, 1 otherwise, 2 on a usage error.");
   options.positional_help("FILE...");
   std::vector<std::string> files;
   if (auto done = parseOptions(options, argc, argv, files)) return *done;
@@ -87,8 +87,9 @@ int sclCheckMain(int argc, char** argv) {
 }
 
 int sclFmtMain(int argc, char** argv) {
-  cxxopts::Options options("scl fmt", "Print an SCL script in canonical form, its comments kept.\n"
-                                      "Exit 1 with diagnostics when it does not parse, 2 on a usage error.");
+  cxxopts::Options options("scl fmt",
+                           "Print an SCL script in canonical form, its comments kept.\n"
+                           "Exit 1 with diagnostics when it does not parse, 2 on a usage error.");
   options.positional_help("FILE");
   std::vector<std::string> files;
   if (auto done = parseOptions(options, argc, argv, files)) return *done;

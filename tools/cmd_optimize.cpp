@@ -32,7 +32,8 @@ std::string clock(double seconds) {
   if (!std::isfinite(seconds) || seconds < 0) return "?";
   const long total = std::lround(seconds);
   char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%ld:%02ld:%02ld", total / 3600, total / 60 % 60, total % 60);
+  std::snprintf(buffer, sizeof buffer, "%ld:%02ld:%02ld", total / 3600, total / 60 % 60,
+                total % 60);
   return buffer;
 }
 
@@ -53,7 +54,8 @@ class ProgressBar {
     constexpr int kWidth = 30;
     const int filled = total > 0 ? done * kWidth / total : 0;
     std::fprintf(stderr, "\r  generation %d/%d [%s%s] %d/%d\x1b[K", generation_, generations_,
-                 std::string(filled, '#').c_str(), std::string(kWidth - filled, '.').c_str(), done, total);
+                 std::string(filled, '#').c_str(), std::string(kWidth - filled, '.').c_str(), done,
+                 total);
     std::fflush(stderr);
   }
   void clear() {
@@ -72,21 +74,27 @@ class ProgressBar {
 }  // namespace
 
 int sclOptimizeMain(int argc, char** argv) {
-  cxxopts::Options options("scl optimize", "Tune a script's @ numbers with CMA-ES against an objective file.");
+  cxxopts::Options options("scl optimize",
+                           "Tune a script's @ numbers with CMA-ES against an objective file.");
   options.positional_help("SCRIPT OBJECTIVE");
-  options.add_options()
-      ("generations", "generations to reach in total", cxxopts::value<int>()->default_value("100"))
-      ("popsize", "candidates per generation (default: the objective's 'population', else 4 + 3 ln n)", cxxopts::value<int>())
-      ("sigma", "initial step of each parameter as a fraction of its scale (max(|value|, kind floor), at most its range)",
-       cxxopts::value<double>()->default_value("0.2"))
-      ("seed", "random seed", cxxopts::value<uint64_t>()->default_value("1"))
-      ("threads", "threads evaluating candidates (default: every core)", cxxopts::value<int>()->default_value("0"))
-      ("time-limit", "wall-clock budget in seconds; no generation starts after it", cxxopts::value<double>())
-      ("out", "output directory (default: SCRIPT without its extension + .opt)", cxxopts::value<std::string>())
-      ("resume", "continue the run checkpointed in the output directory")
-      ("h,help", "show this help")
-      ("script", "", cxxopts::value<std::string>())
-      ("objective", "", cxxopts::value<std::string>());
+  options.add_options()("generations", "generations to reach in total",
+                        cxxopts::value<int>()->default_value("100"))(
+      "popsize",
+      "candidates per generation (default: the objective's 'population', else 4 + 3 ln n)",
+      cxxopts::value<int>())("sigma",
+                             "initial step of each parameter as a fraction of its scale "
+                             "(max(|value|, kind floor), at most its range)",
+                             cxxopts::value<double>()->default_value("0.2"))(
+      "seed", "random seed", cxxopts::value<uint64_t>()->default_value("1"))(
+      "threads", "threads evaluating candidates (default: every core)",
+      cxxopts::value<int>()->default_value("0"))(
+      "time-limit", "wall-clock budget in seconds; no generation starts after it",
+      cxxopts::value<double>())("out",
+                                "output directory (default: SCRIPT without its extension + .opt)",
+                                cxxopts::value<std::string>())(
+      "resume", "continue the run checkpointed in the output directory")(
+      "h,help", "show this help")("script", "", cxxopts::value<std::string>())(
+      "objective", "", cxxopts::value<std::string>());
   options.parse_positional({"script", "objective"});
 
   OptimizeSettings settings;
@@ -95,10 +103,13 @@ int sclOptimizeMain(int argc, char** argv) {
     auto parsed = options.parse(argc, argv);
     if (parsed.count("help")) {
       std::printf("%s\n", options.help({""}).c_str());
-      std::printf("exit codes: 0 ok, 1 script or objective error, 2 usage error, 3 failure (e.g. unwritable output)\n");
+      std::printf(
+          "exit codes: 0 ok, 1 script or objective error, 2 usage error, 3 failure (e.g. "
+          "unwritable output)\n");
       return 0;
     }
-    if (!parsed.unmatched().empty()) throw std::invalid_argument("unexpected argument '" + parsed.unmatched()[0] + "'");
+    if (!parsed.unmatched().empty())
+      throw std::invalid_argument("unexpected argument '" + parsed.unmatched()[0] + "'");
     if (!parsed.count("script") || !parsed.count("objective"))
       throw std::invalid_argument("expected a script and an objective file");
     scriptPath = parsed["script"].as<std::string>();
@@ -110,16 +121,19 @@ int sclOptimizeMain(int argc, char** argv) {
       if (settings.populationSize < 2) throw std::invalid_argument("--popsize must be at least 2");
     }
     settings.sigma = parsed["sigma"].as<double>();
-    if (!(settings.sigma > 0) || !std::isfinite(settings.sigma)) throw std::invalid_argument("--sigma must be positive");
+    if (!(settings.sigma > 0) || !std::isfinite(settings.sigma))
+      throw std::invalid_argument("--sigma must be positive");
     settings.seed = parsed["seed"].as<uint64_t>();
     settings.threads = parsed["threads"].as<int>();
     if (settings.threads < 0) throw std::invalid_argument("--threads must not be negative");
     if (parsed.count("time-limit")) {
       settings.timeLimit = parsed["time-limit"].as<double>();
-      if (!(settings.timeLimit > 0)) throw std::invalid_argument("--time-limit must be a positive number of seconds");
+      if (!(settings.timeLimit > 0))
+        throw std::invalid_argument("--time-limit must be a positive number of seconds");
     }
-    settings.outDir = parsed.count("out") ? std::filesystem::path(parsed["out"].as<std::string>())
-                                          : std::filesystem::path(scriptPath).replace_extension(".opt");
+    settings.outDir = parsed.count("out")
+                          ? std::filesystem::path(parsed["out"].as<std::string>())
+                          : std::filesystem::path(scriptPath).replace_extension(".opt");
     settings.resume = parsed.count("resume") > 0;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "scl optimize: %s (see 'scl optimize --help')\n", error.what());
@@ -127,33 +141,42 @@ int sclOptimizeMain(int argc, char** argv) {
   }
 
   std::string scriptSource, objectiveSource;
-  for (const auto& [path, text] : {std::pair{&scriptPath, &scriptSource}, std::pair{&objectivePath, &objectiveSource}})
+  for (const auto& [path, text] :
+       {std::pair{&scriptPath, &scriptSource}, std::pair{&objectivePath, &objectiveSource}})
     if (!readText(*path, *text)) {
       std::fprintf(stderr, "scl optimize: cannot read '%s'\n", path->c_str());
       return 2;
     }
   ProblemResult setup = makeProblem(scriptSource, scriptPath, objectiveSource, objectivePath);
-  std::fputs(renderProblemDiagnostics(setup.diagnostics, scriptPath, scriptSource, objectivePath, objectiveSource).c_str(),
+  std::fputs(renderProblemDiagnostics(setup.diagnostics, scriptPath, scriptSource, objectivePath,
+                                      objectiveSource)
+                 .c_str(),
              stderr);
   if (!setup.problem) return 1;
   const OptimizationProblem& problem = *setup.problem;
 
   try {
     Optimizer optimizer(problem, settings);
-    const int threads = settings.threads > 0 ? settings.threads
-                                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    std::fprintf(stderr, "%s %zu parameters of %s against %s: %d candidates/generation, %d threads, out %s\n",
-                 settings.resume ? "resuming" : "optimizing", problem.initial.size(), scriptPath.c_str(),
-                 objectivePath.c_str(), optimizer.cmaes().populationSize(), threads, settings.outDir.c_str());
+    const int threads = settings.threads > 0
+                            ? settings.threads
+                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    std::fprintf(
+        stderr,
+        "%s %zu parameters of %s against %s: %d candidates/generation, %d threads, out %s\n",
+        settings.resume ? "resuming" : "optimizing", problem.initial.size(), scriptPath.c_str(),
+        objectivePath.c_str(), optimizer.cmaes().populationSize(), threads,
+        settings.outDir.c_str());
 
     ProgressBar bar(isatty(STDERR_FILENO) != 0);
     bar.setGeneration(optimizer.cmaes().generation() + 1, settings.generations);
     OptimizeCallbacks callbacks;
     callbacks.evaluated = [&](int done, int total) { bar.update(done, total); };
-    callbacks.generation = [&](const GenerationRecord& record, double rate, double eta, const std::string& failure) {
+    callbacks.generation = [&](const GenerationRecord& record, double rate, double eta,
+                               const std::string& failure) {
       bar.clear();
-      std::fprintf(stderr, "gen %d/%d  best %.6g  mean %.6g  infeasible %d  %.1f eval/s  ETA %s\n", record.generation,
-                   settings.generations, record.best, record.mean, record.infeasible, rate, clock(eta).c_str());
+      std::fprintf(stderr, "gen %d/%d  best %.6g  mean %.6g  infeasible %d  %.1f eval/s  ETA %s\n",
+                   record.generation, settings.generations, record.best, record.mean,
+                   record.infeasible, rate, clock(eta).c_str());
       if (!failure.empty()) std::fprintf(stderr, "  (first infeasible: %s)\n", failure.c_str());
       bar.setGeneration(record.generation + 1, settings.generations);
     };

@@ -112,7 +112,8 @@ std::string linkNames() {
 
 // `LINK:FX,FY@T+DUR`, e.g. `trunk:200,0@1.5+0.2`.
 Push parsePush(const std::string& text) {
-  const std::string form = "--push '" + text + "' is malformed: expected LINK:FX,FY@T+DUR, e.g. trunk:200,0@1.5+0.2";
+  const std::string form =
+      "--push '" + text + "' is malformed: expected LINK:FX,FY@T+DUR, e.g. trunk:200,0@1.5+0.2";
   size_t colon = text.find(':');
   size_t at = text.find('@');
   if (colon == std::string::npos || at == std::string::npos || at < colon) throw UsageError(form);
@@ -142,9 +143,12 @@ Push parsePush(const std::string& text) {
 std::pair<std::string, double> parseSet(const std::string& text) {
   size_t equals = text.find('=');
   std::optional<double> value;
-  if (equals != std::string::npos && equals > 0) value = parseNumber(std::string_view(text).substr(equals + 1));
+  if (equals != std::string::npos && equals > 0)
+    value = parseNumber(std::string_view(text).substr(equals + 1));
   if (!value)
-    throw UsageError("--set '" + text + "' is malformed: expected NAME=VALUE with VALUE a number in script units, e.g. lean.pd.waist=25");
+    throw UsageError("--set '" + text +
+                     "' is malformed: expected NAME=VALUE with VALUE a number in script units, "
+                     "e.g. lean.pd.waist=25");
   return {text.substr(0, equals), *value};
 }
 
@@ -155,7 +159,9 @@ std::vector<double> parseFrames(const std::string& text) {
     size_t comma = rest.find(',');
     std::optional<double> time = parseNumber(rest.substr(0, comma));
     if (!time || *time < 0.0)
-      throw UsageError("--frames '" + text + "' is malformed: expected times in seconds >= 0 separated by commas, e.g. 0,0.5,1.5");
+      throw UsageError(
+          "--frames '" + text +
+          "' is malformed: expected times in seconds >= 0 separated by commas, e.g. 0,0.5,1.5");
     times.push_back(*time);
     if (comma == std::string_view::npos) break;
     rest = rest.substr(comma + 1);
@@ -178,28 +184,36 @@ double positiveOption(const cxxopts::ParseResult& parsed, const std::string& nam
 // Command line
 
 cxxopts::Options makeOptions() {
-  cxxopts::Options options("scl run", "Simulate an SCL script headless and print a summary of the motion.\n"
-                                      "Exit codes: 0 ok, 1 script error, 2 usage error, 3 simulation failure.");
+  cxxopts::Options options(
+      "scl run",
+      "Simulate an SCL script headless and print a summary of the motion.\n"
+      "Exit codes: 0 ok, 1 script error, 2 usage error, 3 simulation failure.");
   options.positional_help("SCRIPT");
-  options.add_options("Scene (overrides the script's `scene` header)")
-      ("pose", "initial pose: standing, supine, prone, sitting, crouching", cxxopts::value<std::string>(), "NAME")
-      ("env", "environment: flat or chair (sitting implies chair)", cxxopts::value<std::string>(), "NAME")
-      ("chair-height", "chair seat height, m", cxxopts::value<double>(), "M");
-  options.add_options("Simulation")
-      ("duration", "simulated time, s (default: the script's, else until the last phase has been active 3 s, at most 60 s; 10 s for a cyclic script)",
-       cxxopts::value<double>(), "S")
-      ("dt", "time step, s", cxxopts::value<double>()->default_value("0.00025"), "S")
-      ("set", "set the @ parameter NAME to VALUE (script units); repeatable", cxxopts::value<std::string>(), "NAME=VALUE")
-      ("push", "push LINK's centre of mass with (FX, FY) N from T s for DUR s; repeatable", cxxopts::value<std::string>(), "LINK:FX,FY@T+DUR")
-      ("perturb", "add uniform random offsets in ±DEG degrees to every initial joint angle", cxxopts::value<double>(), "DEG")
-      ("seed", "seed of --perturb (default 0)", cxxopts::value<std::uint64_t>(), "N");
-  options.add_options("Output")
-      ("json", "print the summary as one JSON object")
-      ("out", "write the trajectory as CSV", cxxopts::value<std::string>(), "FILE.csv")
-      ("rate", "trajectory samples per second", cxxopts::value<double>()->default_value("100"), "HZ")
-      ("filmstrip", "write a strip of poses as SVG", cxxopts::value<std::string>(), "FILE.svg")
-      ("frames", "filmstrip times, s (default: 8 evenly spaced, start and end included)", cxxopts::value<std::string>(), "T1,T2,...")
-      ("h,help", "show this help");
+  options.add_options("Scene (overrides the script's `scene` header)")(
+      "pose", "initial pose: standing, supine, prone, sitting, crouching",
+      cxxopts::value<std::string>(), "NAME")(
+      "env", "environment: flat or chair (sitting implies chair)", cxxopts::value<std::string>(),
+      "NAME")("chair-height", "chair seat height, m", cxxopts::value<double>(), "M");
+  options.add_options("Simulation")(
+      "duration",
+      "simulated time, s (default: the script's, else until the last phase has been active 3 s, at "
+      "most 60 s; 10 s for a cyclic script)",
+      cxxopts::value<double>(),
+      "S")("dt", "time step, s", cxxopts::value<double>()->default_value("0.00025"), "S")(
+      "set", "set the @ parameter NAME to VALUE (script units); repeatable",
+      cxxopts::value<std::string>(), "NAME=VALUE")(
+      "push", "push LINK's centre of mass with (FX, FY) N from T s for DUR s; repeatable",
+      cxxopts::value<std::string>(), "LINK:FX,FY@T+DUR")(
+      "perturb", "add uniform random offsets in ±DEG degrees to every initial joint angle",
+      cxxopts::value<double>(),
+      "DEG")("seed", "seed of --perturb (default 0)", cxxopts::value<std::uint64_t>(), "N");
+  options.add_options("Output")("json", "print the summary as one JSON object")(
+      "out", "write the trajectory as CSV", cxxopts::value<std::string>(), "FILE.csv")(
+      "rate", "trajectory samples per second", cxxopts::value<double>()->default_value("100"),
+      "HZ")("filmstrip", "write a strip of poses as SVG", cxxopts::value<std::string>(),
+            "FILE.svg")("frames",
+                        "filmstrip times, s (default: 8 evenly spaced, start and end included)",
+                        cxxopts::value<std::string>(), "T1,T2,...")("h,help", "show this help");
   options.add_options("positional")("script", "the script", cxxopts::value<std::string>());
   options.parse_positional({"script"});
   return options;
@@ -225,11 +239,13 @@ RunRequest readRequest(const cxxopts::ParseResult& parsed) {
   if (parsed.count("duration")) request.duration = positiveOption(parsed, "duration");
   request.timeStep = positiveOption(parsed, "dt");
   for (const std::string& text : allValues(parsed, "set")) request.sets.push_back(parseSet(text));
-  for (const std::string& text : allValues(parsed, "push")) request.pushes.push_back(parsePush(text));
+  for (const std::string& text : allValues(parsed, "push"))
+    request.pushes.push_back(parsePush(text));
   if (parsed.count("perturb")) {
     double degrees = parsed["perturb"].as<double>();
     if (!(degrees >= 0.0) || degrees > 180.0)
-      throw UsageError("--perturb must be between 0 and 180 degrees (got " + fixed(degrees, 3) + ")");
+      throw UsageError("--perturb must be between 0 and 180 degrees (got " + fixed(degrees, 3) +
+                       ")");
     request.perturbDeg = degrees;
   }
   if (parsed.count("seed")) {
@@ -242,8 +258,8 @@ RunRequest readRequest(const cxxopts::ParseResult& parsed) {
   request.rate = positiveOption(parsed, "rate");
   if (request.csvPath && request.rate * request.timeStep > 1.0 + 1e-9) {
     std::ostringstream out;
-    out << "--rate " << request.rate << " Hz is faster than the time step: at most " << 1.0 / request.timeStep
-        << " Hz with --dt " << request.timeStep;
+    out << "--rate " << request.rate << " Hz is faster than the time step: at most "
+        << 1.0 / request.timeStep << " Hz with --dt " << request.timeStep;
     throw UsageError(out.str());
   }
   if (parsed.count("frames")) {
@@ -269,7 +285,8 @@ void checkOutputPath(const std::string& option, const std::string& path) {
     throw UsageError("--" + option + " '" + path + "': directory '" + directory.string() +
                      "' does not exist (create it first)");
   if (::access(directory.c_str(), W_OK | X_OK) != 0)
-    throw UsageError("--" + option + " '" + path + "': directory '" + directory.string() + "' is not writable");
+    throw UsageError("--" + option + " '" + path + "': directory '" + directory.string() +
+                     "' is not writable");
 }
 
 std::optional<std::string> readFile(const std::string& path) {
@@ -294,11 +311,13 @@ void applySets(Program& program, const std::vector<std::pair<std::string, double
     auto found = std::find(names.begin(), names.end(), name);
     if (found == names.end()) {
       if (names.empty())
-        throw UsageError("--set " + name + ": the script has no @ parameters (write @ before a number to make one)");
+        throw UsageError("--set " + name +
+                         ": the script has no @ parameters (write @ before a number to make one)");
       std::string list;
-      for (std::string_view candidate : names) list += (list.empty() ? "" : ", ") + std::string(candidate);
-      throw UsageError("--set: unknown parameter '" + quoteToken(name) + "'" + didYouMean(name, names) +
-                       " (parameters: " + list + ")");
+      for (std::string_view candidate : names)
+        list += (list.empty() ? "" : ", ") + std::string(candidate);
+      throw UsageError("--set: unknown parameter '" + quoteToken(name) + "'" +
+                       didYouMean(name, names) + " (parameters: " + list + ")");
     }
     values[found - names.begin()] = value;
   }
@@ -311,7 +330,8 @@ SimulationDef simulationDef(const Program& program, const RunRequest& request) {
   if (request.pose) {
     def.scene.pose = *request.pose;
     const PoseDef* pose = findPose(*request.pose);
-    if (pose && pose->support == PoseSupport::Seat && !request.environment) def.scene.environment = "chair";
+    if (pose && pose->support == PoseSupport::Seat && !request.environment)
+      def.scene.environment = "chair";
   }
   if (request.environment) def.scene.environment = *request.environment;
   if (request.chairHeight) def.scene.chairHeight = *request.chairHeight;
@@ -388,7 +408,8 @@ class FrameRecorder {
     if (!times.empty()) {
       times_ = std::move(times);
     } else if (duration) {
-      for (int i = 0; i < kDefaultFrames; ++i) times_.push_back(*duration * i / (kDefaultFrames - 1));
+      for (int i = 0; i < kDefaultFrames; ++i)
+        times_.push_back(*duration * i / (kDefaultFrames - 1));
     } else {
       gridStep_ = std::max(timeStep, 0.005);  // at most 12,000 states for a 60 s run
     }
@@ -438,7 +459,8 @@ void applyPushes(Runner& runner, const std::vector<Push>& pushes) {
   double now = runner.time() + 0.5 * runner.simulation().timeStep();
   for (const Push& push : pushes)
     if (now >= push.start && now < push.start + push.duration)
-      runner.simulation().addExternalForce({push.link, push.force, runner.state().links[push.link].com});
+      runner.simulation().addExternalForce(
+          {push.link, push.force, runner.state().links[push.link].com});
 }
 
 RunResult simulate(const Program& program, const SimulationDef& def, const RunRequest& request,
@@ -465,7 +487,8 @@ RunResult simulate(const Program& program, const SimulationDef& def, const RunRe
   if (request.svgPath) frames.emplace(request.frames, rule.duration, dt);
   if (request.csvPath) result.csv.emplace();
   long nextSample = 0;
-  auto record = [&](const CharacterState& state, int phase, const std::array<double, kJointCount>& torques) {
+  auto record = [&](const CharacterState& state, int phase,
+                    const std::array<double, kJointCount>& torques) {
     if (result.csv && state.time + 0.5 * dt >= static_cast<double>(nextSample) / request.rate) {
       result.csv->addRow(state, phase, phaseName(phase), torques);
       ++nextSample;
@@ -486,17 +509,20 @@ RunResult simulate(const Program& program, const SimulationDef& def, const RunRe
     const StepReport& report = runner.step();
     ++result.steps;
     if (report.phaseStarted && result.steps > 1)
-      result.timeline.push_back({report.time - report.timeStep, report.phase, std::string(report.phaseName)});
+      result.timeline.push_back(
+          {report.time - report.timeStep, report.phase, std::string(report.phaseName)});
     metrics.observe(runner.state(), report.torques, report.timeStep, report.phase);
     record(runner.state(), report.phase, report.torques);
-    if (!rule.duration && report.phase == lastPhase && report.phaseTime + report.timeStep >= kLastPhaseHold - 0.5 * dt &&
+    if (!rule.duration && report.phase == lastPhase &&
+        report.phaseTime + report.timeStep >= kLastPhaseHold - 0.5 * dt &&
         report.time + 0.5 * dt >= rule.notBefore)
       break;
   }
   result.runWall = std::chrono::duration<double>(Clock::now() - runStart).count();
   result.simulatedTime = runner.time();
   result.summary = metrics.summary();
-  if (!rule.duration && result.simulatedTime + 0.5 * dt >= kLongestRun) result.stopReason = "the 60 s limit";
+  if (!rule.duration && result.simulatedTime + 0.5 * dt >= kLongestRun)
+    result.stopReason = "the 60 s limit";
   if (frames) {
     int phase = runner.report().phase;
     result.frames = frames->finish({runner.time(), std::string(phaseName(phase)), runner.state()});
@@ -512,55 +538,71 @@ std::string phaseLabel(const PhaseStart& phase) {
 }
 
 std::string sceneText(const Scene& scene) {
-  std::string text = scene.pose + " on " + (scene.environment == "chair" ? "a chair" : "flat ground");
+  std::string text =
+      scene.pose + " on " + (scene.environment == "chair" ? "a chair" : "flat ground");
   if (scene.environment == "chair") text += " of height " + fixed(scene.chairHeight, 2) + " m";
   return text;
 }
 
 void printHuman(const RunRequest& request, const Program& program, const RunResult& run) {
   const MotionSummary& s = run.summary;
-  auto line = [](const char* label, const std::string& value) { std::printf("%-18s %s\n", label, value.c_str()); };
-  auto seconds = [](const std::optional<double>& t) { return t ? fixed(*t, 3) + " s" : std::string(); };
+  auto line = [](const char* label, const std::string& value) {
+    std::printf("%-18s %s\n", label, value.c_str());
+  };
+  auto seconds = [](const std::optional<double>& t) {
+    return t ? fixed(*t, 3) + " s" : std::string();
+  };
   line("script", request.script);
   line("scene", sceneText(run.def.scene));
-  line("simulated", fixed(run.simulatedTime, 3) + " s in " + std::to_string(run.steps) + " steps of " +
-                        fixed(run.def.timeStep * 1e3, 3) + " ms (end: " + run.stopReason + ")");
+  line("simulated", fixed(run.simulatedTime, 3) + " s in " + std::to_string(run.steps) +
+                        " steps of " + fixed(run.def.timeStep * 1e3, 3) +
+                        " ms (end: " + run.stopReason + ")");
   if (!program.parameters.empty()) {
     std::string values;
     for (const Parameter& parameter : program.parameters) {
       char buffer[128];
-      std::snprintf(buffer, sizeof buffer, "%s%s=%g", values.empty() ? "" : ", ", parameter.name.c_str(), parameter.value);
+      std::snprintf(buffer, sizeof buffer, "%s%s=%g", values.empty() ? "" : ", ",
+                    parameter.name.c_str(), parameter.value);
       values += buffer;
     }
     line("parameters", values);
   }
   for (const Push& push : request.pushes)
-    line("push", std::string(kLinks[push.link].name) + " (" + fixed(push.force.x(), 1) + ", " + fixed(push.force.y(), 1) +
-                     ") N from " + fixed(push.start, 3) + " s for " + fixed(push.duration, 3) + " s");
+    line("push", std::string(kLinks[push.link].name) + " (" + fixed(push.force.x(), 1) + ", " +
+                     fixed(push.force.y(), 1) + ") N from " + fixed(push.start, 3) + " s for " +
+                     fixed(push.duration, 3) + " s");
   if (request.perturbDeg)
-    line("perturbation", "±" + fixed(*request.perturbDeg, 2) + "° per joint, seed " + std::to_string(request.seed));
+    line("perturbation",
+         "±" + fixed(*request.perturbDeg, 2) + "° per joint, seed " + std::to_string(request.seed));
   constexpr size_t kShownPhases = 40;
   for (size_t i = 0; i < run.timeline.size() && i < kShownPhases; ++i)
-    line(i == 0 ? "phases" : "", fixed(run.timeline[i].time, 3) + " s  " + phaseLabel(run.timeline[i]));
+    line(i == 0 ? "phases" : "",
+         fixed(run.timeline[i].time, 3) + " s  " + phaseLabel(run.timeline[i]));
   if (run.timeline.size() > kShownPhases)
     line("", "... " + std::to_string(run.timeline.size() - kShownPhases) + " more (see --json)");
   std::string standing = s.standing ? "yes, since " + seconds(s.firstStanding) : "no";
-  if (!s.standing) standing += s.firstStanding ? " (was standing at " + seconds(s.firstStanding) + ")" : " (never)";
+  if (!s.standing)
+    standing +=
+        s.firstStanding ? " (was standing at " + seconds(s.firstStanding) + ")" : " (never)";
   line("standing at end", standing);
   line("fell", s.fell ? "yes, at " + seconds(s.fell) : "no");
   line("rise time", s.riseTime ? seconds(s.riseTime) : "never (head height stayed below 1.75 m)");
-  line("max pelvis height", fixed(s.maxPelvisHeight, 3) + " m overall, " +
-                                (s.maxAirbornePelvisHeight ? fixed(*s.maxAirbornePelvisHeight, 3) + " m in the air"
-                                                           : std::string("never in the air")));
+  line("max pelvis height",
+       fixed(s.maxPelvisHeight, 3) + " m overall, " +
+           (s.maxAirbornePelvisHeight ? fixed(*s.maxAirbornePelvisHeight, 3) + " m in the air"
+                                      : std::string("never in the air")));
   line("airborne time", fixed(s.airborneTime, 3) + " s");
   line("head height", fixed(s.headHeight, 3) + " m at the end");
   line("energy", fixed(s.energy, 0) + " (N·m)²·s");
   line("distance", fixed(s.distance, 3) + " m (pelvis, +x forward)");
   line("phase changes", std::to_string(s.phaseChanges));
   double factor = run.runWall > 0.0 ? run.simulatedTime / run.runWall : 0.0;
-  line("wall time", fixed(run.runWall, 3) + " s (" + fixed(factor, 2) + "x real time), setup " + fixed(run.setupWall, 3) + " s");
-  if (run.csv) line("trajectory", *request.csvPath + " (" + std::to_string(run.csv->rowCount()) + " rows)");
-  if (request.svgPath) line("filmstrip", *request.svgPath + " (" + std::to_string(run.frames.size()) + " frames)");
+  line("wall time", fixed(run.runWall, 3) + " s (" + fixed(factor, 2) + "x real time), setup " +
+                        fixed(run.setupWall, 3) + " s");
+  if (run.csv)
+    line("trajectory", *request.csvPath + " (" + std::to_string(run.csv->rowCount()) + " rows)");
+  if (request.svgPath)
+    line("filmstrip", *request.svgPath + " (" + std::to_string(run.frames.size()) + " frames)");
 }
 
 // A minimal JSON writer: keys in the order written, null for absent or non-finite numbers.
@@ -577,10 +619,18 @@ class JsonObject {
     text_ += json;
     return *this;
   }
-  JsonObject& number(std::string_view name, std::optional<double> value) { return raw(name, numberText(value)); }
-  JsonObject& integer(std::string_view name, long value) { return raw(name, std::to_string(value)); }
-  JsonObject& boolean(std::string_view name, bool value) { return raw(name, value ? "true" : "false"); }
-  JsonObject& string(std::string_view name, std::string_view value) { return raw(name, quote(value)); }
+  JsonObject& number(std::string_view name, std::optional<double> value) {
+    return raw(name, numberText(value));
+  }
+  JsonObject& integer(std::string_view name, long value) {
+    return raw(name, std::to_string(value));
+  }
+  JsonObject& boolean(std::string_view name, bool value) {
+    return raw(name, value ? "true" : "false");
+  }
+  JsonObject& string(std::string_view name, std::string_view value) {
+    return raw(name, quote(value));
+  }
   std::string text() const { return first_ ? "{}" : text_ + "}"; }
 
   static std::string numberText(std::optional<double> value) {
@@ -614,22 +664,30 @@ class JsonObject {
 void printJson(const RunRequest& request, const Program& program, const RunResult& run) {
   const MotionSummary& s = run.summary;
   JsonObject scene;
-  scene.string("pose", run.def.scene.pose).string("environment", run.def.scene.environment).number("chair_height", run.def.scene.chairHeight);
+  scene.string("pose", run.def.scene.pose)
+      .string("environment", run.def.scene.environment)
+      .number("chair_height", run.def.scene.chairHeight);
   std::string phases = "[";
   for (size_t i = 0; i < run.timeline.size(); ++i) {
     JsonObject phase;
-    phase.number("time", run.timeline[i].time).integer("index", run.timeline[i].index).string("name", run.timeline[i].name);
+    phase.number("time", run.timeline[i].time)
+        .integer("index", run.timeline[i].index)
+        .string("name", run.timeline[i].name);
     phases += (i ? ", " : "") + phase.text();
   }
   phases += "]";
   JsonObject parameters;
-  for (const Parameter& parameter : program.parameters) parameters.number(parameter.name, parameter.value);
+  for (const Parameter& parameter : program.parameters)
+    parameters.number(parameter.name, parameter.value);
   std::string pushes = "[";
   for (size_t i = 0; i < request.pushes.size(); ++i) {
     const Push& push = request.pushes[i];
     JsonObject object;
-    object.string("link", kLinks[push.link].name).number("fx", push.force.x()).number("fy", push.force.y())
-        .number("start", push.start).number("duration", push.duration);
+    object.string("link", kLinks[push.link].name)
+        .number("fx", push.force.x())
+        .number("fy", push.force.y())
+        .number("start", push.start)
+        .number("duration", push.duration);
     pushes += (i ? ", " : "") + object.text();
   }
   pushes += "]";
@@ -659,7 +717,8 @@ void printJson(const RunRequest& request, const Program& program, const RunResul
       .integer("phase_changes", s.phaseChanges)
       .number("wall_time", run.runWall)
       .number("setup_wall_time", run.setupWall)
-      .number("real_time_factor", run.runWall > 0.0 ? std::optional(run.simulatedTime / run.runWall) : std::nullopt)
+      .number("real_time_factor",
+              run.runWall > 0.0 ? std::optional(run.simulatedTime / run.runWall) : std::nullopt)
       .raw("trajectory", request.csvPath ? JsonObject::quote(*request.csvPath) : "null")
       .raw("filmstrip", request.svgPath ? JsonObject::quote(*request.svgPath) : "null");
   std::printf("%s\n", out.text().c_str());
@@ -672,7 +731,8 @@ int fail(int code, const std::string& message) {
 
 int runCommand(const RunRequest& request) {
   std::optional<std::string> source = readFile(request.script);
-  if (!source) return fail(kUsageError, "cannot read script '" + request.script + "' (check the path)");
+  if (!source)
+    return fail(kUsageError, "cannot read script '" + request.script + "' (check the path)");
   if (request.csvPath) checkOutputPath("out", *request.csvPath);
   if (request.svgPath) checkOutputPath("filmstrip", *request.svgPath);
 
@@ -702,14 +762,17 @@ int runCommand(const RunRequest& request) {
   try {
     run = simulate(program, def, request, rule);
   } catch (const SimulationDiverged& error) {
-    return fail(kSimulationFailure, std::string(error.what()) + " (no output written; try a smaller --dt or gentler forces)");
+    return fail(
+        kSimulationFailure,
+        std::string(error.what()) + " (no output written; try a smaller --dt or gentler forces)");
   } catch (const std::invalid_argument& error) {
     return fail(kScriptError, request.script + ": " + error.what());
   }
 
   try {
     if (run.csv) writeFileAtomically(*request.csvPath, run.csv->text());
-    if (request.svgPath) writeFileAtomically(*request.svgPath, renderFilmstrip(run.frames, run.environment));
+    if (request.svgPath)
+      writeFileAtomically(*request.svgPath, renderFilmstrip(run.frames, run.environment));
   } catch (const std::runtime_error& error) {
     if (run.csv) std::filesystem::remove(*request.csvPath);  // both files or neither
     return fail(kUsageError, error.what());
@@ -728,7 +791,10 @@ int sclRunMain(int argc, char** argv) {
   try {
     cxxopts::ParseResult parsed = options.parse(argc, argv);
     if (parsed.count("help")) {
-      std::printf("%s\n", options.help({"", "Scene (overrides the script's `scene` header)", "Simulation", "Output"}).c_str());
+      std::printf("%s\n", options
+                              .help({"", "Scene (overrides the script's `scene` header)",
+                                     "Simulation", "Output"})
+                              .c_str());
       return kOk;
     }
     return runCommand(readRequest(parsed));

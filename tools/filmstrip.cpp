@@ -17,11 +17,20 @@ std::string escapeXml(const std::string& text) {
   std::string escaped;
   for (char c : text) {
     switch (c) {
-      case '&': escaped += "&amp;"; break;
-      case '<': escaped += "&lt;"; break;
-      case '>': escaped += "&gt;"; break;
-      case '"': escaped += "&quot;"; break;
-      default: escaped += c;
+      case '&':
+        escaped += "&amp;";
+        break;
+      case '<':
+        escaped += "&lt;";
+        break;
+      case '>':
+        escaped += "&gt;";
+        break;
+      case '"':
+        escaped += "&quot;";
+        break;
+      default:
+        escaped += c;
     }
   }
   return escaped;
@@ -37,7 +46,8 @@ const char* linkColour(int link, bool contact) {
 }  // namespace
 
 std::string renderFilmstrip(const std::vector<FilmstripFrame>& frames,
-                            const std::vector<EnvironmentBox>& environment, const FilmstripDef& def) {
+                            const std::vector<EnvironmentBox>& environment,
+                            const FilmstripDef& def) {
   const double s = def.scale;
   const double panelPixels = def.panelWidth * s;
   const double groundY = def.panelHeight * s;  // pixel row of y = 0
@@ -55,19 +65,23 @@ std::string renderFilmstrip(const std::vector<FilmstripFrame>& frames,
     const FilmstripFrame& frame = frames[f];
     double centreX = frame.state.links[kPelvis].com.x();
     // World (x, y) to panel pixels.
-    auto px = [&](double x) { return panelPixels * static_cast<double>(f) + panelPixels / 2.0 + (x - centreX) * s; };
+    auto px = [&](double x) {
+      return panelPixels * static_cast<double>(f) + panelPixels / 2.0 + (x - centreX) * s;
+    };
     auto py = [&](double y) { return groundY - y * s; };
 
     svg << "<g class=\"frame\" data-time=\"" << frame.time << "\">\n";
-    svg << "<clipPath id=\"panel" << f << "\"><rect x=\"" << number(panelPixels * f) << "\" y=\"0\" width=\""
-        << number(panelPixels) << "\" height=\"" << number(height) << "\"/></clipPath>\n";
+    svg << "<clipPath id=\"panel" << f << "\"><rect x=\"" << number(panelPixels * f)
+        << "\" y=\"0\" width=\"" << number(panelPixels) << "\" height=\"" << number(height)
+        << "\"/></clipPath>\n";
     svg << "<g clip-path=\"url(#panel" << f << ")\">\n";
     svg << "<rect x=\"" << number(panelPixels * f) << "\" y=\"" << number(groundY) << "\" width=\""
         << number(panelPixels) << "\" height=\"" << number(labelSpace) << "\" fill=\"#e8e2d6\"/>\n";
     for (const EnvironmentBox& box : environment) {
       svg << "<rect x=\"" << number(px(box.centre.x() - box.halfSize.x())) << "\" y=\""
-          << number(py(box.centre.y() + box.halfSize.y())) << "\" width=\"" << number(2 * box.halfSize.x() * s)
-          << "\" height=\"" << number(2 * box.halfSize.y() * s) << "\" fill=\"#b08968\"/>\n";
+          << number(py(box.centre.y() + box.halfSize.y())) << "\" width=\""
+          << number(2 * box.halfSize.x() * s) << "\" height=\"" << number(2 * box.halfSize.y() * s)
+          << "\" fill=\"#b08968\"/>\n";
     }
     for (int pass = 0; pass < 2; ++pass) {
       for (int i = 0; i < kLinkCount; ++i) {
@@ -81,20 +95,23 @@ std::string renderFilmstrip(const std::vector<FilmstripFrame>& frames,
         double r1 = def.proximalThickness / 2, r2 = def.distalThickness / 2;
         const char* colour = linkColour(i, link.contact);
         svg << "<g fill=\"" << colour << "\" stroke=\"#1b263b\" stroke-width=\"0.6\">";
-        svg << "<circle cx=\"" << number(px(a.x())) << "\" cy=\"" << number(py(a.y())) << "\" r=\"" << number(r1 * s) << "\"/>";
-        svg << "<circle cx=\"" << number(px(b.x())) << "\" cy=\"" << number(py(b.y())) << "\" r=\"" << number(r2 * s) << "\"/>";
+        svg << "<circle cx=\"" << number(px(a.x())) << "\" cy=\"" << number(py(a.y())) << "\" r=\""
+            << number(r1 * s) << "\"/>";
+        svg << "<circle cx=\"" << number(px(b.x())) << "\" cy=\"" << number(py(b.y())) << "\" r=\""
+            << number(r2 * s) << "\"/>";
         Vec2 corners[4] = {a + r1 * normal, b + r2 * normal, b - r2 * normal, a - r1 * normal};
         svg << "<polygon stroke=\"none\" points=\"";
         for (const Vec2& c : corners) svg << number(px(c.x())) << "," << number(py(c.y())) << " ";
         svg << "\"/></g>\n";
       }
     }
-    svg << "<circle cx=\"" << number(px(frame.state.com.x())) << "\" cy=\"" << number(py(frame.state.com.y()))
-        << "\" r=\"4\" fill=\"#ffb703\" stroke=\"black\"/>\n";
+    svg << "<circle cx=\"" << number(px(frame.state.com.x())) << "\" cy=\""
+        << number(py(frame.state.com.y())) << "\" r=\"4\" fill=\"#ffb703\" stroke=\"black\"/>\n";
     svg << "</g>\n";
     char label[64];
     std::snprintf(label, sizeof label, "t = %.2f s", frame.time);
-    svg << "<text x=\"" << number(panelPixels * f + panelPixels / 2) << "\" y=\"" << number(groundY + 17)
+    svg << "<text x=\"" << number(panelPixels * f + panelPixels / 2) << "\" y=\""
+        << number(groundY + 17)
         << "\" font-family=\"sans-serif\" font-size=\"14\" text-anchor=\"middle\">" << label;
     if (!frame.phase.empty()) svg << " · " << escapeXml(frame.phase);
     svg << "</text>\n</g>\n";

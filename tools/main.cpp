@@ -19,14 +19,18 @@ constexpr Subcommand kSubcommands[] = {
     {"run", "simulate a script headless: summary, trajectory CSV, filmstrip SVG", scl::sclRunMain},
     {"view", "show a script in a window and reload it on every save", scl::sclViewMain},
     {"bench", "measure physics, controller and checker speed", scl::sclBenchMain},
-    {"optimize", "tune a script's @ numbers with CMA-ES against an objective file", scl::sclOptimizeMain},
+    {"optimize", "tune a script's @ numbers with CMA-ES against an objective file",
+     scl::sclOptimizeMain},
 };
 
 void printUsage(std::FILE* out) {
-  std::fprintf(out, "usage: scl <command> [options]   (scl <command> --help for its options)\n\ncommands:\n");
+  std::fprintf(
+      out,
+      "usage: scl <command> [options]   (scl <command> --help for its options)\n\ncommands:\n");
   for (const Subcommand& command : kSubcommands)
-    std::fprintf(out, "  %-10.*s %.*s\n", static_cast<int>(command.name.size()), command.name.data(),
-                 static_cast<int>(command.summary.size()), command.summary.data());
+    std::fprintf(out, "  %-10.*s %.*s\n", static_cast<int>(command.name.size()),
+                 command.name.data(), static_cast<int>(command.summary.size()),
+                 command.summary.data());
   std::fprintf(out, "\nexit codes: 0 ok, 1 script error, 2 usage error, 3 simulation failure\n");
 }
 

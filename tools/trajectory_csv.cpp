@@ -29,8 +29,8 @@ void appendQuoted(std::string& out, std::string_view text) {
 }  // namespace
 
 TrajectoryCsv::TrajectoryCsv() {
-  columns_ = {"time", "phase", "phase_name", "root_x", "root_y", "root_angle_deg",
-              "head_height", "pelvis_x", "pelvis_y"};
+  columns_ = {"time",           "phase",       "phase_name", "root_x",  "root_y",
+              "root_angle_deg", "head_height", "pelvis_x",   "pelvis_y"};
   for (const JointDef& joint : kJoints) columns_.push_back(std::string(joint.name) + "_deg");
   for (const JointDef& joint : kJoints) columns_.push_back(std::string(joint.name) + "_torque");
   for (const LinkDef& link : kLinks) columns_.push_back(std::string(link.name) + "_contact");
