@@ -5,7 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "runtime/runner.h"
+#include "runtime/run_session.h"
 #include "scl/poses.h"
 
 namespace scl {
@@ -187,7 +187,7 @@ void ObjectiveAccumulator::repeatLast(int64_t count) {
   for (size_t i = 0; i < lastValues_.size(); ++i) record(i, lastValues_[i], lastDt_, count);
 }
 
-int ObjectiveAccumulator::firedStopRule() const { return firedStop_; }
+int ObjectiveAccumulator::firedStop() const { return firedStop_; }
 
 void ObjectiveAccumulator::record(size_t term, const StepValue& step, double dt, int64_t repeats) {
   Accumulator& accumulator = accumulators_[term];
@@ -272,26 +272,28 @@ namespace {
 ObjectiveEvaluation runTrial(const Program& program, const ObjectiveDef& objective,
                              const ObjectiveTrial& trial, bool withSummary) {
   ObjectiveEvaluation out;
-  const SimulationDef definition = trialSimulationDef(program, objective, trial);
-  const int64_t steps = std::llround(*definition.scene.duration / definition.timeStep);
-  Runner runner(program, definition);
+  RunSessionDef def;
+  def.simulation = trialSimulationDef(program, objective, trial);
+  def.length.duration = def.simulation.scene.duration;
+  if (!withSummary) def.metrics.reset();
+  def.metricsSeeInitialState = false;
+  const int64_t steps = std::llround(*def.length.duration / def.simulation.timeStep);
+  RunSession session(program, def);
   ObjectiveAccumulator accumulator(objective);
-  std::optional<MotionMetrics> metrics;
-  if (withSummary) metrics.emplace();
-  for (int64_t i = 0; i < steps; ++i) {
-    const StepReport& report = runner.step();
-    accumulator.observe(runner.state(), report.torques, report.timeStep);
-    if (metrics) metrics->observe(runner.state(), report.torques, report.timeStep, report.phase);
-    if (const int rule = accumulator.firedStopRule(); rule >= 0) {
-      accumulator.repeatLast(steps - i - 1);
+  session.run([&](const StepView& step) {
+    if (!step.report) return;
+    accumulator.observe(step.state, step.torques, step.timeStep);
+    if (const int rule = accumulator.firedStop(); rule >= 0) {
+      // The rest of the run is charged as if the final state stayed.
+      accumulator.repeatLast(steps - session.steps());
       accumulator.addPenalty(objective.stops[rule].penalty);
-      out.stoppedAt = report.time;
-      break;
+      out.stoppedAt = step.report->time;
+      session.stop("an early stop of the objective");
     }
-  }
+  });
   out.terms = accumulator.termValues();
   out.value = accumulator.total();
-  if (metrics) out.summary = metrics->summary();
+  if (withSummary) out.summary = session.summary();
   return out;
 }
 

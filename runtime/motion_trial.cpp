@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <exception>
 
-#include "runtime/runner.h"
+#include "runtime/run_session.h"
 
 namespace scl {
 
@@ -35,29 +35,32 @@ MotionTrialResult runMotionTrial(const MotionMark& mark, const Program& program,
   SimulationDef def = simulationDefFor(program);
   def.timeStep = trial.timeStep;
   if (trial.perturbDeg > 0.0) def.jointOffsets = perturbationOffsets(trial.perturbDeg, trial.seed);
-  MetricsDef metricsDef;
-  metricsDef.uprightFromStart = mark.uprightFromStart;
-  MotionMetrics metrics(metricsDef);
+  RunSessionDef run;
+  run.simulation = def;
+  run.length.duration = mark.duration;
+  run.metrics = MetricsDef{};
+  run.metrics->uprightFromStart = mark.uprightFromStart;
+  run.metricsSeeInitialState = false;
   auto fail = [&](const std::string& why) {
     if (result.failure.empty()) result.failure = why;
   };
+  std::optional<RunSession> session;
   try {
-    Runner runner(program, def);
-    int steps = static_cast<int>(std::lround(mark.duration / def.timeStep));
-    int distanceStep = static_cast<int>(std::lround(mark.distanceBy / def.timeStep));
-    for (int i = 1; i <= steps; ++i) {
-      const StepReport& report = runner.step();
-      metrics.observe(runner.state(), report.torques, report.timeStep, report.phase);
-      if (i == distanceStep) result.distanceAtMark = metrics.summary().distance;
+    session.emplace(program, run);
+    const long distanceStep = std::lround(mark.distanceBy / def.timeStep);
+    session->run([&](const StepView& step) {
+      if (!step.report) return;
+      const MotionSummary summary = session->summary();
+      if (session->steps() == distanceStep) result.distanceAtMark = summary.distance;
       // Standing at time T is decided by the state at T.
-      if (mark.standingAt && std::abs(report.time - *mark.standingAt) < def.timeStep / 2 &&
-          !metrics.summary().standing)
+      if (mark.standingAt && std::abs(step.report->time - *mark.standingAt) < def.timeStep / 2 &&
+          !summary.standing)
         fail("not standing at t = " + std::to_string(*mark.standingAt) + " s");
-    }
+    });
   } catch (const std::exception& error) {
     fail(error.what());
   }
-  result.summary = metrics.summary();
+  if (session) result.summary = session->summary();
   const MotionSummary& s = result.summary;
   if (mark.uprightFromStart && s.fell) fail("fell at t = " + std::to_string(*s.fell) + " s");
   if (s.phaseChanges < mark.minSteps)

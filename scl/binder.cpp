@@ -7,8 +7,10 @@
 #include <string>
 
 #include "scl/character_table.h"
+#include "scl/names.h"
 #include "scl/poses.h"
 #include "scl/printer.h"
+#include "scl/scene.h"
 
 namespace scl {
 
@@ -84,11 +86,6 @@ bool isEffector(int joint) {
 
 std::string quoted(std::string_view text) { return "'" + quoteToken(text) + "'"; }
 
-template <typename Table>
-void addNames(std::vector<std::string_view>& out, const Table& table) {
-  for (const auto& entry : table) out.push_back(entry.name);
-}
-
 // A joint that PD-type primitives of the phase drive, and where.
 struct Drive {
   int joint;
@@ -102,12 +99,7 @@ struct BoundPrimitive {
 
 class Binder {
  public:
-  explicit Binder(DiagnosticSink& sink) : sink_(sink) {
-    addNames(jointNames_, kJoints);
-    addNames(jointNames_, kJointGroups);
-    addNames(linkNames_, kLinks);
-    addNames(linkNames_, kLinkGroups);
-  }
+  explicit Binder(DiagnosticSink& sink) : sink_(sink) {}
 
   std::optional<Program> run(const sx::Script& script) {
     const int errorsBefore = sink_.errorCount();
@@ -132,54 +124,7 @@ class Binder {
   // --- scene ----------------------------------------------------------------------------
 
   void bindScene(const sx::SceneHeader& header) {
-    Scene& scene = program_.scene;
-    const PoseDef* pose = findPose(scene.pose);
-    if (header.pose) {
-      pose = findPose(header.pose->text);
-      if (pose) {
-        scene.pose = header.pose->text;
-      } else {
-        std::vector<std::string_view> names;
-        for (const PoseDef& candidate : poses()) names.push_back(candidate.name);
-        sink_.error(header.pose->location, "unknown pose " + quoted(header.pose->text) +
-                                               didYouMean(header.pose->text, names));
-      }
-    }
-    bool environmentKnown = true;
-    if (header.environment) {
-      const std::string& text = header.environment->text;
-      environmentKnown =
-          std::find(kEnvironments.begin(), kEnvironments.end(), text) != kEnvironments.end();
-      if (environmentKnown)
-        scene.environment = text;
-      else
-        sink_.error(header.environment->location,
-                    "unknown environment " + quoted(text) + didYouMean(text, kEnvironments));
-    }
-    if (header.height) {
-      if (checkScenePositive(*header.height, "chair height"))
-        scene.chairHeight = header.height->value;
-      if (scene.environment != "chair" && environmentKnown)
-        sink_.warning(header.height->location, "'height:' is used only with 'env: chair'");
-    }
-    if (header.duration && checkScenePositive(*header.duration, "duration"))
-      scene.duration = header.duration->value;
-    if (pose && pose->support == PoseSupport::Seat && scene.environment != "chair" && header.pose &&
-        environmentKnown)
-      sink_.warning(header.pose->location,
-                    "pose " + quoted(pose->name) + " sits on a chair; add 'env: chair'");
-  }
-
-  bool checkScenePositive(const sx::NumberLit& number, std::string_view what) {
-    if (number.parameter) {
-      sink_.error(number.location, "scene arguments cannot be '@' parameters");
-      return false;
-    }
-    if (number.value <= 0) {
-      sink_.error(number.location, std::string(what) + " must be positive");
-      return false;
-    }
-    return true;
+    program_.scene = scl::bindScene(header, Scene{}, sink_);
   }
 
   // --- phases ---------------------------------------------------------------------------
@@ -435,22 +380,10 @@ class Binder {
 
   // Joints named by a joint or (when allowed) a joint group; empty after an error.
   std::vector<int> resolveJoints(const sx::Name& name, bool allowGroup, std::string_view argument) {
-    if (auto joint = findJoint(name.text)) return {*joint};
-    auto group = findJointGroup(name.text);
-    if (!group.empty()) {
-      if (allowGroup) return {group.begin(), group.end()};
-      sink_.error(name.location, quoted(name.text) + " is a group; '" + std::string(argument) +
-                                     "' needs a single joint");
-      return {};
-    }
-    if (findLink(name.text))
-      sink_.error(name.location, quoted(name.text) + " is a link; expected a joint");
-    else if (!findLinkGroup(name.text).empty())
-      sink_.error(name.location, quoted(name.text) + " is a link group; expected a joint");
-    else
-      sink_.error(name.location,
-                  "unknown joint " + quoted(name.text) + didYouMean(name.text, jointNames_));
-    return {};
+    NameLookup lookup =
+        names_.joints(name.text, allowGroup ? Groups::Allowed : Groups::Rejected, argument);
+    if (!lookup.ok()) sink_.error(name.location, lookup.error);
+    return lookup.indices;
   }
 
   int resolveSingleJoint(const sx::Name& name, std::string_view argument) {
@@ -459,27 +392,15 @@ class Binder {
   }
 
   std::vector<int> resolveLinks(const sx::Name& name) {
-    if (auto link = findLink(name.text)) return {*link};
-    auto group = findLinkGroup(name.text);
-    if (!group.empty()) return {group.begin(), group.end()};
-    if (findJoint(name.text))
-      sink_.error(name.location, quoted(name.text) + " is a joint; expected a link");
-    else if (!findJointGroup(name.text).empty())
-      sink_.error(name.location, quoted(name.text) + " is a joint group; expected a link");
-    else
-      sink_.error(name.location,
-                  "unknown link " + quoted(name.text) + didYouMean(name.text, linkNames_));
-    return {};
+    NameLookup lookup = names_.links(name.text, Groups::Allowed);
+    if (!lookup.ok()) sink_.error(name.location, lookup.error);
+    return lookup.indices;
   }
 
   int resolveSingleLink(const sx::Name& name, std::string_view argument) {
-    if (!findLinkGroup(name.text).empty()) {
-      sink_.error(name.location, quoted(name.text) + " is a group; '" + std::string(argument) +
-                                     "' needs a single link");
-      return 0;
-    }
-    std::vector<int> links = resolveLinks(name);
-    return links.empty() ? 0 : links.front();
+    NameLookup lookup = names_.links(name.text, Groups::Rejected, argument);
+    if (!lookup.ok()) sink_.error(name.location, lookup.error);
+    return lookup.ok() ? lookup.index() : 0;
   }
 
   // --- numbers --------------------------------------------------------------------------
@@ -516,7 +437,7 @@ class Binder {
 
   DiagnosticSink& sink_;
   Program program_;
-  std::vector<std::string_view> jointNames_, linkNames_;
+  CharacterNames names_;
   std::set<std::string> allPhaseNames_;
   std::map<std::string, int> phaseIndex_;
   std::map<std::string, int> parameterNameUses_;

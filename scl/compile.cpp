@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "scl/binder.h"
+#include "scl/lexer.h"
 #include "scl/parser.h"
 #include "scl/printer.h"
 
@@ -59,8 +60,6 @@ size_t offsetOf(std::string_view source, int line, int column) {
   return offset < source.size() ? offset : std::string_view::npos;
 }
 
-bool isNumberChar(char c) { return (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+'; }
-
 }  // namespace
 
 std::string substituteParameters(std::string_view source, const Program& program) {
@@ -77,8 +76,7 @@ std::string substituteParameters(std::string_view source, const Program& program
       throw std::invalid_argument("parameter '" + parameter.name +
                                   "' is not at an '@' number at line " + std::to_string(at.line) +
                                   ", column " + std::to_string(at.column));
-    size_t end = begin + 1;
-    while (end < source.size() && isNumberChar(source[end])) ++end;
+    const size_t end = begin + 1 + numberLength(source.substr(begin + 1));
     std::string text = "@";
     text += formatNumber(parameter.value);
     edits.push_back({begin, end, std::move(text)});

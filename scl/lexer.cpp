@@ -12,14 +12,17 @@ namespace {
 bool isIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
 bool isIdentChar(char c) { return isIdentStart(c) || isDigit(c); }
+bool isPathChar(char c) { return c == '.' || c == '#' || c == '*'; }
 bool isSpace(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
 }
+char charAt(std::string_view text, size_t i) { return i < text.size() ? text[i] : '\0'; }
 
 class Lexer {
  public:
-  Lexer(std::string_view source, std::string_view fileName, DiagnosticSink& sink)
-      : source_(source), fileName_(fileName), sink_(sink) {}
+  Lexer(std::string_view source, std::string_view fileName, DiagnosticSink& sink,
+        const LexerOptions& options)
+      : source_(source), fileName_(fileName), sink_(sink), options_(options) {}
 
   std::vector<Token> run() {
     std::vector<Token> tokens;
@@ -48,7 +51,7 @@ class Lexer {
  private:
   int column() const { return static_cast<int>(pos_ - lineStart_) + 1; }
   SourceLocation here() const { return {std::string(fileName_), line_, column()}; }
-  char at(size_t i) const { return i < source_.size() ? source_[i] : '\0'; }
+  char at(size_t i) const { return charAt(source_, i); }
 
   void advance() {
     if (source_[pos_] == '\n') {
@@ -71,20 +74,24 @@ class Lexer {
     }
   }
 
+  bool startsName(char c) const { return isIdentStart(c) || (options_.paths && c == '*'); }
+  bool continuesName(char c) const { return isIdentChar(c) || (options_.paths && isPathChar(c)); }
+
   // Lexes one token at pos_; false (with a diagnostic) for invalid input, which is skipped.
   bool lexToken(Token& token) {
     token.line = line_;
     token.column = column();
     const size_t start = pos_;
     const char c = source_[pos_];
-    if (isIdentStart(c)) {
-      while (pos_ < source_.size() && isIdentChar(source_[pos_])) ++pos_;
+    if (startsName(c)) {
+      while (pos_ < source_.size() && continuesName(source_[pos_])) ++pos_;
       token.kind = TokenKind::Identifier;
       token.text = source_.substr(start, pos_ - start);
       return true;
     }
     if (c == '@' || c == '-' || c == '+' || c == '.' || isDigit(c)) return lexNumber(token);
     TokenKind kind;
+    size_t length = 1;
     switch (c) {
       case '{':
         kind = TokenKind::LeftBrace;
@@ -110,17 +117,28 @@ class Lexer {
       case ':':
         kind = TokenKind::Colon;
         break;
+      case '<':
+      case '>':
+        if (!options_.comparisons) return skipInvalid(), false;
+        length = at(pos_ + 1) == '=' ? 2 : 1;
+        kind = c == '<' ? (length == 2 ? TokenKind::LessEqual : TokenKind::Less)
+                        : (length == 2 ? TokenKind::GreaterEqual : TokenKind::Greater);
+        break;
+      case '/':
+        if (!options_.slash) return skipInvalid(), false;
+        kind = TokenKind::Slash;
+        break;
       default:
         skipInvalid();
         return false;
     }
-    ++pos_;
+    pos_ += length;
     token.kind = kind;
-    token.text = source_.substr(start, 1);
+    token.text = source_.substr(start, length);
     return true;
   }
 
-  // NUM := [ "@" ] [ "+" | "-" ] ( digits [ "." digits? ] | "." digits )
+  // NUM := [ "@" ] number (numberLength())
   bool lexNumber(Token& token) {
     const size_t start = pos_;
     const SourceLocation location = here();
@@ -129,25 +147,18 @@ class Lexer {
       ++pos_;
     }
     const size_t numberStart = pos_;
-    if (at(pos_) == '-' || at(pos_) == '+') ++pos_;
-    const size_t digitsStart = pos_;
-    while (isDigit(at(pos_))) ++pos_;
-    bool hasDigits = pos_ > digitsStart;
-    if (at(pos_) == '.' && (hasDigits || isDigit(at(pos_ + 1)))) {
-      ++pos_;
-      while (isDigit(at(pos_))) ++pos_;
-      hasDigits = true;
-    }
-    if (!hasDigits) {
+    const size_t length = numberLength(source_.substr(pos_));
+    if (length == 0) {
       pos_ = start + 1;
       std::string what(1, source_[start]);
       sink_.error(location, what == "@" ? "'@' must be followed directly by a number"
                                         : "unexpected character '" + what + "'");
       return false;
     }
+    pos_ += length;
     token.kind = TokenKind::Number;
     token.text = source_.substr(start, pos_ - start);
-    std::string_view digits = source_.substr(numberStart, pos_ - numberStart);
+    std::string_view digits = source_.substr(numberStart, length);
     if (digits.front() == '+') digits.remove_prefix(1);
     double value = 0.0;
     auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
@@ -165,9 +176,10 @@ class Lexer {
     const unsigned char first = static_cast<unsigned char>(source_[pos_]);
     while (pos_ < source_.size()) {
       char c = source_[pos_];
-      if (isSpace(c) || isIdentStart(c) || isDigit(c) || c == '@' || c == '-' || c == '+' ||
+      if (isSpace(c) || startsName(c) || isDigit(c) || c == '@' || c == '-' || c == '+' ||
           c == '.' || std::string_view("{}[](),:").find(c) != std::string_view::npos ||
-          (c == '/' && at(pos_ + 1) == '/'))
+          (options_.comparisons && (c == '<' || c == '>')) || (c == '/' && at(pos_ + 1) == '/') ||
+          (options_.slash && c == '/'))
         break;
       ++pos_;
     }
@@ -187,6 +199,7 @@ class Lexer {
   std::string_view source_;
   std::string_view fileName_;
   DiagnosticSink& sink_;
+  LexerOptions options_;
   size_t pos_ = 0;
   size_t lineStart_ = 0;
   bool skippedInvalid_ = false;
@@ -195,12 +208,40 @@ class Lexer {
 
 }  // namespace
 
-std::vector<Token> lex(std::string_view source, std::string_view fileName, DiagnosticSink& sink) {
-  return Lexer(source, fileName, sink).run();
+std::vector<Token> lex(std::string_view source, std::string_view fileName, DiagnosticSink& sink,
+                       const LexerOptions& options) {
+  return Lexer(source, fileName, sink, options).run();
+}
+
+// number := [ "+" | "-" ] ( digits [ "." digits? ] | "." digits ) [ ( "e" | "E" ) [ "+" | "-" ]
+// digits ]
+size_t numberLength(std::string_view text) {
+  size_t pos = 0;
+  if (charAt(text, pos) == '-' || charAt(text, pos) == '+') ++pos;
+  const size_t digitsStart = pos;
+  while (isDigit(charAt(text, pos))) ++pos;
+  bool hasDigits = pos > digitsStart;
+  if (charAt(text, pos) == '.' && (hasDigits || isDigit(charAt(text, pos + 1)))) {
+    ++pos;
+    while (isDigit(charAt(text, pos))) ++pos;
+    hasDigits = true;
+  }
+  if (!hasDigits) return 0;
+  // An exponent only when digits follow: `2e` is the number 2 and the name `e`.
+  if (charAt(text, pos) == 'e' || charAt(text, pos) == 'E') {
+    size_t exponent = pos + 1;
+    if (charAt(text, exponent) == '-' || charAt(text, exponent) == '+') ++exponent;
+    if (isDigit(charAt(text, exponent))) {
+      while (isDigit(charAt(text, exponent))) ++exponent;
+      pos = exponent;
+    }
+  }
+  return pos;
 }
 
 std::string describeToken(const Token& token) {
   if (token.kind == TokenKind::EndOfFile) return "end of file";
+  if (token.kind == TokenKind::EndOfLine) return "end of line";
   std::string quoted = "'";
   quoted += quoteToken(token.text);
   quoted += '\'';

@@ -1,4 +1,6 @@
-// The SCL lexer: source text -> tokens with line and column.
+// The lexer of every text format (scripts, objective files): source text -> tokens with
+// line and column. One number grammar everywhere; LexerOptions adds the few tokens a
+// format needs beyond the script's.
 //
 // Keywords are not separate token kinds: `after`, `vf`, `time`, ... are identifiers whose
 // meaning depends on where the parser meets them, so a misspelled keyword can be reported
@@ -15,8 +17,8 @@
 namespace scl {
 
 enum class TokenKind {
-  Identifier,  ///< [A-Za-z_][A-Za-z0-9_]*
-  Number,      ///< [@][+-]digits[.digits] or [@][+-].digits
+  Identifier,  ///< [A-Za-z_][A-Za-z0-9_]* (LexerOptions::paths widens it)
+  Number,      ///< [@][+-](digits[.digits] | .digits)[(e|E)[+-]digits]
   LeftBrace,
   RightBrace,
   LeftBracket,
@@ -25,12 +27,31 @@ enum class TokenKind {
   RightParen,
   Comma,
   Colon,
+  Less,          ///< `<` (LexerOptions::comparisons)
+  LessEqual,     ///< `<=`
+  Greater,       ///< `>`
+  GreaterEqual,  ///< `>=`
+  Slash,         ///< `/` (LexerOptions::slash; `//` always starts a comment)
+  EndOfLine,     ///< never produced by lex(): ends a one-line statement (TokenCursor)
   EndOfFile,
+};
+
+/// What a text format adds to the tokens every format shares (names, numbers, `{ } [ ]
+/// ( ) , :`, `//` comments). Scripts use the defaults; objective files turn all three on.
+struct LexerOptions {
+  /// `<`, `<=`, `>`, `>=` are tokens (comparisons in conditions); else invalid characters.
+  bool comparisons = false;
+  /// A lone `/` is a token (fractions such as `1/50000`); else an invalid character.
+  bool slash = false;
+  /// Names may also contain `.`, `#` and `*`, and start with `*`: quantities
+  /// (`pelvis.y`), parameter names (`propel.vf.fx#2`) and their patterns (`*.time`).
+  bool paths = false;
 };
 
 struct Token {
   TokenKind kind = TokenKind::EndOfFile;
-  /// The token as written (a view into the source), including a leading `@`.
+  /// The token as written (a view into the source), including a leading `@`; empty for
+  /// EndOfLine and EndOfFile.
   std::string_view text;
   /// 1-based line and column (bytes) of the token's first character.
   int line = 1;
@@ -46,7 +67,12 @@ struct Token {
 
 /// Splits `source` into tokens ending with one EndOfFile token. Lexical errors go to
 /// `sink` with `fileName` in their location.
-std::vector<Token> lex(std::string_view source, std::string_view fileName, DiagnosticSink& sink);
+std::vector<Token> lex(std::string_view source, std::string_view fileName, DiagnosticSink& sink,
+                       const LexerOptions& options = {});
+
+/// The length of the number (NUM, without `@`) at the start of `text`; 0 when `text`
+/// does not start with one. The one number grammar of every text format.
+size_t numberLength(std::string_view text);
 
 /// A `//` comment. The parser never sees comments; the formatter (printer.h) puts them
 /// back around the nodes they were written next to.

@@ -5,6 +5,8 @@
 
 #include "scl/character_table.h"
 #include "scl/lexer.h"
+#include "scl/scene.h"
+#include "scl/token_cursor.h"
 
 namespace scl {
 
@@ -38,21 +40,10 @@ constexpr std::array<std::string_view, 5> kContactWords = {"established", "lost"
 constexpr std::array<std::string_view, 7> kTrailingWords = {"child", "parent", "time",    "on",
                                                             "by",    "rel",    "strength"};
 
-/// One named argument a primitive (or the scene header) accepts: `name: value` (or
-/// `name value` when `colon` is false, as in `strength 0.5`).
-struct ArgSpec {
-  std::string_view name;
-  bool colon = true;
-  /// What the value is, for messages: "a link name", "a number", ...
-  std::string_view what;
-  std::optional<Name>* nameOut = nullptr;
-  std::optional<NumberLit>* numberOut = nullptr;
-};
-
-class Parser {
+class ScriptParser : private TokenCursor {
  public:
-  Parser(const std::vector<Token>& tokens, std::string_view fileName, DiagnosticSink& sink)
-      : tokens_(tokens), file_(fileName), sink_(sink) {}
+  ScriptParser(std::span<const Token> tokens, std::string_view fileName, DiagnosticSink& sink)
+      : TokenCursor(tokens, std::string(fileName), sink) {}
 
   // script := [ scene ] phase { transition phase } [ "finally" transition "backto" NAME ]
   Script parseScript() {
@@ -73,10 +64,10 @@ class Parser {
       } else if (isTransitionStart()) {
         Transition transition = parseTransition();
         if (script.phases.empty())
-          sink_.error(transition.location, "a transition must follow a phase");
+          sink().error(transition.location, "a transition must follow a phase");
         else if (script.phases.back().exit)
-          sink_.error(transition.location,
-                      "two transitions in a row; expected '{' to start a phase");
+          sink().error(transition.location,
+                       "two transitions in a row; expected '{' to start a phase");
         else
           script.phases.back().exit = std::move(transition);
       } else if (isWord("finally")) {
@@ -109,55 +100,23 @@ class Parser {
         skipUntilTopLevel();
       }
     }
-    if (script.phases.empty() && sink_.errorCount() == 0)
-      sink_.error({file_, 1, 1}, "the script has no phases; write at least one '{ [primitive] }'");
+    if (script.phases.empty() && sink().errorCount() == 0)
+      sink().error({fileName(), 1, 1},
+                   "the script has no phases; write at least one '{ [primitive] }'");
     if (!script.phases.empty() && script.phases.back().exit && !script.finally)
-      sink_.error(script.phases.back().exit->location,
-                  "transition after the last phase; add a phase after it or write "
-                  "'finally <transition> backto NAME'");
+      sink().error(script.phases.back().exit->location,
+                   "transition after the last phase; add a phase after it or write "
+                   "'finally <transition> backto NAME'");
     return script;
   }
 
  private:
   // --- token access -------------------------------------------------------------------
 
-  // Past the error limit every look-ahead sees the end of file, so every loop ends.
-  const Token& peek(size_t ahead = 0) const {
-    if (sink_.full()) return tokens_.back();
-    size_t index = std::min(pos_ + ahead, tokens_.size() - 1);
-    return tokens_[index];
-  }
-  const Token& next() {
-    const Token& token = peek();
-    if (pos_ + 1 < tokens_.size()) ++pos_;
-    return token;
-  }
-  bool atEnd() const { return peek().kind == TokenKind::EndOfFile; }
-  bool isKind(TokenKind kind, size_t ahead = 0) const { return peek(ahead).kind == kind; }
-  bool isWord(std::string_view word, size_t ahead = 0) const {
-    const Token& token = peek(ahead);
-    return token.kind == TokenKind::Identifier && token.text == word;
-  }
   bool isTransitionStart() const { return isWord("after") || isWord("when") || isWord("and"); }
   // Tokens where a phase-level construct can start: resynchronisation points.
   bool isPhaseBoundary() const {
     return atEnd() || isKind(TokenKind::LeftBrace) || isTransitionStart() || isWord("finally");
-  }
-
-  SourceLocation location(const Token& token) const { return {file_, token.line, token.column}; }
-  void errorAt(const Token& token, std::string message) {
-    sink_.error(location(token), std::move(message));
-  }
-  void expectedNear(std::string_view what, const Token& token, std::string_view hint = "") {
-    // The lexer already reported the bytes that broke the syntax here.
-    suppressedLast_ = token.afterInvalid;
-    if (suppressedLast_) return;
-    errorAt(token,
-            "expected " + std::string(what) + " near " + describeToken(token) + std::string(hint));
-  }
-  void noteOpened(const Token& open) {
-    if (suppressedLast_) return;
-    sink_.note(location(open), "'" + std::string(open.text) + "' opened here");
   }
 
   void skipUntilTopLevel() {
@@ -186,20 +145,16 @@ class Parser {
 
   // --- scene header ---------------------------------------------------------------------
 
-  // scene := "scene" { [","] ( "pose:" NAME | "env:" NAME | "height:" NUM | "duration:" NUM ) }
+  // scene := "scene" scene-args   (scene.h)
   SceneHeader parseScene() {
     SceneHeader scene;
     scene.location = location(next());
-    std::array<ArgSpec, 4> specs = {{
-        {"pose", true, "a pose name", &scene.pose, nullptr},
-        {"env", true, "an environment name", &scene.environment, nullptr},
-        {"height", true, "a chair height (metres)", nullptr, &scene.height},
-        {"duration", true, "a duration (seconds)", nullptr, &scene.duration},
-    }};
-    bool ok = parseArgs(specs, "scene");
+    bool ok = parseSceneArguments(*this, scene);
     if (ok && !isKind(TokenKind::LeftBrace) && !atEnd()) {
       std::string hint;
-      if (peek().kind == TokenKind::Identifier) hint = didYouMean(peek().text, argNames(specs));
+      if (peek().kind == TokenKind::Identifier)
+        hint = didYouMean(peek().text,
+                          std::array<std::string_view, 4>{"pose", "env", "height", "duration"});
       expectedNear("a scene argument (pose:, env:, height:, duration:) or '{'", peek(), hint);
       ok = false;
     }
@@ -365,8 +320,8 @@ class Parser {
       const Name& first = transition.targets.front();
       std::string_view suggestion = closestMatch(first.text, kContactWords);
       if (transition.targets.size() == 1 && !suggestion.empty())
-        sink_.error(first.location, "unknown contact condition '" + quoteToken(first.text) +
-                                        "'; did you mean '" + std::string(suggestion) + "'?");
+        sink().error(first.location, "unknown contact condition '" + quoteToken(first.text) +
+                                         "'; did you mean '" + std::string(suggestion) + "'?");
       else
         expectedNear("',' between contact links", peek());
       return false;
@@ -478,8 +433,8 @@ class Parser {
       const bool isJointName =
           findJoint(item.joint.text) || !findJointGroup(item.joint.text).empty();
       if (!keyword.empty() && !isJointName)
-        sink_.error(item.joint.location, "unknown primitive '" + quoteToken(item.joint.text) +
-                                             "'; did you mean '" + std::string(keyword) + "'?");
+        sink().error(item.joint.location, "unknown primitive '" + quoteToken(item.joint.text) +
+                                              "'; did you mean '" + std::string(keyword) + "'?");
       else
         expectedNear("a target angle (degrees) after '" + quoteToken(item.joint.text) + "'",
                      peek());
@@ -630,93 +585,13 @@ class Parser {
     }
     return Vec{numbers[0], numbers[1], location(open)};
   }
-
-  // named-args := { [","] NAME ":" value }   (each name at most once, in any order)
-  bool parseArgs(std::span<ArgSpec> specs, std::string_view owner) {
-    while (true) {
-      const size_t save = pos_;
-      if (isKind(TokenKind::Comma) && isKind(TokenKind::Identifier, 1)) next();
-      if (!isKind(TokenKind::Identifier)) {
-        pos_ = save;
-        return true;
-      }
-      const Token& word = peek();
-      ArgSpec* spec = nullptr;
-      for (ArgSpec& candidate : specs)
-        if (candidate.name == word.text) spec = &candidate;
-      if (!spec) {
-        if (isKind(TokenKind::Colon, 1)) {
-          errorAt(word, "unknown argument '" + quoteToken(word.text) + ":' for " +
-                            std::string(owner) + didYouMean(word.text, argNames(specs)));
-          return false;
-        }
-        pos_ = save;
-        return true;
-      }
-      next();
-      if (spec->colon && !expectColonAfter(spec->name)) return false;
-      if ((spec->nameOut && spec->nameOut->has_value()) ||
-          (spec->numberOut && spec->numberOut->has_value())) {
-        errorAt(word,
-                "duplicate argument '" + std::string(spec->name) + (spec->colon ? ":'" : "'"));
-        return false;
-      }
-      std::string what = std::string(spec->what) + " after '" + std::string(spec->name) +
-                         (spec->colon ? ":'" : "'");
-      if (spec->nameOut) {
-        if (!isKind(TokenKind::Identifier)) {
-          expectedNear(what, peek());
-          return false;
-        }
-        *spec->nameOut = parseName();
-      } else {
-        *spec->numberOut = parseNumber(what);
-        if (!spec->numberOut->has_value()) return false;
-      }
-    }
-  }
-
-  static std::vector<std::string_view> argNames(std::span<const ArgSpec> specs) {
-    std::vector<std::string_view> names;
-    for (const ArgSpec& spec : specs) names.push_back(spec.name);
-    return names;
-  }
-
-  bool expectColonAfter(std::string_view word) {
-    if (isKind(TokenKind::Colon)) {
-      next();
-      return true;
-    }
-    expectedNear("':' after '" + std::string(word) + "'", peek());
-    return false;
-  }
-
-  Name parseName() {
-    const Token& token = next();
-    return Name{std::string(token.text), location(token)};
-  }
-
-  std::optional<NumberLit> parseNumber(std::string_view what) {
-    if (!isKind(TokenKind::Number)) {
-      expectedNear(what, peek());
-      return std::nullopt;
-    }
-    const Token& token = next();
-    return NumberLit{token.number, token.parameter, location(token)};
-  }
-
-  const std::vector<Token>& tokens_;
-  size_t pos_ = 0;
-  bool suppressedLast_ = false;  // the last expectedNear() was not reported
-  std::string file_;
-  DiagnosticSink& sink_;
 };
 
 }  // namespace
 
 syntax::Script parse(std::string_view source, std::string_view fileName, DiagnosticSink& sink) {
   std::vector<Token> tokens = lex(source, fileName, sink);
-  return Parser(tokens, fileName, sink).parseScript();
+  return ScriptParser(tokens, fileName, sink).parseScript();
 }
 
 ParseResult parse(std::string_view source, std::string_view fileName) {

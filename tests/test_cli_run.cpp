@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -75,54 +76,13 @@ Outcome runScl(const std::string& args) {
   return outcome;
 }
 
-// --- a tiny JSON reader: enough to check structure and read top-level scalars --------
-
-// True when brackets and braces balance outside strings and the text is one object.
-bool balancedJsonObject(const std::string& text) {
-  std::vector<char> stack;
-  bool inString = false;
-  size_t start = text.find_first_not_of(" \n");
-  if (start == std::string::npos || text[start] != '{') return false;
-  for (size_t i = start; i < text.size(); ++i) {
-    char c = text[i];
-    if (inString) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        inString = false;
-      continue;
-    }
-    if (c == '"')
-      inString = true;
-    else if (c == '{' || c == '[')
-      stack.push_back(c);
-    else if (c == '}' || c == ']') {
-      if (stack.empty() || (c == '}') != (stack.back() == '{')) return false;
-      stack.pop_back();
-      if (stack.empty()) return text.find_first_not_of(" \n", i + 1) == std::string::npos;
-    }
-  }
-  return false;
-}
-
-// The raw value text after `"key": ` (up to the next ',' or '}'); nullopt if absent.
-std::optional<std::string> jsonRaw(const std::string& json, const std::string& key) {
-  size_t at = json.find("\"" + key + "\": ");
-  if (at == std::string::npos) return std::nullopt;
-  size_t start = at + key.size() + 4;
-  size_t end = json.find_first_of(",}", start);
-  return json.substr(start, end - start);
-}
-
-bool jsonIsNull(const std::string& json, const std::string& key) {
-  return jsonRaw(json, key) == "null";
-}
-
-double jsonNumber(const std::string& json, const std::string& key) {
-  std::optional<std::string> raw = jsonRaw(json, key);
-  REQUIRE(raw);
-  REQUIRE(*raw != "null");
-  return std::stod(*raw);
+// The JSON object printed on stdout, parsed (the test fails when it does not parse).
+nlohmann::json parseJson(const std::string& text) {
+  nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
+  INFO(text);
+  REQUIRE(!json.is_discarded());
+  REQUIRE(json.is_object());
+  return json;
 }
 
 size_t countOf(const std::string& text, const std::string& what) {
@@ -181,53 +141,62 @@ bool wellFormedXml(const std::string& text) {
 TEST_CASE("scl run summarises a supine script that does nothing") {
   Outcome run = runScl("run " + kCliScripts + "supine_idle.scl --json");
   REQUIRE(run.exitCode == 0);
-  const std::string& json = run.out;
-  REQUIRE(balancedJsonObject(json));
-  for (const char* key : {"script",
-                          "scene",
-                          "time_step",
-                          "duration",
-                          "steps",
-                          "end",
-                          "parameters",
-                          "pushes",
-                          "perturb_deg",
-                          "seed",
-                          "phases",
-                          "standing",
-                          "first_standing",
-                          "fell",
-                          "rise_time",
-                          "max_pelvis_height",
-                          "max_airborne_pelvis_height",
-                          "airborne_time",
-                          "head_height",
-                          "energy",
-                          "distance",
-                          "phase_changes",
-                          "wall_time",
-                          "setup_wall_time",
-                          "real_time_factor",
-                          "trajectory",
-                          "filmstrip"})
-    CHECK(jsonRaw(json, key));
-  CHECK(jsonRaw(json, "pose") == "\"supine\"");
-  CHECK(jsonNumber(json, "duration") == Approx(1.0));
-  CHECK(jsonNumber(json, "steps") == 4000);
-  CHECK(jsonRaw(json, "standing") == "false");
-  CHECK(jsonIsNull(json, "first_standing"));
-  CHECK(jsonIsNull(json, "fell"));
-  CHECK(jsonIsNull(json, "rise_time"));
-  CHECK(jsonIsNull(json, "max_airborne_pelvis_height"));  // lying on the ground throughout
-  CHECK(jsonNumber(json, "airborne_time") == 0.0);
-  CHECK(jsonNumber(json, "max_pelvis_height") < 0.4);
-  CHECK(jsonNumber(json, "head_height") < 0.4);
-  CHECK(jsonNumber(json, "energy") > 0.0);  // the default PD holds the limbs against gravity
-  CHECK(std::abs(jsonNumber(json, "distance")) < 0.05);
-  CHECK(jsonNumber(json, "phase_changes") == 0);
-  CHECK(countOf(json, "\"name\": \"idle\"") == 1);
-  CHECK(jsonNumber(json, "real_time_factor") > 0.0);
-  CHECK(jsonIsNull(json, "trajectory"));
+  const nlohmann::json json = parseJson(run.out);
+  // Every documented key, in the documented order.
+  const std::vector<std::string> keys = {"script",
+                                         "scene",
+                                         "time_step",
+                                         "duration",
+                                         "steps",
+                                         "end",
+                                         "parameters",
+                                         "pushes",
+                                         "perturb_deg",
+                                         "seed",
+                                         "phases",
+                                         "standing",
+                                         "first_standing",
+                                         "fell",
+                                         "rise_time",
+                                         "max_pelvis_height",
+                                         "max_airborne_pelvis_height",
+                                         "airborne_time",
+                                         "head_height",
+                                         "energy",
+                                         "distance",
+                                         "phase_changes",
+                                         "wall_time",
+                                         "setup_wall_time",
+                                         "real_time_factor",
+                                         "trajectory",
+                                         "filmstrip"};
+  const nlohmann::ordered_json ordered = nlohmann::ordered_json::parse(run.out);
+  std::vector<std::string> written;
+  for (const auto& item : ordered.items()) written.push_back(item.key());
+  CHECK(written == keys);
+  CHECK(json["scene"]["pose"] == "supine");
+  CHECK(json["scene"]["environment"] == "flat");
+  CHECK(json["duration"].get<double>() == Approx(1.0));
+  CHECK(json["steps"] == 4000);
+  CHECK(json["standing"] == false);
+  CHECK(json["first_standing"].is_null());
+  CHECK(json["fell"].is_null());
+  CHECK(json["rise_time"].is_null());
+  CHECK(json["max_airborne_pelvis_height"].is_null());  // lying on the ground throughout
+  CHECK(json["airborne_time"] == 0.0);
+  CHECK(json["max_pelvis_height"].get<double>() < 0.4);
+  CHECK(json["head_height"].get<double>() < 0.4);
+  CHECK(json["energy"].get<double>() > 0.0);  // the default PD holds the limbs against gravity
+  CHECK(std::abs(json["distance"].get<double>()) < 0.05);
+  CHECK(json["phase_changes"] == 0);
+  REQUIRE(json["phases"].size() == 1);
+  CHECK(json["phases"][0] == nlohmann::json{{"time", 0.0}, {"index", 0}, {"name", "idle"}});
+  CHECK(json["real_time_factor"].get<double>() > 0.0);
+  CHECK(json["trajectory"].is_null());
+  CHECK(json["parameters"].is_object());
+  CHECK(json["pushes"].is_array());
+  CHECK(json["perturb_deg"].is_null());
+  CHECK(json["seed"].is_null());
 
   Outcome human = runScl("run " + kCliScripts + "supine_idle.scl");
   REQUIRE(human.exitCode == 0);
@@ -242,47 +211,55 @@ TEST_CASE("scl run: the thesis sit-to-stand from a chair stands up") {
       "run " + kThesis +
       "4.9-sit-to-stand.scl --pose sitting --env chair --chair-height 0.45 --duration 3 --json");
   REQUIRE(run.exitCode == 0);
-  const std::string& json = run.out;
-  REQUIRE(balancedJsonObject(json));
-  CHECK(jsonRaw(json, "environment") == "\"chair\"");
-  CHECK(jsonNumber(json, "duration") == Approx(3.0));
-  CHECK(jsonRaw(json, "standing") == "true");
-  CHECK(jsonNumber(json, "first_standing") < 3.0);
-  CHECK(jsonNumber(json, "rise_time") < jsonNumber(json, "first_standing"));
-  CHECK(jsonIsNull(json, "fell"));
-  CHECK(jsonNumber(json, "head_height") > 1.6);
-  CHECK(jsonNumber(json, "max_pelvis_height") > 0.9);
-  CHECK(jsonNumber(json, "distance") > 0.2);  // the pelvis moves forward off the seat
-  CHECK(jsonNumber(json, "phase_changes") == 1);
+  const nlohmann::json json = parseJson(run.out);
+  CHECK(json["scene"]["environment"] == "chair");
+  CHECK(json["duration"].get<double>() == Approx(3.0));
+  CHECK(json["standing"] == true);
+  CHECK(json["first_standing"].get<double>() < 3.0);
+  CHECK(json["rise_time"].get<double>() < json["first_standing"].get<double>());
+  CHECK(json["fell"].is_null());
+  CHECK(json["head_height"].get<double>() > 1.6);
+  CHECK(json["max_pelvis_height"].get<double>() > 0.9);
+  CHECK(json["distance"].get<double>() > 0.2);  // the pelvis moves forward off the seat
+  CHECK(json["phase_changes"] == 1);
   // The timeline: lean at 0, standup 0.4 s later.
-  CHECK(json.find("{\"time\": 0, \"index\": 0, \"name\": \"lean\"}") != std::string::npos);
-  CHECK(json.find("{\"time\": 0.4, \"index\": 1, \"name\": \"standup\"}") != std::string::npos);
+  REQUIRE(json["phases"].size() == 2);
+  CHECK(json["phases"][0] == nlohmann::json{{"time", 0.0}, {"index", 0}, {"name", "lean"}});
+  CHECK(json["phases"][1]["time"].get<double>() == Approx(0.4));
+  CHECK(json["phases"][1]["index"] == 1);
+  CHECK(json["phases"][1]["name"] == "standup");
 }
 
 TEST_CASE("scl run: the default duration follows the script") {
   SECTION("the scene header's duration") {
     Outcome run = runScl("run " + kCliScripts + "supine_idle.scl --json");
     REQUIRE(run.exitCode == 0);
-    CHECK(jsonNumber(run.out, "duration") == Approx(1.0));
+    CHECK(parseJson(run.out)["duration"].get<double>() == Approx(1.0));
   }
   SECTION("until the last phase has been active 3 s") {
     Outcome run = runScl("run " + kCliScripts + "two_phases.scl --json");
     REQUIRE(run.exitCode == 0);
-    CHECK(jsonNumber(run.out, "duration") == Approx(3.5).margin(0.001));
-    CHECK(jsonNumber(run.out, "phase_changes") == 1);
-    CHECK(run.out.find("{\"time\": 0.5, \"index\": 1, \"name\": \"rest\"}") != std::string::npos);
+    const nlohmann::json json = parseJson(run.out);
+    CHECK(json["duration"].get<double>() == Approx(3.5).margin(0.001));
+    CHECK(json["phase_changes"] == 1);
+    REQUIRE(json["phases"].size() == 2);
+    CHECK(json["phases"][1]["time"].get<double>() == Approx(0.5));
+    CHECK(json["phases"][1]["index"] == 1);
+    CHECK(json["phases"][1]["name"] == "rest");
   }
   SECTION("10 s for a cyclic script") {
     Outcome run = runScl("run " + kCliScripts + "cyclic.scl --json");
     REQUIRE(run.exitCode == 0);
-    CHECK(jsonNumber(run.out, "duration") == Approx(10.0));
-    CHECK(jsonNumber(run.out, "phase_changes") == 19);
+    const nlohmann::json json = parseJson(run.out);
+    CHECK(json["duration"].get<double>() == Approx(10.0));
+    CHECK(json["phase_changes"] == 19);
   }
   SECTION("--duration overrides") {
     Outcome run = runScl("run " + kCliScripts + "two_phases.scl --duration 0.25 --json");
     REQUIRE(run.exitCode == 0);
-    CHECK(jsonNumber(run.out, "duration") == Approx(0.25));
-    CHECK(jsonNumber(run.out, "steps") == 1000);
+    const nlohmann::json json = parseJson(run.out);
+    CHECK(json["duration"].get<double>() == Approx(0.25));
+    CHECK(json["steps"] == 1000);
   }
 }
 
@@ -353,10 +330,11 @@ TEST_CASE("scl run --set overrides an @ parameter and changes the outcome") {
   Outcome bent = runScl("run " + kCliScripts + "lean_param.scl --set lean.pd.waist=60 --json");
   REQUIRE(base.exitCode == 0);
   REQUIRE(bent.exitCode == 0);
-  CHECK(jsonNumber(base.out, "lean.pd.waist") == 10.0);
-  CHECK(jsonNumber(bent.out, "lean.pd.waist") == 60.0);
-  CHECK(jsonNumber(bent.out, "energy") > 2.0 * jsonNumber(base.out, "energy"));
-  CHECK(jsonNumber(bent.out, "distance") != jsonNumber(base.out, "distance"));
+  const nlohmann::json before = parseJson(base.out), after = parseJson(bent.out);
+  CHECK(before["parameters"]["lean.pd.waist"] == 10.0);
+  CHECK(after["parameters"]["lean.pd.waist"] == 60.0);
+  CHECK(after["energy"].get<double>() > 2.0 * before["energy"].get<double>());
+  CHECK(after["distance"] != before["distance"]);
 }
 
 TEST_CASE("scl run --push changes the outcome") {
@@ -365,11 +343,13 @@ TEST_CASE("scl run --push changes the outcome") {
       runScl("run " + kCliScripts + "lean_param.scl --push trunk:300,0@0.2+0.2 --json");
   REQUIRE(base.exitCode == 0);
   REQUIRE(pushed.exitCode == 0);
-  CHECK(pushed.out.find(
-            "\"link\": \"trunk\", \"fx\": 300, \"fy\": 0, \"start\": 0.2, \"duration\": 0.2") !=
-        std::string::npos);
+  const nlohmann::json before = parseJson(base.out), after = parseJson(pushed.out);
+  REQUIRE(after["pushes"].size() == 1);
+  CHECK(after["pushes"][0] ==
+        nlohmann::json{
+            {"link", "trunk"}, {"fx", 300.0}, {"fy", 0.0}, {"start", 0.2}, {"duration", 0.2}});
   // Pushed forward (+x): the pelvis ends well ahead of where it would have been.
-  CHECK(jsonNumber(pushed.out, "distance") > jsonNumber(base.out, "distance") + 0.2);
+  CHECK(after["distance"].get<double>() > before["distance"].get<double>() + 0.2);
 }
 
 TEST_CASE("scl run --perturb is deterministic per seed") {

@@ -7,15 +7,11 @@
 #include "scl/character_table.h"
 #include "scl/compile.h"
 #include "scl/lexer.h"
+#include "tests/test_support.h"
 
 namespace {
 
-scl::Program compileOk(const std::string& source) {
-  scl::CompileResult result = scl::compile(source, "t.scl");
-  INFO(scl::renderDiagnostics(result.diagnostics, source));
-  REQUIRE(result.ok());
-  return *result.program;
-}
+using scl::testing::compileOk;
 
 template <typename T>
 const T& primitive(const scl::Program& program, size_t phase, size_t index) {

@@ -11,6 +11,7 @@
 #include "scl/poses.h"
 
 using namespace scl;
+#include "tests/test_support.h"
 
 namespace {
 
@@ -37,12 +38,7 @@ Diagnostic firstError(const std::string& text) {
   return result.diagnostics.front();
 }
 
-Program compileOk(const std::string& source) {
-  CompileResult result = compile(source, "test.scl");
-  INFO(renderDiagnostics(result.diagnostics, source));
-  REQUIRE(result.ok());
-  return *result.program;
-}
+using scl::testing::compileOk;
 
 // Crouch, then extend the legs at once: a hop with about 0.1 s in the air.
 const char* kHopScript = R"(scene pose: crouching duration: 0.5

@@ -188,7 +188,7 @@ TEST_CASE("viewer recorder: PNG frames without ffmpeg", "[viewer]") {
   std::filesystem::create_directories(directory);
   std::string output = (directory / "clip.mp4").string();
   {
-    scl::FrameRecorder recorder(output, 32, 24, 60, /*useFfmpeg=*/false);
+    scl::VideoRecorder recorder(output, 32, 24, 60, /*useFfmpeg=*/false);
     CHECK(recorder.description().find("clip_frames") != std::string::npos);
     sf::Image frame;
     frame.create(32, 24, sf::Color::Red);

@@ -1,5 +1,7 @@
 #include "tools/filmstrip.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -118,6 +120,49 @@ std::string renderFilmstrip(const std::vector<FilmstripFrame>& frames,
   }
   svg << "</svg>\n";
   return svg.str();
+}
+
+FilmstripSampler::FilmstripSampler(std::vector<double> times, std::optional<double> duration,
+                                   double timeStep, int count)
+    : count_(count), timeStep_(timeStep) {
+  if (!times.empty()) {
+    times_ = std::move(times);
+  } else if (duration) {
+    for (int i = 0; i < count_; ++i) times_.push_back(*duration * i / (count_ - 1));
+  } else {
+    gridStep_ = std::max(timeStep, 0.005);  // at most 12,000 states for a 60 s run
+  }
+}
+
+void FilmstripSampler::observe(const StepView& step) {
+  const CharacterState& state = step.state;
+  const double now = state.time + 0.5 * timeStep_;
+  if (gridStep_ > 0.0) {
+    if (now >= static_cast<double>(nextGrid_) * gridStep_) {
+      grid_.push_back({state.time, std::string(step.phaseName), state});
+      ++nextGrid_;
+    }
+    return;
+  }
+  while (next_ < times_.size() && now >= times_[next_]) {
+    frames_.push_back({state.time, std::string(step.phaseName), state});
+    ++next_;
+  }
+}
+
+std::vector<FilmstripFrame> FilmstripSampler::finish(const FilmstripFrame& last) {
+  if (gridStep_ == 0.0) {
+    while (frames_.size() < times_.size()) frames_.push_back(last);  // times at the very end
+    return std::move(frames_);
+  }
+  std::vector<FilmstripFrame> picked;
+  for (int i = 0; i < count_ - 1; ++i) {
+    double time = last.time * i / (count_ - 1);
+    auto index = static_cast<size_t>(std::lround(time / gridStep_));
+    picked.push_back(grid_[std::min(index, grid_.size() - 1)]);
+  }
+  picked.push_back(last);
+  return picked;
 }
 
 }  // namespace scl

@@ -2,10 +2,12 @@
 // motion-sequence figures of the thesis, made without a display.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "primitives/character_state.h"
+#include "runtime/run_session.h"
 #include "runtime/simulation.h"
 
 namespace scl {
@@ -33,5 +35,31 @@ struct FilmstripDef {
 std::string renderFilmstrip(const std::vector<FilmstripFrame>& frames,
                             const std::vector<EnvironmentBox>& environment,
                             const FilmstripDef& def = {});
+
+/// Picks a run's filmstrip frames as it goes: at the times asked for when they are known
+/// before the run (or `count` evenly spaced over a fixed duration), else on a fine grid
+/// from which `count` evenly spaced frames are taken once the end is known.
+class FilmstripSampler {
+ public:
+  /// `times`: the frames' times, seconds, sorted (empty: evenly spaced); `duration`: the
+  /// run's fixed length, if any; `timeStep`: the run's step, seconds.
+  FilmstripSampler(std::vector<double> times, std::optional<double> duration, double timeStep,
+                   int count = 8);
+
+  /// Sees the state after a step (or the initial state).
+  void observe(const StepView& step);
+  /// The frames; `last` is the final state (the grid may not hold it).
+  std::vector<FilmstripFrame> finish(const FilmstripFrame& last);
+
+ private:
+  std::vector<double> times_;
+  size_t next_ = 0;
+  int count_;
+  double timeStep_;
+  double gridStep_ = 0.0;
+  long nextGrid_ = 0;
+  std::vector<FilmstripFrame> grid_;
+  std::vector<FilmstripFrame> frames_;
+};
 
 }  // namespace scl

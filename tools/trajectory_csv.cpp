@@ -66,4 +66,10 @@ void TrajectoryCsv::addRow(const CharacterState& state, int phaseIndex, std::str
   ++rows_;
 }
 
+void TrajectoryRecorder::observe(const StepView& step) {
+  if (step.state.time + 0.5 * timeStep_ < static_cast<double>(nextSample_) / rate_) return;
+  csv_.addRow(step.state, step.phase, step.phaseName, step.torques);
+  ++nextSample_;
+}
+
 }  // namespace scl

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "primitives/character_state.h"
+#include "runtime/run_session.h"
 
 namespace scl {
 
@@ -33,6 +34,23 @@ class TrajectoryCsv {
   std::vector<std::string> columns_;
   std::string text_;
   int rows_ = 0;
+};
+
+/// Samples a run into a TrajectoryCsv at a fixed rate: at t = k / rate for k = 0, 1, ...
+/// (the first step reaching each time), the initial state included.
+class TrajectoryRecorder {
+ public:
+  /// `rate`: samples per second, Hz (at most 1 / timeStep); `timeStep`: the run's step,
+  /// seconds.
+  TrajectoryRecorder(double rate, double timeStep) : rate_(rate), timeStep_(timeStep) {}
+  void observe(const StepView& step);
+  const TrajectoryCsv& csv() const { return csv_; }
+
+ private:
+  double rate_;
+  double timeStep_;
+  long nextSample_ = 0;
+  TrajectoryCsv csv_;
 };
 
 }  // namespace scl

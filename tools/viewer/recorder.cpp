@@ -39,7 +39,7 @@ std::string findOnPath(const std::string& program) {
   return {};
 }
 
-FrameRecorder::FrameRecorder(const std::string& output, unsigned width, unsigned height, int fps,
+VideoRecorder::VideoRecorder(const std::string& output, unsigned width, unsigned height, int fps,
                              bool useFfmpeg)
     : output_(output), width_(width), height_(height) {
   std::string ffmpeg = useFfmpeg ? findOnPath("ffmpeg") : std::string();
@@ -66,9 +66,9 @@ FrameRecorder::FrameRecorder(const std::string& output, unsigned width, unsigned
                  std::to_string(fps) + " fps (simulation time)";
 }
 
-FrameRecorder::~FrameRecorder() { finish(); }
+VideoRecorder::~VideoRecorder() { finish(); }
 
-void FrameRecorder::addFrame(const sf::Image& frame) {
+void VideoRecorder::addFrame(const sf::Image& frame) {
   if (frame.getSize().x != width_ || frame.getSize().y != height_)
     throw std::runtime_error("recording: frame size changed");
   ++frames_;
@@ -84,7 +84,7 @@ void FrameRecorder::addFrame(const sf::Image& frame) {
   if (!frame.saveToFile(path)) throw std::runtime_error("recording: cannot write " + path);
 }
 
-bool FrameRecorder::finish() {
+bool VideoRecorder::finish() {
   if (!pipe_) return true;
   int status = ::pclose(pipe_);
   pipe_ = nullptr;

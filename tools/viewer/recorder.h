@@ -13,16 +13,16 @@ std::string framesDirectoryFor(const std::string& output);
 /// The full path of an executable named `program` on PATH; empty when there is none.
 std::string findOnPath(const std::string& program);
 
-class FrameRecorder {
+class VideoRecorder {
  public:
   /// Starts ffmpeg (when on PATH and `useFfmpeg`) writing `output` at `fps` frames per
   /// second, else creates the frames directory. Throws std::runtime_error when neither
   /// works.
-  FrameRecorder(const std::string& output, unsigned width, unsigned height, int fps,
+  VideoRecorder(const std::string& output, unsigned width, unsigned height, int fps,
                 bool useFfmpeg = true);
-  ~FrameRecorder();
-  FrameRecorder(const FrameRecorder&) = delete;
-  FrameRecorder& operator=(const FrameRecorder&) = delete;
+  ~VideoRecorder();
+  VideoRecorder(const VideoRecorder&) = delete;
+  VideoRecorder& operator=(const VideoRecorder&) = delete;
 
   /// Appends one frame; it must have the size given at construction. Throws
   /// std::runtime_error when it cannot be written.

@@ -1,16 +1,32 @@
 #include "tools/viewer/session.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace scl {
 
+namespace {
+
+// The viewer runs until it is closed: no length, the summary's metrics as `scl run`.
+std::unique_ptr<RunSession> openEndedSession(const Program& program) {
+  RunSessionDef def;
+  def.simulation = simulationDefFor(program);
+  def.length.lastPhaseHold = std::numeric_limits<double>::infinity();
+  def.length.longest = std::numeric_limits<double>::infinity();
+  def.metrics = MetricsDef{};
+  def.metrics->uprightFromStart = def.simulation.scene.pose == "standing";
+  return std::make_unique<RunSession>(program, def);
+}
+
+}  // namespace
+
 ViewerSession::ViewerSession(const Program& program, const DragSpringDef& spring)
-    : spring_(spring), runner_(std::make_unique<Runner>(program, simulationDefFor(program))) {}
+    : spring_(spring), session_(openEndedSession(program)) {}
 
 void ViewerSession::load(const Program& program) {
   // Build first, so that a program that cannot run leaves the session untouched.
-  auto fresh = std::make_unique<Runner>(program, simulationDefFor(program));
-  runner_ = std::move(fresh);
+  auto fresh = openEndedSession(program);
+  session_ = std::move(fresh);
   drag_.reset();
   dragForce_.setZero();
   failure_.reset();
@@ -23,14 +39,14 @@ void ViewerSession::continueWith(const Program& program) {
     return;
   }
   // Validate by building a controller first: Runner::setProgram has no undo.
-  Controller probe(program, runner_->simulation().initialJointAngles());
-  int phase = runner_->controller().phaseIndex();
+  Controller probe(program, runner().simulation().initialJointAngles());
+  int phase = runner().controller().phaseIndex();
   int startPhase = phase < probe.phaseCount() ? phase : 0;
-  runner_->setProgram(program, startPhase);
+  runner().setProgram(program, startPhase);
 }
 
 void ViewerSession::restart() {
-  runner_->restart();
+  session_ = openEndedSession(runner().controller().program());
   drag_.reset();
   dragForce_.setZero();
   failure_.reset();
@@ -38,8 +54,8 @@ void ViewerSession::restart() {
 }
 
 bool ViewerSession::jumpToPhase(int index) {
-  if (index < 0 || index >= runner_->controller().phaseCount()) return false;
-  runner_->jumpToPhase(index);
+  if (index < 0 || index >= runner().controller().phaseCount()) return false;
+  runner().jumpToPhase(index);
   return true;
 }
 
@@ -49,7 +65,7 @@ void ViewerSession::advance(int steps) {
 
 void ViewerSession::advanceTo(double time) {
   double halfStep = 0.5 * timeStep();
-  while (!failure_ && runner_->time() < time - halfStep) stepOnce();
+  while (!failure_ && runner().time() < time - halfStep) stepOnce();
 }
 
 std::optional<Vec2> ViewerSession::dragPoint() const {
@@ -59,7 +75,7 @@ std::optional<Vec2> ViewerSession::dragPoint() const {
 
 std::span<const AppliedForce> ViewerSession::appliedForces() const {
   if (!stepped_ || failure_) return {};
-  return runner_->report().forces;
+  return runner().report().forces;
 }
 
 void ViewerSession::stepOnce() {
@@ -68,10 +84,10 @@ void ViewerSession::stepOnce() {
     const LinkState& link = state().links[drag_->grabbed.link];
     Vec2 point = toWorld(drag_->grabbed, link);
     dragForce_ = dragSpringForce(spring_, point, pointVelocity(link, point), drag_->target);
-    runner_->simulation().addExternalForce({drag_->grabbed.link, dragForce_, point});
+    runner().simulation().addExternalForce({drag_->grabbed.link, dragForce_, point});
   }
   try {
-    runner_->step();
+    session_->step();
     stepped_ = true;
   } catch (const SimulationDiverged& diverged) {
     failure_ = std::string(diverged.what()) + " (press r to restart)";

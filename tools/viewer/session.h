@@ -1,5 +1,5 @@
-// What the viewer simulates: a Runner executing the current program, plus the user's
-// mouse push. No SFML, so it can be tested headless.
+// What the viewer simulates: a RunSession (runtime/run_session.h) executing the current
+// program, plus the user's mouse push. No SFML, so it can be tested headless.
 #pragma once
 
 #include <memory>
@@ -7,7 +7,7 @@
 #include <span>
 #include <string>
 
-#include "runtime/runner.h"
+#include "runtime/run_session.h"
 #include "tools/viewer/link_geometry.h"
 
 namespace scl {
@@ -50,13 +50,15 @@ class ViewerSession {
   /// World position of the grabbed point now.
   std::optional<Vec2> dragPoint() const;
 
-  const CharacterState& state() const { return runner_->state(); }
-  double time() const { return runner_->time(); }
-  double timeStep() const { return runner_->simulation().timeStep(); }
+  const CharacterState& state() const { return runner().state(); }
+  double time() const { return runner().time(); }
+  double timeStep() const { return runner().simulation().timeStep(); }
   const std::vector<EnvironmentBox>& environmentBoxes() const {
-    return runner_->simulation().environmentBoxes();
+    return runner().simulation().environmentBoxes();
   }
-  const Controller& controller() const { return runner_->controller(); }
+  const Controller& controller() const { return runner().controller(); }
+  /// The run: its timeline of phase starts and its motion summary so far.
+  const RunSession& run() const { return *session_; }
   /// Forces realised by the primitives in the last step (none before the first step).
   std::span<const AppliedForce> appliedForces() const;
   /// Set when the simulation diverged; the session then stands still until a restart.
@@ -64,9 +66,11 @@ class ViewerSession {
 
  private:
   void stepOnce();
+  const Runner& runner() const { return session_->runner(); }
+  Runner& runner() { return session_->runner(); }
 
   DragSpringDef spring_;
-  std::unique_ptr<Runner> runner_;
+  std::unique_ptr<RunSession> session_;
   std::optional<DragState> drag_;
   Vec2 dragForce_ = Vec2::Zero();
   std::optional<std::string> failure_;

@@ -80,7 +80,7 @@ class ViewerApp {
   SceneRenderer renderer_;
   Camera camera_;
   sf::RenderTexture canvas_;
-  std::unique_ptr<FrameRecorder> recorder_;
+  std::unique_ptr<VideoRecorder> recorder_;
   double speed_;
   bool paused_;
   bool continueOnReload_ = false;
@@ -109,7 +109,7 @@ bool ViewerApp::startRecording() {
   if (def_.record.empty()) return true;
   try {
     recorder_ =
-        std::make_unique<FrameRecorder>(def_.record, def_.width, def_.height, def_.recordFps);
+        std::make_unique<VideoRecorder>(def_.record, def_.width, def_.height, def_.recordFps);
   } catch (const std::exception& error) {
     std::cerr << "scl view: " << error.what() << "\n";
     return false;

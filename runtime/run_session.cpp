@@ -1,0 +1,111 @@
+#include "runtime/run_session.h"
+
+namespace scl {
+
+namespace {
+
+constexpr std::array<double, kJointCount> kNoTorques{};
+
+// A cyclic script without a duration runs this long, seconds.
+constexpr double kCyclicRun = 10.0;
+
+bool isCyclic(const Program& program) { return program.phases.back().exit.has_value(); }
+
+std::string_view phaseNameOf(const Program& program, int index) {
+  return program.phases[static_cast<size_t>(index)].name;
+}
+
+}  // namespace
+
+RunLength defaultRunLength(const Program& program) {
+  RunLength length;
+  if (program.scene.duration) {
+    length.duration = program.scene.duration;
+    length.reason = "the script's scene duration";
+  } else if (isCyclic(program)) {
+    length.duration = kCyclicRun;
+    length.reason = "default for a cyclic script";
+  } else {
+    length.reason = "the last phase had been active 3 s";
+  }
+  return length;
+}
+
+RunSession::RunSession(const Program& program, RunSessionDef definition)
+    : def_(std::move(definition)), runner_(program, def_.simulation) {
+  endReason_ = def_.length.reason;
+  if (def_.metrics) metrics_.emplace(*def_.metrics);
+  if (metrics_ && def_.metricsSeeInitialState)
+    metrics_->observe(runner_.state(), kNoTorques, 0.0, 0);
+  timeline_.push_back({0.0, 0, std::string(phaseNameOf(program, 0))});
+  updateFinished(nullptr);
+}
+
+void RunSession::applyPushes() {
+  const double now = runner_.time() + 0.5 * runner_.simulation().timeStep();
+  for (const Push& push : def_.pushes)
+    if (now >= push.start && now < push.start + push.duration)
+      runner_.simulation().addExternalForce(
+          {push.link, push.force, runner_.state().links[push.link].com});
+}
+
+const StepReport& RunSession::step() {
+  applyPushes();
+  const StepReport& report = runner_.step();
+  ++steps_;
+  if (report.phaseStarted && steps_ > 1)
+    timeline_.push_back(
+        {report.time - report.timeStep, report.phase, std::string(report.phaseName)});
+  if (metrics_) metrics_->observe(runner_.state(), report.torques, report.timeStep, report.phase);
+  updateFinished(&report);
+  return report;
+}
+
+// Before the next step: has the run reached its length? A fixed duration ends when the
+// time is within half a step of it; otherwise the last phase's hold (after the step that
+// completes it) or the longest run ends it.
+void RunSession::updateFinished(const StepReport* report) {
+  if (finished_) return;
+  const RunLength& length = def_.length;
+  const double dt = runner_.simulation().timeStep();
+  const double now = runner_.time();
+  if (length.duration) {
+    finished_ = now + 0.5 * dt >= *length.duration;
+    return;
+  }
+  if (now + 0.5 * dt >= length.longest) {
+    finished_ = true;
+    endReason_ = "the 60 s limit";
+    return;
+  }
+  const int lastPhase = static_cast<int>(program().phases.size()) - 1;
+  if (report && report->phase == lastPhase &&
+      report->phaseTime + report->timeStep >= length.lastPhaseHold - 0.5 * dt &&
+      report->time + 0.5 * dt >= length.notBefore)
+    finished_ = true;
+}
+
+void RunSession::stop(std::string reason) {
+  finished_ = true;
+  endReason_ = std::move(reason);
+}
+
+StepView RunSession::initialView() const {
+  return {runner_.state(), 0, phaseNameOf(program(), 0), kNoTorques, 0.0, nullptr};
+}
+
+void RunSession::run(const std::function<void(const StepView&)>& observe) {
+  if (observe && steps_ == 0) observe(initialView());
+  while (!finished_) {
+    const StepReport& report = step();
+    if (observe)
+      observe({runner_.state(), report.phase, report.phaseName, report.torques, report.timeStep,
+               &report});
+  }
+}
+
+MotionSummary RunSession::summary() const {
+  return metrics_ ? metrics_->summary() : MotionSummary{};
+}
+
+}  // namespace scl

@@ -1,0 +1,134 @@
+// One run of a program, the way every caller runs one: `scl run` (with its recorders),
+// `scl bench`, the optimizer's objective trials, the motion trials and the viewer.
+//
+// A RunSession owns a Runner and adds what a run needs around it: pushes applied at their
+// times, the rule that ends the run, the timeline of phase starts and the motion
+// metrics of the summary. Observers (a trajectory recorder, a filmstrip sampler, an
+// objective's accumulator) see every step through run()'s callback.
+#pragma once
+
+#include <array>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/metrics.h"
+#include "runtime/runner.h"
+
+namespace scl {
+
+/// A constant force on one link's centre of mass over a time window (`scl run --push`).
+struct Push {
+  /// The link pushed, index into kLinks.
+  int link = 0;
+  /// Force, newtons.
+  Vec2 force = Vec2::Zero();
+  /// Start of the window, seconds; the force acts in every step that starts in
+  /// [start, start + duration).
+  double start = 0.0;
+  /// Length of the window, seconds.
+  double duration = 0.0;
+};
+
+/// When a run ends.
+struct RunLength {
+  /// Simulated time of the run, seconds; nullopt: `lastPhaseHold` after the last phase
+  /// began, at most `longest`.
+  std::optional<double> duration;
+  /// Without a duration: how long the last phase runs before the run ends, seconds.
+  double lastPhaseHold = 3.0;
+  /// Without a duration: the longest run, seconds.
+  double longest = 60.0;
+  /// Without a duration: the run does not end before this time (e.g. the last filmstrip
+  /// frame asked for), seconds.
+  double notBefore = 0.0;
+  /// Why the run ends when it reaches its length, in words for the summary.
+  std::string reason;
+};
+
+/// The length `scl run` gives a program unless told otherwise: the script's scene
+/// duration, 10 s for a cyclic script, else until its last phase has run 3 s.
+RunLength defaultRunLength(const Program& program);
+
+/// What a run observer sees after each step (and once for the initial state).
+struct StepView {
+  const CharacterState& state;
+  /// Phase active in the step (0 for the initial state) and its name.
+  int phase;
+  std::string_view phaseName;
+  /// Torques applied during the step, N·m (zero for the initial state).
+  const std::array<double, kJointCount>& torques;
+  /// Length of the step, seconds (0 for the initial state).
+  double timeStep;
+  /// The runner's report of the step; nullptr for the initial state.
+  const StepReport* report;
+};
+
+/// A phase that began during the run.
+struct PhaseStart {
+  /// Simulated time when it began, seconds.
+  double time = 0.0;
+  /// Its index in the program, and its name ("" when unnamed).
+  int index = 0;
+  std::string name;
+};
+
+/// How to run.
+struct RunSessionDef {
+  SimulationDef simulation;
+  std::vector<Push> pushes;
+  RunLength length;
+  /// The summary's measures; nullopt: no metrics are kept (the optimizer's inner loop).
+  std::optional<MetricsDef> metrics = MetricsDef{};
+  /// The metrics also observe the initial state at t = 0 (`scl run`'s summary measures
+  /// distance from it); otherwise they start with the first step.
+  bool metricsSeeInitialState = true;
+};
+
+class RunSession {
+ public:
+  /// Builds the simulation and the controller, which keeps its own copy of `program`
+  /// (throws std::invalid_argument on a bad definition or a program it cannot run).
+  RunSession(const Program& program, RunSessionDef definition);
+
+  /// One step: the pushes of this time applied, the runner stepped, the timeline and the
+  /// metrics updated. Throws SimulationDiverged.
+  const StepReport& step();
+  /// The run has reached its length (or was stopped).
+  bool finished() const { return finished_; }
+  /// Ends the run now, e.g. when an objective's early stop fires.
+  void stop(std::string reason);
+  /// Steps until finished(), calling `observe` for the initial state (when no step was
+  /// taken yet) and after every step.
+  void run(const std::function<void(const StepView&)>& observe = {});
+
+  /// Why the run ended (RunLength::reason, "the 60 s limit" or a stop() reason).
+  const std::string& endReason() const { return endReason_; }
+  /// Phase starts, the first phase at t = 0 included.
+  const std::vector<PhaseStart>& timeline() const { return timeline_; }
+  /// The metrics so far (empty summary without metrics).
+  MotionSummary summary() const;
+  long steps() const { return steps_; }
+  /// The program running (the controller's copy).
+  const Program& program() const { return runner_.controller().program(); }
+  const Runner& runner() const { return runner_; }
+  /// For external forces of the caller's own (the viewer's mouse spring).
+  Runner& runner() { return runner_; }
+
+ private:
+  void applyPushes();
+  void updateFinished(const StepReport* report);
+  StepView initialView() const;
+
+  RunSessionDef def_;
+  Runner runner_;
+  std::optional<MotionMetrics> metrics_;
+  std::vector<PhaseStart> timeline_;
+  std::string endReason_;
+  long steps_ = 0;
+  bool finished_ = false;
+};
+
+}  // namespace scl

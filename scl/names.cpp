@@ -1,0 +1,110 @@
+#include "scl/names.h"
+
+#include <algorithm>
+
+#include "scl/character_table.h"
+#include "scl/diagnostics.h"
+
+namespace scl {
+
+namespace {
+
+std::string quoted(std::string_view text) { return "'" + quoteToken(text) + "'"; }
+
+bool contains(const std::vector<std::string_view>& names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+NameLookup failure(std::string message) { return {{}, std::move(message)}; }
+
+}  // namespace
+
+std::string unknownNameMessage(std::string_view kind, std::string_view name,
+                               std::span<const std::string_view> candidates) {
+  return "unknown " + std::string(kind) + " " + quoted(name) + didYouMean(name, candidates);
+}
+
+CharacterNames::CharacterNames() {
+  for (const LinkDef& link : kLinks) links_.push_back(link.name);
+  for (const GroupDef& group : kLinkGroups) linkGroups_.push_back(group.name);
+  for (const JointDef& joint : kJoints) joints_.push_back(joint.name);
+  for (const GroupDef& group : kJointGroups) jointGroups_.push_back(group.name);
+}
+
+NameLookup CharacterNames::joints(std::string_view name, Groups groups,
+                                  std::string_view argument) const {
+  if (auto joint = findJoint(name)) return {{*joint}, ""};
+  if (auto members = findJointGroup(name); !members.empty()) {
+    if (groups == Groups::Allowed) return {{members.begin(), members.end()}, ""};
+    return failure(quoted(name) + " is a group; '" + std::string(argument) +
+                   "' needs a single joint");
+  }
+  if (contains(links_, name)) return failure(quoted(name) + " is a link; expected a joint");
+  if (contains(linkGroups_, name))
+    return failure(quoted(name) + " is a link group; expected a joint");
+  return failure(unknownNameMessage("joint", name, jointNames(groups == Groups::Allowed)));
+}
+
+NameLookup CharacterNames::links(std::string_view name, Groups groups,
+                                 std::string_view argument) const {
+  if (auto link = findLink(name)) return {{*link}, ""};
+  if (auto members = findLinkGroup(name); !members.empty()) {
+    if (groups == Groups::Allowed) return {{members.begin(), members.end()}, ""};
+    return failure(quoted(name) + " is a group; '" + std::string(argument) +
+                   "' needs a single link");
+  }
+  if (contains(joints_, name)) return failure(quoted(name) + " is a joint; expected a link");
+  if (contains(jointGroups_, name))
+    return failure(quoted(name) + " is a joint group; expected a link");
+  return failure(unknownNameMessage("link", name, linkNames(groups == Groups::Allowed)));
+}
+
+// Of a small closed set, the message names every choice when no suggestion is close.
+std::string unknownChoiceMessage(std::string_view kind, std::string_view name,
+                                 std::span<const std::string_view> choices) {
+  if (!closestMatch(name, choices).empty()) return unknownNameMessage(kind, name, choices);
+  return unknownNameMessage(kind, name, choices) + " (" + std::string(kind) +
+         "s: " + CharacterNames::joined(choices) + ")";
+}
+
+NameLookup CharacterNames::pose(std::string_view name) const {
+  const std::span<const PoseDef> all = poses();
+  for (size_t i = 0; i < all.size(); ++i)
+    if (all[i].name == name) return {{static_cast<int>(i)}, ""};
+  return failure(unknownChoiceMessage("pose", name, poseNames()));
+}
+
+NameLookup CharacterNames::environment(std::string_view name) const {
+  for (size_t i = 0; i < kEnvironments.size(); ++i)
+    if (kEnvironments[i] == name) return {{static_cast<int>(i)}, ""};
+  return failure(unknownChoiceMessage("environment", name, kEnvironments));
+}
+
+std::vector<std::string_view> CharacterNames::linkNames(bool withGroups) const {
+  std::vector<std::string_view> names = links_;
+  if (withGroups) names.insert(names.end(), linkGroups_.begin(), linkGroups_.end());
+  return names;
+}
+
+std::vector<std::string_view> CharacterNames::jointNames(bool withGroups) const {
+  std::vector<std::string_view> names = joints_;
+  if (withGroups) names.insert(names.end(), jointGroups_.begin(), jointGroups_.end());
+  return names;
+}
+
+std::vector<std::string_view> CharacterNames::poseNames() const {
+  std::vector<std::string_view> names;
+  for (const PoseDef& pose : poses()) names.push_back(pose.name);
+  return names;
+}
+
+std::string CharacterNames::joined(std::span<const std::string_view> names) {
+  std::string text;
+  for (std::string_view name : names) {
+    if (!text.empty()) text += ", ";
+    text += name;
+  }
+  return text;
+}
+
+}  // namespace scl

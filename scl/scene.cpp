@@ -1,0 +1,146 @@
+#include "scl/scene.h"
+
+#include <array>
+#include <cstdio>
+
+#include "scl/names.h"
+#include "scl/poses.h"
+#include "scl/printer.h"
+
+namespace scl {
+
+namespace {
+
+std::string quoted(std::string_view text) { return "'" + quoteToken(text) + "'"; }
+
+bool sits(const std::string& pose) {
+  const PoseDef* def = findPose(pose);
+  return def && def->support == PoseSupport::Seat;
+}
+
+}  // namespace
+
+bool SceneResolution::ok() const {
+  for (const SceneIssue& issue : issues)
+    if (issue.severity == Severity::Error) return false;
+  return true;
+}
+
+SceneResolution resolveScene(const SceneRequest& request, const Scene& base,
+                             const SceneSpelling& spelling) {
+  SceneResolution out;
+  out.scene = base;
+  Scene& scene = out.scene;
+  auto error = [&](ScenePart part, std::string message) {
+    out.issues.push_back({part, Severity::Error, std::move(message)});
+  };
+  const CharacterNames names;
+  bool poseKnown = true, environmentKnown = true;
+  if (request.pose) {
+    NameLookup pose = names.pose(*request.pose);
+    poseKnown = pose.ok();
+    if (poseKnown)
+      scene.pose = *request.pose;
+    else
+      error(ScenePart::Pose, pose.error);
+  }
+  if (request.environment) {
+    NameLookup environment = names.environment(*request.environment);
+    environmentKnown = environment.ok();
+    if (environmentKnown)
+      scene.environment = *request.environment;
+    else
+      error(ScenePart::Environment, environment.error);
+  } else if (request.pose && poseKnown && sits(scene.pose)) {
+    scene.environment = "chair";  // a sitting pose brings its chair
+  }
+  if (request.chairHeight) {
+    const double height = *request.chairHeight;
+    if (!(height > 0))
+      error(ScenePart::ChairHeight,
+            "chair height must be positive (found " + formatNumber(height) + " m)");
+    else if (height < kMinChairHeight || height > kMaxChairHeight)
+      error(ScenePart::ChairHeight, "chair height must be from " + formatNumber(kMinChairHeight) +
+                                        " to " + formatNumber(kMaxChairHeight) + " m (found " +
+                                        formatNumber(height) + " m)");
+    else
+      scene.chairHeight = height;
+    if (environmentKnown && scene.environment != "chair")
+      error(ScenePart::ChairHeight, "'" + spelling.chairHeight +
+                                        "' is the seat height of a chair; it needs '" +
+                                        spelling.environment + " chair'");
+  }
+  if (request.duration) {
+    const double duration = *request.duration;
+    if (!(duration > 0))
+      error(ScenePart::Duration,
+            "duration must be positive (found " + formatNumber(duration) + " s)");
+    else if (duration > kMaxDuration)
+      error(ScenePart::Duration, "duration must be at most " + formatNumber(kMaxDuration) +
+                                     " s (found " + formatNumber(duration) + " s)");
+    else
+      scene.duration = duration;
+  }
+  if (poseKnown && environmentKnown && sits(scene.pose) && scene.environment != "chair") {
+    const bool blameEnvironment = request.environment.has_value();
+    error(blameEnvironment ? ScenePart::Environment : ScenePart::Pose,
+          "pose " + quoted(scene.pose) + " sits on a chair; it needs '" + spelling.environment +
+              " chair'" + (blameEnvironment ? "" : " (leave out '" + spelling.environment + "')"));
+  }
+  return out;
+}
+
+// scene-args := { [","] ( "pose:" NAME | "env:" NAME | "height:" NUM | "duration:" NUM ) }
+bool parseSceneArguments(TokenCursor& cursor, syntax::SceneHeader& header) {
+  std::array<ArgSpec, 4> specs = {{
+      {"pose", true, "a pose name", &header.pose, nullptr},
+      {"env", true, "an environment name", &header.environment, nullptr},
+      {"height", true, "a chair height (metres)", nullptr, &header.height},
+      {"duration", true, "a duration (seconds)", nullptr, &header.duration},
+  }};
+  return cursor.parseArgs(specs, "scene");
+}
+
+Scene bindScene(const syntax::SceneHeader& header, const Scene& base, DiagnosticSink& sink) {
+  SceneRequest request;
+  auto number = [&](const std::optional<syntax::NumberLit>& literal) -> std::optional<double> {
+    if (!literal) return std::nullopt;
+    if (literal->parameter) {
+      sink.error(literal->location, "scene arguments cannot be '@' parameters");
+      return std::nullopt;
+    }
+    return literal->value;
+  };
+  if (header.pose) request.pose = header.pose->text;
+  if (header.environment) request.environment = header.environment->text;
+  request.chairHeight = number(header.height);
+  request.duration = number(header.duration);
+  const SceneResolution resolution = resolveScene(request, base);
+  for (const SceneIssue& issue : resolution.issues) {
+    SourceLocation location = header.location;  // a part taken from `base`
+    auto at = [&](const auto& part) {
+      if (part) location = part->location;
+    };
+    switch (issue.part) {
+      case ScenePart::Pose:
+        at(header.pose);
+        break;
+      case ScenePart::Environment:
+        at(header.environment);
+        break;
+      case ScenePart::ChairHeight:
+        at(header.height);
+        break;
+      case ScenePart::Duration:
+        at(header.duration);
+        break;
+    }
+    if (issue.severity == Severity::Error)
+      sink.error(location, issue.message);
+    else
+      sink.warning(location, issue.message);
+  }
+  return resolution.scene;
+}
+
+}  // namespace scl

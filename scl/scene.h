@@ -1,0 +1,76 @@
+// The scene: the initial pose, the environment, a chair's height and a run's duration.
+// One grammar and one rule for every place a scene is asked for: a script's `scene`
+// header, an objective file's `scene` line and `scl run --pose/--env/--chair-height/
+// --duration` (docs/language.md, "Scene header").
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scl/diagnostics.h"
+#include "scl/program.h"
+#include "scl/syntax.h"
+#include "scl/token_cursor.h"
+
+namespace scl {
+
+/// Limits of the scene's numbers.
+inline constexpr double kMinChairHeight = 0.05;  ///< metres
+inline constexpr double kMaxChairHeight = 1.5;   ///< metres
+inline constexpr double kMaxDuration = 3600.0;   ///< seconds
+
+/// What is asked of a scene; each part may be left out (then the base scene's stays).
+struct SceneRequest {
+  std::optional<std::string> pose;
+  std::optional<std::string> environment;
+  /// Seat height, metres.
+  std::optional<double> chairHeight;
+  /// Run length, seconds.
+  std::optional<double> duration;
+};
+
+enum class ScenePart { Pose, Environment, ChairHeight, Duration };
+
+/// How the user wrote each part, so that messages speak their language: `env:` in a
+/// file, `--env` on the command line.
+struct SceneSpelling {
+  std::string pose = "pose:";
+  std::string environment = "env:";
+  std::string chairHeight = "height:";
+  std::string duration = "duration:";
+  /// The spelling of the command-line options.
+  static SceneSpelling options() { return {"--pose", "--env", "--chair-height", "--duration"}; }
+};
+
+/// A problem with one part of a request.
+struct SceneIssue {
+  ScenePart part = ScenePart::Pose;
+  Severity severity = Severity::Error;
+  std::string message;
+};
+
+struct SceneResolution {
+  Scene scene;
+  std::vector<SceneIssue> issues;
+  bool ok() const;
+};
+
+/// The scene rule: `base` with the request's parts applied, and what is wrong with them.
+/// - A pose or environment must be a known one ("did you mean" otherwise).
+/// - A pose that sits (PoseSupport::Seat) implies the chair when no environment is asked
+///   for; asked together with another environment it is an error.
+/// - A chair height must lie in [kMinChairHeight, kMaxChairHeight] and needs the chair.
+/// - A duration must lie in (0, kMaxDuration].
+SceneResolution resolveScene(const SceneRequest& request, const Scene& base,
+                             const SceneSpelling& spelling = {});
+
+/// scene-args := { [","] ( "pose:" NAME | "env:" NAME | "height:" NUM | "duration:" NUM ) }
+/// (each at most once, in any order), read into `header`. False after a syntax error.
+bool parseSceneArguments(TokenCursor& cursor, syntax::SceneHeader& header);
+
+/// A parsed header through the scene rule, errors reported at the parts' locations
+/// (`@` numbers are errors: a scene is not optimized).
+Scene bindScene(const syntax::SceneHeader& header, const Scene& base, DiagnosticSink& sink);
+
+}  // namespace scl

@@ -1,0 +1,178 @@
+// The shared pieces of the front end: one number grammar, the lexer's options for
+// objective files, the token cursor, the name lookup and the scene rule.
+#include <catch2/catch.hpp>
+
+#include "scl/compile.h"
+#include "scl/lexer.h"
+#include "scl/names.h"
+#include "scl/scene.h"
+#include "scl/token_cursor.h"
+
+namespace {
+
+std::vector<scl::Token> lexOk(const std::string& source, const scl::LexerOptions& options = {}) {
+  scl::DiagnosticSink sink;
+  std::vector<scl::Token> tokens = scl::lex(source, "t", sink, options);
+  INFO(scl::renderDiagnostics(sink.diagnostics(), source));
+  REQUIRE(sink.diagnostics().empty());
+  return tokens;
+}
+
+}  // namespace
+
+TEST_CASE("one number grammar: decimals, signs and exponents") {
+  CHECK(scl::numberLength("12") == 2);
+  CHECK(scl::numberLength("-0.5]") == 4);
+  CHECK(scl::numberLength(".5e-3,") == 5);
+  CHECK(scl::numberLength("+3.") == 3);
+  CHECK(scl::numberLength("1e2") == 3);
+  CHECK(scl::numberLength("1E+10x") == 5);
+  CHECK(scl::numberLength("2e") == 1);  // an exponent needs digits: the number 2, then 'e'
+  CHECK(scl::numberLength("2e-") == 1);
+  CHECK(scl::numberLength("-") == 0);
+  CHECK(scl::numberLength(".") == 0);
+  CHECK(scl::numberLength("e5") == 0);
+
+  const auto tokens = lexOk("[waist 1e2, hips @-2.5E-1]");
+  REQUIRE(tokens.size() == 8);
+  CHECK(tokens[2].number == 100.0);
+  CHECK(tokens[5].number == -0.25);
+  CHECK(tokens[5].parameter);
+  CHECK(tokens[5].text == "@-2.5E-1");
+}
+
+TEST_CASE("lexer options: comparisons, slashes and paths only where a format asks") {
+  const scl::LexerOptions objective{.comparisons = true, .slash = true, .paths = true};
+  const auto tokens = lexOk("term 1/50000 max *.pd.time#2 when head <= 1.5 // note", objective);
+  REQUIRE(tokens.size() == 11);
+  CHECK(tokens[2].kind == scl::TokenKind::Slash);
+  CHECK(tokens[5].kind == scl::TokenKind::Identifier);
+  CHECK(tokens[5].text == "*.pd.time#2");
+  CHECK(tokens[8].kind == scl::TokenKind::LessEqual);
+  CHECK(tokens[10].kind == scl::TokenKind::EndOfFile);
+
+  // A script knows none of them: each is one diagnostic, and lexing goes on.
+  scl::DiagnosticSink sink;
+  const auto script = scl::lex("{ [waist < 1] } pelvis.y", "t.scl", sink);
+  REQUIRE(sink.diagnostics().size() == 2);
+  CHECK(sink.diagnostics()[0].message == "unexpected character '<'");
+  CHECK(sink.diagnostics()[1].location.column == 23);  // '.y' is no number either
+  scl::Token endOfLine;
+  endOfLine.kind = scl::TokenKind::EndOfLine;
+  CHECK(scl::describeToken(endOfLine) == "end of line");
+}
+
+TEST_CASE("token cursor: named arguments in any order, with and without commas") {
+  scl::DiagnosticSink sink;
+  const auto tokens = scl::lex("on: trunk, strength 0.5 by: leftAnkle", "t", sink);
+  scl::TokenCursor cursor(tokens, "t", sink);
+  std::optional<scl::syntax::Name> on, by;
+  std::optional<scl::syntax::NumberLit> strength;
+  std::array<scl::ArgSpec, 3> specs = {{{"on", true, "a link", &on, nullptr},
+                                        {"by", true, "a joint", &by, nullptr},
+                                        {"strength", false, "a number", nullptr, &strength}}};
+  CHECK(cursor.parseArgs(specs, "test"));
+  CHECK(cursor.atEnd());
+  REQUIRE(on);
+  REQUIRE(by);
+  REQUIRE(strength);
+  CHECK(on->text == "trunk");
+  CHECK(by->text == "leftAnkle");
+  CHECK(strength->value == 0.5);
+  CHECK(sink.diagnostics().empty());
+
+  scl::DiagnosticSink bad;
+  const auto typo = scl::lex("on: trunk bye: leftAnkle", "t", bad);
+  scl::TokenCursor typoCursor(typo, "t", bad);
+  on.reset();
+  by.reset();
+  strength.reset();
+  CHECK_FALSE(typoCursor.parseArgs(specs, "vf"));
+  REQUIRE(bad.diagnostics().size() == 1);
+  CHECK(bad.diagnostics()[0].message == "unknown argument 'bye:' for vf; did you mean 'by'?");
+}
+
+TEST_CASE("name lookup: one rule and one message for every kind of name") {
+  const scl::CharacterNames names;
+  CHECK(names.joints("leftKnee", scl::Groups::Rejected).indices ==
+        std::vector<int>{scl::kLeftKnee});
+  CHECK(names.joints("knees", scl::Groups::Allowed).indices ==
+        std::vector<int>{scl::kLeftKnee, scl::kRightKnee});
+  CHECK(names.joints("knees", scl::Groups::Rejected, "by:").error ==
+        "'knees' is a group; 'by:' needs a single joint");
+  CHECK(names.joints("leftKne", scl::Groups::Allowed).error ==
+        "unknown joint 'leftKne'; did you mean 'leftKnee'?");
+  CHECK(names.joints("trunk", scl::Groups::Allowed).error == "'trunk' is a link; expected a joint");
+  CHECK(names.links("waist", scl::Groups::Allowed).error == "'waist' is a joint; expected a link");
+  CHECK(names.links("feet", scl::Groups::Allowed).indices ==
+        std::vector<int>{scl::kLeftFoot, scl::kRightFoot});
+  CHECK(names.pose("supin").error == "unknown pose 'supin'; did you mean 'supine'?");
+  CHECK(names.pose("lying").error ==
+        "unknown pose 'lying' (poses: standing, supine, prone, sitting, crouching)");
+  CHECK(names.environment("moon").error ==
+        "unknown environment 'moon' (environments: flat, chair)");
+  CHECK(names.pose("prone").ok());
+}
+
+TEST_CASE("the scene rule: one rule for headers, objective files and options") {
+  using scl::SceneRequest;
+  const scl::Scene base;  // standing on flat ground
+  SECTION("a sitting pose brings its chair") {
+    SceneRequest request;
+    request.pose = "sitting";
+    request.chairHeight = 0.5;
+    const scl::SceneResolution resolution = scl::resolveScene(request, base);
+    CHECK(resolution.ok());
+    CHECK(resolution.issues.empty());
+    CHECK(resolution.scene.environment == "chair");
+    CHECK(resolution.scene.chairHeight == 0.5);
+  }
+  SECTION("conflicts are errors in the user's spelling") {
+    SceneRequest request;
+    request.pose = "sitting";
+    request.environment = "flat";
+    request.chairHeight = 0.5;
+    const auto resolution = scl::resolveScene(request, base, scl::SceneSpelling::options());
+    CHECK_FALSE(resolution.ok());
+    REQUIRE(resolution.issues.size() == 2);
+    CHECK(resolution.issues[0].part == scl::ScenePart::ChairHeight);
+    CHECK(resolution.issues[0].message ==
+          "'--chair-height' is the seat height of a chair; it needs '--env chair'");
+    CHECK(resolution.issues[1].part == scl::ScenePart::Environment);
+    CHECK(resolution.issues[1].message == "pose 'sitting' sits on a chair; it needs '--env chair'");
+  }
+  SECTION("an override keeps the base's other parts") {
+    scl::Scene chair;
+    chair.pose = "sitting";
+    chair.environment = "chair";
+    chair.chairHeight = 0.6;
+    SceneRequest request;
+    request.duration = 2;
+    const auto resolution = scl::resolveScene(request, chair);
+    CHECK(resolution.ok());
+    CHECK(resolution.scene.chairHeight == 0.6);
+    CHECK(resolution.scene.duration == 2.0);
+    request.environment = "flat";
+    CHECK_FALSE(scl::resolveScene(request, chair).ok());  // still sitting: needs the chair
+  }
+  SECTION("limits") {
+    SceneRequest request;
+    request.environment = "chair";
+    request.chairHeight = 2.0;
+    request.duration = 1e9;
+    const auto resolution = scl::resolveScene(request, base);
+    REQUIRE(resolution.issues.size() == 2);
+    CHECK(resolution.issues[0].message == "chair height must be from 0.05 to 1.5 m (found 2 m)");
+    CHECK(resolution.issues[1].message == "duration must be at most 3600 s (found 1000000000 s)");
+  }
+}
+
+TEST_CASE("the optimizer's rewrite keeps '@' and reads every number form") {
+  const std::string source = "{ [waist @1e1, hips @-.5E+1 time: @2.5e-1] }";
+  scl::CompileResult compiled = scl::compile(source, "t.scl");
+  REQUIRE(compiled.ok());
+  scl::Program program = *compiled.program;
+  REQUIRE(program.parameterValues() == std::vector<double>{10.0, -5.0, 0.25});
+  program.setParameters({20.0, 7.0, 0.5});
+  CHECK(scl::substituteParameters(source, program) == "{ [waist @20, hips @7 time: @0.5] }");
+}

@@ -1,0 +1,107 @@
+// RunSession: the run every caller shares (scl run, the optimizer's trials, the motion
+// trials, the viewer): pushes, the rule that ends a run, early stops, the timeline and
+// the summary, and the same physics as a bare Runner loop.
+#include <catch2/catch.hpp>
+
+#include "runtime/run_session.h"
+#include "scl/compile.h"
+#include "tests/test_support.h"
+
+namespace {
+
+using scl::testing::compileOk;
+
+const char* kTwoPhases = R"(scene pose: supine
+{ (bend) [knees -90, hips 60 time: 0.3] }
+after 0.5
+{ (rest) })";
+
+scl::RunSessionDef definitionFor(const scl::Program& program) {
+  scl::RunSessionDef def;
+  def.simulation = scl::simulationDefFor(program);
+  def.length = scl::defaultRunLength(program);
+  return def;
+}
+
+}  // namespace
+
+TEST_CASE("run session: the default length follows the script") {
+  CHECK(scl::defaultRunLength(compileOk("scene duration: 2\n{ [knees 0] }")).duration == 2.0);
+  CHECK(scl::defaultRunLength(compileOk("{ (a) } after 1 { (b) } finally after 1 backto a"))
+            .duration == 10.0);
+  const scl::RunLength open = scl::defaultRunLength(compileOk(kTwoPhases));
+  CHECK_FALSE(open.duration);
+  CHECK(open.reason == "the last phase had been active 3 s");
+
+  const scl::Program program = compileOk(kTwoPhases);
+  scl::RunSession session(program, definitionFor(program));
+  session.run();
+  CHECK(session.runner().time() == Approx(3.5).margin(1e-9));
+  CHECK(session.steps() == 14000);
+  REQUIRE(session.timeline().size() == 2);
+  CHECK(session.timeline()[0].name == "bend");
+  CHECK(session.timeline()[1].time == Approx(0.5));
+  CHECK(session.timeline()[1].name == "rest");
+  CHECK(session.summary().phaseChanges == 1);
+}
+
+TEST_CASE("run session: the same physics as a bare runner, bit for bit") {
+  const scl::Program program = compileOk(kTwoPhases);
+  scl::RunSessionDef def = definitionFor(program);
+  def.length.duration = 1.0;
+  scl::RunSession session(program, def);
+  int observed = 0;
+  session.run([&](const scl::StepView& step) {
+    if (observed == 0) {
+      CHECK(step.report == nullptr);  // the initial state comes first
+      CHECK(step.state.time == 0.0);
+    }
+    ++observed;
+  });
+  scl::Runner runner(program, def.simulation);
+  runner.runUntil(1.0);
+  CHECK(observed == 4001);
+  CHECK(session.steps() == 4000);
+  CHECK(session.runner().simulation().stateHash() == runner.simulation().stateHash());
+  CHECK(session.endReason() == "the last phase had been active 3 s");  // def's reason kept
+}
+
+TEST_CASE("run session: a push acts in its window only") {
+  const scl::Program program = compileOk("scene pose: supine duration: 1\n{ (idle) }");
+  scl::RunSessionDef calm = definitionFor(program);
+  scl::RunSessionDef pushed = calm;
+  pushed.pushes.push_back({scl::kPelvis, scl::Vec2(0.0, 2000.0), 0.2, 0.1});
+  scl::RunSession a(program, calm), b(program, pushed);
+  a.run();
+  b.run();
+  CHECK(b.summary().maxPelvisHeight > a.summary().maxPelvisHeight + 0.05);
+  // Before the window the two runs are the same state.
+  scl::RunSession c(program, calm), d(program, pushed);
+  while (c.runner().time() < 0.19) {
+    c.step();
+    d.step();
+  }
+  CHECK(c.runner().simulation().stateHash() == d.runner().simulation().stateHash());
+}
+
+TEST_CASE("run session: stop() ends a run early with its reason") {
+  const scl::Program program = compileOk(kTwoPhases);
+  scl::RunSession session(program, definitionFor(program));
+  session.run([&](const scl::StepView& step) {
+    if (step.state.time >= 0.25) session.stop("enough");
+  });
+  CHECK(session.finished());
+  CHECK(session.endReason() == "enough");
+  CHECK(session.steps() == 1000);
+}
+
+TEST_CASE("run session: no metrics when none are asked for") {
+  const scl::Program program = compileOk(kTwoPhases);
+  scl::RunSessionDef def = definitionFor(program);
+  def.metrics.reset();
+  def.length.duration = 0.1;
+  scl::RunSession session(program, def);
+  session.run();
+  CHECK(session.summary().duration == 0.0);
+  CHECK(session.summary().energy == 0.0);
+}

@@ -1,0 +1,155 @@
+#include "tools/run_report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+#include "tools/cli.h"
+
+namespace scl {
+
+namespace {
+
+std::string phaseLabel(const PhaseStart& phase) {
+  return phase.name.empty() ? "#" + std::to_string(phase.index) : phase.name;
+}
+
+std::string sceneText(const Scene& scene) {
+  std::string text =
+      scene.pose + " on " + (scene.environment == "chair" ? "a chair" : "flat ground");
+  if (scene.environment == "chair")
+    text += " of height " + fixedDecimals(scene.chairHeight, 2) + " m";
+  return text;
+}
+
+// A number, or null when absent or not finite (JSON has no NaN or infinity).
+nlohmann::ordered_json number(std::optional<double> value) {
+  if (!value || !std::isfinite(*value)) return nullptr;
+  return *value;
+}
+
+}  // namespace
+
+std::string runSummaryText(const RunRequest& request, const Program& program,
+                           const RunOutcome& run) {
+  const MotionSummary& s = run.summary;
+  std::string out;
+  auto line = [&](const char* label, const std::string& value) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%-18s ", label);
+    out += buffer + value + '\n';
+  };
+  auto seconds = [](const std::optional<double>& t) {
+    return t ? fixedDecimals(*t, 3) + " s" : std::string();
+  };
+  line("script", request.script);
+  line("scene", sceneText(run.def.scene));
+  line("simulated", fixedDecimals(run.simulatedTime, 3) + " s in " + std::to_string(run.steps) +
+                        " steps of " + fixedDecimals(run.def.timeStep * 1e3, 3) +
+                        " ms (end: " + run.endReason + ")");
+  if (!program.parameters.empty()) {
+    std::string values;
+    for (const Parameter& parameter : program.parameters) {
+      char buffer[128];
+      std::snprintf(buffer, sizeof buffer, "%s%s=%g", values.empty() ? "" : ", ",
+                    parameter.name.c_str(), parameter.value);
+      values += buffer;
+    }
+    line("parameters", values);
+  }
+  for (const Push& push : request.pushes)
+    line("push", std::string(kLinks[push.link].name) + " (" + fixedDecimals(push.force.x(), 1) +
+                     ", " + fixedDecimals(push.force.y(), 1) + ") N from " +
+                     fixedDecimals(push.start, 3) + " s for " + fixedDecimals(push.duration, 3) +
+                     " s");
+  if (request.perturbDeg)
+    line("perturbation", "±" + fixedDecimals(*request.perturbDeg, 2) + "° per joint, seed " +
+                             std::to_string(request.seed));
+  constexpr size_t kShownPhases = 40;
+  for (size_t i = 0; i < run.timeline.size() && i < kShownPhases; ++i)
+    line(i == 0 ? "phases" : "",
+         fixedDecimals(run.timeline[i].time, 3) + " s  " + phaseLabel(run.timeline[i]));
+  if (run.timeline.size() > kShownPhases)
+    line("", "... " + std::to_string(run.timeline.size() - kShownPhases) + " more (see --json)");
+  std::string standing = s.standing ? "yes, since " + seconds(s.firstStanding) : "no";
+  if (!s.standing)
+    standing +=
+        s.firstStanding ? " (was standing at " + seconds(s.firstStanding) + ")" : " (never)";
+  line("standing at end", standing);
+  line("fell", s.fell ? "yes, at " + seconds(s.fell) : "no");
+  line("rise time", s.riseTime ? seconds(s.riseTime) : "never (head height stayed below 1.75 m)");
+  line("max pelvis height",
+       fixedDecimals(s.maxPelvisHeight, 3) + " m overall, " +
+           (s.maxAirbornePelvisHeight
+                ? fixedDecimals(*s.maxAirbornePelvisHeight, 3) + " m in the air"
+                : std::string("never in the air")));
+  line("airborne time", fixedDecimals(s.airborneTime, 3) + " s");
+  line("head height", fixedDecimals(s.headHeight, 3) + " m at the end");
+  line("energy", fixedDecimals(s.energy, 0) + " (N·m)²·s");
+  line("distance", fixedDecimals(s.distance, 3) + " m (pelvis, +x forward)");
+  line("phase changes", std::to_string(s.phaseChanges));
+  double factor = run.runWall > 0.0 ? run.simulatedTime / run.runWall : 0.0;
+  line("wall time", fixedDecimals(run.runWall, 3) + " s (" + fixedDecimals(factor, 2) +
+                        "x real time), setup " + fixedDecimals(run.setupWall, 3) + " s");
+  if (request.csvPath)
+    line("trajectory", *request.csvPath + " (" + std::to_string(run.trajectoryRows) + " rows)");
+  if (request.svgPath)
+    line("filmstrip", *request.svgPath + " (" + std::to_string(run.filmstripFrames) + " frames)");
+  return out;
+}
+
+nlohmann::ordered_json runSummaryJson(const RunRequest& request, const Program& program,
+                                      const RunOutcome& run) {
+  using Json = nlohmann::ordered_json;
+  const MotionSummary& s = run.summary;
+  Json phases = Json::array();
+  for (const PhaseStart& phase : run.timeline)
+    phases.push_back({{"time", number(phase.time)}, {"index", phase.index}, {"name", phase.name}});
+  Json parameters = Json::object();
+  for (const Parameter& parameter : program.parameters)
+    parameters[parameter.name] = number(parameter.value);
+  Json pushes = Json::array();
+  for (const Push& push : request.pushes)
+    pushes.push_back({{"link", std::string(kLinks[push.link].name)},
+                      {"fx", number(push.force.x())},
+                      {"fy", number(push.force.y())},
+                      {"start", number(push.start)},
+                      {"duration", number(push.duration)}});
+  auto path = [](const std::optional<std::string>& value) -> Json {
+    return value ? Json(*value) : Json(nullptr);
+  };
+  Json out;
+  out["script"] = request.script;
+  out["scene"] = {{"pose", run.def.scene.pose},
+                  {"environment", run.def.scene.environment},
+                  {"chair_height", number(run.def.scene.chairHeight)}};
+  out["time_step"] = number(run.def.timeStep);
+  out["duration"] = number(run.simulatedTime);
+  out["steps"] = run.steps;
+  out["end"] = run.endReason;
+  out["parameters"] = parameters;
+  out["pushes"] = pushes;
+  out["perturb_deg"] = number(request.perturbDeg);
+  out["seed"] = request.perturbDeg ? Json(request.seed) : Json(nullptr);
+  out["phases"] = phases;
+  out["standing"] = s.standing;
+  out["first_standing"] = number(s.firstStanding);
+  out["fell"] = number(s.fell);
+  out["rise_time"] = number(s.riseTime);
+  out["max_pelvis_height"] = number(s.maxPelvisHeight);
+  out["max_airborne_pelvis_height"] = number(s.maxAirbornePelvisHeight);
+  out["airborne_time"] = number(s.airborneTime);
+  out["head_height"] = number(s.headHeight);
+  out["energy"] = number(s.energy);
+  out["distance"] = number(s.distance);
+  out["phase_changes"] = s.phaseChanges;
+  out["wall_time"] = number(run.runWall);
+  out["setup_wall_time"] = number(run.setupWall);
+  out["real_time_factor"] =
+      run.runWall > 0.0 ? number(run.simulatedTime / run.runWall) : Json(nullptr);
+  out["trajectory"] = path(request.csvPath);
+  out["filmstrip"] = path(request.svgPath);
+  return out;
+}
+
+}  // namespace scl

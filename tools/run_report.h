@@ -1,0 +1,39 @@
+// What `scl run` prints: the summary as aligned text, or as one JSON object (keys and
+// types in docs/cli.md, "JSON").
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "runtime/run_session.h"
+#include "tools/filmstrip.h"
+#include "tools/run_request.h"
+
+namespace scl {
+
+/// The outcome of one `scl run`.
+struct RunOutcome {
+  SimulationDef def;
+  MotionSummary summary;
+  std::vector<PhaseStart> timeline;
+  /// Simulated time and steps taken.
+  double simulatedTime = 0.0;
+  long steps = 0;
+  /// Wall time of building the simulation (settling included) and of stepping, seconds.
+  double setupWall = 0.0, runWall = 0.0;
+  /// Why the run ended.
+  std::string endReason;
+  /// Trajectory rows written (0 without --out) and filmstrip frames (0 without it).
+  int trajectoryRows = 0;
+  int filmstripFrames = 0;
+};
+
+/// The summary as aligned "label  value" lines.
+std::string runSummaryText(const RunRequest& request, const Program& program,
+                           const RunOutcome& run);
+/// The summary as a JSON object, keys in the documented order.
+nlohmann::ordered_json runSummaryJson(const RunRequest& request, const Program& program,
+                                      const RunOutcome& run);
+
+}  // namespace scl

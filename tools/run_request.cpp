@@ -1,0 +1,182 @@
+#include "tools/run_request.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+#include <string_view>
+
+#include "scl/names.h"
+#include "tools/cli.h"
+
+namespace scl {
+
+namespace {
+
+// `NAME=VALUE` with VALUE in script units.
+std::pair<std::string, double> parseSet(const std::string& text) {
+  size_t equals = text.find('=');
+  std::optional<double> value;
+  if (equals != std::string::npos && equals > 0)
+    value = parseNumberOption(std::string_view(text).substr(equals + 1));
+  if (!value)
+    throw UsageError("--set '" + text +
+                     "' is malformed: expected NAME=VALUE with VALUE a number in script units, "
+                     "e.g. lean.pd.waist=25");
+  return {text.substr(0, equals), *value};
+}
+
+// `T1,T2,...`, seconds >= 0; sorted.
+std::vector<double> parseFrames(const std::string& text) {
+  std::vector<double> times;
+  std::string_view rest(text);
+  while (true) {
+    size_t comma = rest.find(',');
+    std::optional<double> time = parseNumberOption(rest.substr(0, comma));
+    if (!time || *time < 0.0)
+      throw UsageError("--frames '" + text +
+                       "' is malformed: expected times in seconds >= 0 separated by commas, e.g. "
+                       "0,0.5,1.5");
+    times.push_back(*time);
+    if (comma == std::string_view::npos) break;
+    rest = rest.substr(comma + 1);
+  }
+  std::sort(times.begin(), times.end());
+  return times;
+}
+
+double positiveOption(const cxxopts::ParseResult& parsed, const std::string& name) {
+  double value = parsed[name].as<double>();
+  if (!(value > 0.0) || !std::isfinite(value)) {
+    std::ostringstream out;
+    out << "--" << name << " must be a positive number (got " << value << ")";
+    throw UsageError(out.str());
+  }
+  return value;
+}
+
+// The values of a repeatable option, in command-line order.
+std::vector<std::string> allValues(const cxxopts::ParseResult& parsed, const std::string& name) {
+  std::vector<std::string> values;
+  for (const cxxopts::KeyValue& argument : parsed.arguments())
+    if (argument.key() == name) values.push_back(argument.value());
+  return values;
+}
+
+}  // namespace
+
+Push parsePushOption(const std::string& text) {
+  const std::string form =
+      "--push '" + text + "' is malformed: expected LINK:FX,FY@T+DUR, e.g. trunk:200,0@1.5+0.2";
+  size_t colon = text.find(':');
+  size_t at = text.find('@');
+  if (colon == std::string::npos || at == std::string::npos || at < colon) throw UsageError(form);
+  std::string_view all(text);
+  std::string_view linkName = all.substr(0, colon);
+  std::string_view force = all.substr(colon + 1, at - colon - 1);
+  std::string_view timing = all.substr(at + 1);
+  size_t comma = force.find(',');
+  size_t plus = timing.find('+', 1);  // past a leading sign of T
+  if (comma == std::string_view::npos || plus == std::string_view::npos) throw UsageError(form);
+  auto fx = parseNumberOption(force.substr(0, comma));
+  auto fy = parseNumberOption(force.substr(comma + 1));
+  auto start = parseNumberOption(timing.substr(0, plus));
+  auto duration = parseNumberOption(timing.substr(plus + 1));
+  if (!fx || !fy || !start || !duration) throw UsageError(form);
+  if (*start < 0.0 || !(*duration > 0.0))
+    throw UsageError("--push '" + text + "': the start time must be >= 0 s and the duration > 0 s");
+  const CharacterNames names;
+  NameLookup link = names.links(linkName, Groups::Rejected, "--push");
+  if (!link.ok())
+    throw UsageError("--push '" + text + "': " + link.error +
+                     " (links: " + CharacterNames::joined(names.linkNames(false)) + ")");
+  return Push{link.index(), Vec2(*fx, *fy), *start, *duration};
+}
+
+cxxopts::Options runOptions() {
+  cxxopts::Options options(
+      "scl run",
+      "Simulate an SCL script headless and print a summary of the motion.\n"
+      "Exit codes: 0 ok, 1 script error, 2 usage error, 3 simulation failure.");
+  options.positional_help("SCRIPT");
+  const std::string poses = CharacterNames::joined(CharacterNames().poseNames());
+  options.add_options("Scene (overrides the script's `scene` header)")(
+      "pose", "initial pose: " + poses + " (a sitting pose brings the chair)",
+      cxxopts::value<std::string>(),
+      "NAME")("env", "environment: flat or chair", cxxopts::value<std::string>(), "NAME")(
+      "chair-height", "chair seat height, m (0.05 to 1.5)", cxxopts::value<double>(), "M");
+  options.add_options("Simulation")(
+      "duration",
+      "simulated time, s (default: the script's, else until the last phase has been active 3 "
+      "s, at most 60 s; 10 s for a cyclic script)",
+      cxxopts::value<double>(),
+      "S")("dt", "time step, s", cxxopts::value<double>()->default_value("0.00025"), "S")(
+      "set", "set the @ parameter NAME to VALUE (script units); repeatable",
+      cxxopts::value<std::string>(), "NAME=VALUE")(
+      "push", "push LINK's centre of mass with (FX, FY) N from T s for DUR s; repeatable",
+      cxxopts::value<std::string>(), "LINK:FX,FY@T+DUR")(
+      "perturb", "add uniform random offsets in ±DEG degrees to every initial joint angle",
+      cxxopts::value<double>(),
+      "DEG")("seed", "seed of --perturb (default 0)", cxxopts::value<std::uint64_t>(), "N");
+  options.add_options("Output")("json", "print the summary as one JSON object")(
+      "out", "write the trajectory as CSV", cxxopts::value<std::string>(), "FILE.csv")(
+      "rate", "trajectory samples per second", cxxopts::value<double>()->default_value("100"),
+      "HZ")("filmstrip", "write a strip of poses as SVG", cxxopts::value<std::string>(),
+            "FILE.svg")("frames",
+                        "filmstrip times, s (default: 8 evenly spaced, start and end included)",
+                        cxxopts::value<std::string>(), "T1,T2,...")("h,help", "show this help");
+  options.add_options("positional")("script", "the script", cxxopts::value<std::string>());
+  options.parse_positional({"script"});
+  return options;
+}
+
+std::vector<std::string> runHelpGroups() {
+  return {"", "Scene (overrides the script's `scene` header)", "Simulation", "Output"};
+}
+
+RunRequest readRunRequest(const cxxopts::ParseResult& parsed) {
+  if (!parsed.unmatched().empty())
+    throw UsageError("unexpected argument '" + parsed.unmatched()[0] + "': give one script");
+  if (!parsed.count("script")) throw UsageError("no script given: scl run SCRIPT [options]");
+  RunRequest request;
+  request.script = parsed["script"].as<std::string>();
+  if (parsed.count("pose")) request.scene.pose = parsed["pose"].as<std::string>();
+  if (parsed.count("env")) request.scene.environment = parsed["env"].as<std::string>();
+  if (parsed.count("chair-height")) request.scene.chairHeight = parsed["chair-height"].as<double>();
+  if (parsed.count("duration")) request.scene.duration = parsed["duration"].as<double>();
+  request.timeStep = positiveOption(parsed, "dt");
+  for (const std::string& text : allValues(parsed, "set")) request.sets.push_back(parseSet(text));
+  for (const std::string& text : allValues(parsed, "push"))
+    request.pushes.push_back(parsePushOption(text));
+  if (parsed.count("perturb")) {
+    double degrees = parsed["perturb"].as<double>();
+    if (!(degrees >= 0.0) || degrees > 180.0)
+      throw UsageError("--perturb must be between 0 and 180 degrees (got " +
+                       fixedDecimals(degrees, 3) + ")");
+    request.perturbDeg = degrees;
+  }
+  if (parsed.count("seed")) {
+    if (!request.perturbDeg) throw UsageError("--seed only applies with --perturb DEG");
+    request.seed = parsed["seed"].as<std::uint64_t>();
+  }
+  request.json = parsed.count("json") > 0;
+  if (parsed.count("out")) request.csvPath = parsed["out"].as<std::string>();
+  if (parsed.count("filmstrip")) request.svgPath = parsed["filmstrip"].as<std::string>();
+  request.rate = positiveOption(parsed, "rate");
+  if (request.csvPath && request.rate * request.timeStep > 1.0 + 1e-9) {
+    std::ostringstream out;
+    out << "--rate " << request.rate << " Hz is faster than the time step: at most "
+        << 1.0 / request.timeStep << " Hz with --dt " << request.timeStep;
+    throw UsageError(out.str());
+  }
+  if (parsed.count("frames")) {
+    if (!request.svgPath) throw UsageError("--frames only applies with --filmstrip FILE.svg");
+    request.frames = parseFrames(parsed["frames"].as<std::string>());
+  }
+  if (request.csvPath && request.svgPath &&
+      std::filesystem::absolute(*request.csvPath) == std::filesystem::absolute(*request.svgPath))
+    throw UsageError("--out and --filmstrip name the same file '" + *request.csvPath + "'");
+  return request;
+}
+
+}  // namespace scl

@@ -1,0 +1,54 @@
+// `scl run`'s command line as a plain struct: every option read and checked for form,
+// nothing yet checked against the script (that happens when the run is set up).
+#pragma once
+
+#include <cstdint>
+#include <cxxopts.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "runtime/run_session.h"
+#include "runtime/simulation.h"
+#include "scl/scene.h"
+
+namespace scl {
+
+/// Everything the command line asks of a run.
+struct RunRequest {
+  std::string script;
+  /// `--pose`, `--env`, `--chair-height`, `--duration`: overrides of the script's scene.
+  SceneRequest scene;
+  /// `--dt`, seconds.
+  double timeStep = SimulationDef{}.timeStep;
+  /// `--set NAME=VALUE` (script units), in order.
+  std::vector<std::pair<std::string, double>> sets;
+  /// `--push`, in order.
+  std::vector<Push> pushes;
+  /// `--perturb`, degrees, and `--seed`.
+  std::optional<double> perturbDeg;
+  std::uint64_t seed = 0;
+  /// `--json`: the summary as one JSON object.
+  bool json = false;
+  /// `--out` (trajectory CSV) and `--filmstrip` (SVG) paths.
+  std::optional<std::string> csvPath, svgPath;
+  /// `--rate`: trajectory samples per second, Hz.
+  double rate = 100.0;
+  /// `--frames`: filmstrip times, seconds, sorted; empty: evenly spaced over the run.
+  std::vector<double> frames;
+};
+
+/// The options of `scl run`, for parsing and `--help`.
+cxxopts::Options runOptions();
+/// The help groups of runOptions(), in order.
+std::vector<std::string> runHelpGroups();
+
+/// The request of a parsed command line. Throws UsageError (tools/cli.h) with a one-line
+/// message on a malformed or contradictory option.
+RunRequest readRunRequest(const cxxopts::ParseResult& parsed);
+
+/// `LINK:FX,FY@T+DUR`, e.g. `trunk:200,0@1.5+0.2`. Throws UsageError.
+Push parsePushOption(const std::string& text);
+
+}  // namespace scl
