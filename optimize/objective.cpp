@@ -313,7 +313,7 @@ ObjectiveEvaluation evaluateObjective(const Program& program, const ObjectiveDef
       if (t == 0) {
         out.terms.assign(trial.terms.size(), 0.0);
         out.stoppedAt = trial.stoppedAt;
-        out.summary = std::move(trial.summary);
+        out.summary = trial.summary;
       }
       for (size_t i = 0; i < out.terms.size(); ++i)
         out.terms[i] += trial.terms[i] / static_cast<double>(trials.size());

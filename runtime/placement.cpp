@@ -17,7 +17,7 @@ struct Cap {
 // lowest point (and its contact with a flat surface) is always on a cap.
 std::vector<Cap> capsOf(const CharacterState& state) {
   std::vector<Cap> caps;
-  caps.reserve(2 * kLinkCount);
+  caps.reserve(2 * static_cast<size_t>(kLinkCount));
   for (int i = 0; i < kLinkCount; ++i) {
     const LinkState& link = state.links[i];
     const LinkDef& def = kLinks[i];

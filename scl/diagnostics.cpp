@@ -83,7 +83,10 @@ std::string renderDiagnostics(std::span<const Diagnostic> diagnostics, std::stri
       line += shown;
       if (static_cast<int>(i) + 1 < at.column) caret += shown == '\t' ? '\t' : ' ';
     }
-    out += line + '\n' + caret + "^\n";
+    out += line;
+    out += '\n';
+    out += caret;
+    out += "^\n";
   }
   return out;
 }

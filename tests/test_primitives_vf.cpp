@@ -112,14 +112,16 @@ TEST_CASE("virtual-force torques equal virtual work by finite differences", "[pr
     int byJoint;
   };
   const Case cases[] = {
-      {kTrunk, kLeftAnkle},                              // child -> parent through a whole leg
-      {kLeftHand, kWaist},                               // across the waist, up then down
-      {kLeftFoot, kWaist},                               // down a leg (kip-up "straighten")
-      {kLeftShank, kWaist},                              // kip-up "propel"
-      {kLeftHand, kLeftShoulder}, {kTrunk, kLeftWrist},  // prone-to-stand: through an arm from the
-                                                         // hand
-      {kLeftThigh, kLeftAnkle},                          // walk stance leg
-      {kRightShank, kRightHip},   {kLeftFoot, kLeftKnee}, {kHead, kRightAnkle},
+      {kTrunk, kLeftAnkle},        // child -> parent through a whole leg
+      {kLeftHand, kWaist},         // across the waist, up then down
+      {kLeftFoot, kWaist},         // down a leg (kip-up "straighten")
+      {kLeftShank, kWaist},        // kip-up "propel"
+      {kLeftHand, kLeftShoulder},  // an arm from the shoulder
+      {kTrunk, kLeftWrist},        // prone-to-stand: through an arm from the hand
+      {kLeftThigh, kLeftAnkle},    // walk stance leg
+      {kRightShank, kRightHip},    // a leg from the hip
+      {kLeftFoot, kLeftKnee},      // a shank and foot
+      {kHead, kRightAnkle},        // the whole body from a foot
   };
   std::mt19937 random(12345);
   for (int pose = 0; pose < 5; ++pose) {

@@ -65,19 +65,17 @@ std::string renderFilmstrip(const std::vector<FilmstripFrame>& frames,
 
   for (size_t f = 0; f < frames.size(); ++f) {
     const FilmstripFrame& frame = frames[f];
+    const double left = panelPixels * static_cast<double>(f);  // the panel's left edge, px
     double centreX = frame.state.links[kPelvis].com.x();
     // World (x, y) to panel pixels.
-    auto px = [&](double x) {
-      return panelPixels * static_cast<double>(f) + panelPixels / 2.0 + (x - centreX) * s;
-    };
+    auto px = [&](double x) { return left + panelPixels / 2.0 + (x - centreX) * s; };
     auto py = [&](double y) { return groundY - y * s; };
 
     svg << "<g class=\"frame\" data-time=\"" << frame.time << "\">\n";
-    svg << "<clipPath id=\"panel" << f << "\"><rect x=\"" << number(panelPixels * f)
-        << "\" y=\"0\" width=\"" << number(panelPixels) << "\" height=\"" << number(height)
-        << "\"/></clipPath>\n";
+    svg << "<clipPath id=\"panel" << f << "\"><rect x=\"" << number(left) << "\" y=\"0\" width=\""
+        << number(panelPixels) << "\" height=\"" << number(height) << "\"/></clipPath>\n";
     svg << "<g clip-path=\"url(#panel" << f << ")\">\n";
-    svg << "<rect x=\"" << number(panelPixels * f) << "\" y=\"" << number(groundY) << "\" width=\""
+    svg << "<rect x=\"" << number(left) << "\" y=\"" << number(groundY) << "\" width=\""
         << number(panelPixels) << "\" height=\"" << number(labelSpace) << "\" fill=\"#e8e2d6\"/>\n";
     for (const EnvironmentBox& box : environment) {
       svg << "<rect x=\"" << number(px(box.centre.x() - box.halfSize.x())) << "\" y=\""
@@ -112,8 +110,7 @@ std::string renderFilmstrip(const std::vector<FilmstripFrame>& frames,
     svg << "</g>\n";
     char label[64];
     std::snprintf(label, sizeof label, "t = %.2f s", frame.time);
-    svg << "<text x=\"" << number(panelPixels * f + panelPixels / 2) << "\" y=\""
-        << number(groundY + 17)
+    svg << "<text x=\"" << number(left + panelPixels / 2) << "\" y=\"" << number(groundY + 17)
         << "\" font-family=\"sans-serif\" font-size=\"14\" text-anchor=\"middle\">" << label;
     if (!frame.phase.empty()) svg << " · " << escapeXml(frame.phase);
     svg << "</text>\n</g>\n";

@@ -18,7 +18,7 @@ case "$action" in
 esac
 
 packages=(cmake ninja-build g++ pkg-config libbox2d-dev libeigen3-dev libcxxopts-dev catch2
-          nlohmann-json3-dev libsfml-dev xvfb xauth fonts-dejavu-core)
+          nlohmann-json3-dev libsfml-dev xvfb xauth fonts-dejavu-core clang-format clang-tidy git)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||

@@ -33,7 +33,9 @@ std::string findOnPath(const std::string& program) {
   std::string directory;
   while (std::getline(entries, directory, ':')) {
     if (directory.empty()) continue;
-    std::string candidate = directory + "/" + program;
+    std::string candidate = directory;
+    candidate += '/';
+    candidate += program;
     if (::access(candidate.c_str(), X_OK) == 0) return candidate;
   }
   return {};
