@@ -1,4 +1,4 @@
-// Robustness of the motion scripts: each script's mark (acceptance.md) over 20 seeded
+// Robustness of the motion scripts: each script's mark (docs/marks.md) over 20 seeded
 // ±2° perturbations of the initial pose and at 0.2 / 0.25 / 0.3 ms time steps, with the
 // wall time and real-time factor of a nominal run. Prints a table; not a test.
 //

@@ -1,8 +1,9 @@
 // A read-only view of the character's state, as primitives see it: no Box2D, no names.
 //
 // The runtime fills one of these from the Box2D bodies every step; tests and pose
-// placement fill one from forward kinematics. Angles are radians, world angles follow
-// SCL.md §1 (0 in the zero pose, counter-clockwise positive), positions are metres.
+// placement fill one from forward kinematics. Angles are radians; world angles follow
+// docs/character.md, Conventions (0 in the zero pose, counter-clockwise positive);
+// positions are metres.
 #pragma once
 
 #include <Eigen/Core>

@@ -1,5 +1,5 @@
 // What the primitives of one phase write each step, before the controller turns it into
-// joint torques (SCL.md §5).
+// joint torques (docs/primitives.md, How a step is computed).
 //
 // PD-type primitives (PD item, IK, relax) set a joint's drive: the later write wins, so
 // "the later primitive in the phase wins for a joint" is simply the order of apply().

@@ -1,6 +1,7 @@
-// `[gc]` / `[gc by: JOINT]` with optional `strength` (SCL.md §3 Decision, §5; thesis
-// §3.3): a virtual force -m_i g (upward) on the centre of mass of every compensated link
-// i, realised through the chain from the base link, summed per joint.
+// `[gc]` / `[gc by: JOINT]` with optional `strength` (docs/language.md and
+// docs/primitives.md, Gravity compensation; thesis §3.3): a virtual force -m_i g (upward) on
+// the centre of mass of every compensated link i, realised through the chain from the base
+// link, summed per joint.
 //
 // Which links, through which base:
 // - `[gc by: JOINT]`: the base is JOINT's child link (the far side from the head); every

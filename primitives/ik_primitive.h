@@ -1,4 +1,4 @@
-// `[ik (x1,y1), … on: EFFECTOR rel: JOINT time: T]` (SCL.md §5, thesis §3.5): analytic
+// `[ik (x1,y1), … on: EFFECTOR rel: JOINT time: T]` (docs/primitives.md, IK; thesis §3.5): analytic
 // two-link inverse kinematics for the arms and legs.
 #pragma once
 
@@ -29,7 +29,7 @@ struct LimbChain {
 LimbChain limbChain(int effectorJoint);
 
 struct TwoLinkSolution {
-  /// World angle of the upper link (SCL.md §1 convention), radians.
+  /// World angle of the upper link (docs/character.md, Conventions), radians.
   double upperAngle = 0.0;
   /// Local angle of the middle joint, radians; its sign is the limb's bendSign (or 0).
   double middleAngle = 0.0;

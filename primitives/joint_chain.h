@@ -1,4 +1,5 @@
-// Kinematic chains through the character's tree, for virtual forces (SCL.md §5).
+// Kinematic chains through the character's tree, for virtual forces (docs/primitives.md,
+// Virtual force).
 //
 // A chain is the list of joints on the tree path from a base link to the link a force
 // acts on, each with the sign that turns "torque the link side must receive" into the

@@ -1,4 +1,4 @@
-// `[j1 a1, j2 a2 child, j3 a3 parent time: T]` (SCL.md §5).
+// `[j1 a1, j2 a2 child, j3 a3 parent time: T]` (docs/primitives.md, PD).
 #pragma once
 
 #include <vector>

@@ -1,4 +1,4 @@
-// `[relax j1, j2 strength s]` (SCL.md §5, thesis Eq. 4.1-4.2): theta_d = theta each
+// `[relax j1, j2 strength s]` (docs/primitives.md, Relax; thesis Eq. 4.1-4.2): theta_d = theta each
 // step and the PD torque scaled by s, so tau = -s kd thetadot.
 #pragma once
 

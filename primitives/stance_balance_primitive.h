@@ -1,6 +1,6 @@
-// `[vf sb(kp, kd) on: LINK, by: JOINT]` (SCL.md §5, thesis §3.4): a horizontal virtual
-// force f = kp (x_d - x_com) - kd xdot_com that keeps the whole-body centre of mass over
-// the middle of the feet, applied like any virtual force.
+// `[vf sb(kp, kd) on: LINK, by: JOINT]` (docs/primitives.md, Stance balance; thesis §3.4): a
+// horizontal virtual force f = kp (x_d - x_com) - kd xdot_com that keeps the whole-body centre of
+// mass over the middle of the feet, applied like any virtual force.
 #pragma once
 
 #include "primitives/joint_chain.h"
@@ -8,9 +8,8 @@
 
 namespace scl {
 
-/// x_d, metres: the midpoint of the two feet's contact points (LinkState::contactPoint)
-/// when both feet touch the environment, otherwise the midpoint of the two feet's
-/// centres of mass.
+/// x_d, metres: the mean of the two soles' midpoints (each halfway between its foot's cap
+/// centres), whether or not the feet touch the environment.
 double stanceBalanceTargetX(const CharacterState& state);
 
 class StanceBalanceInstance final : public PrimitiveInstance {

@@ -1,6 +1,6 @@
-// `[vf (fx, fy) on: LINK, by: JOINT]` (SCL.md §5, thesis §3.2): a force at LINK's centre
-// of mass realised by Jacobian-transpose torques on the joints between the base link and
-// LINK.
+// `[vf (fx, fy) on: LINK, by: JOINT]` (docs/primitives.md, Virtual force; thesis §3.2): a force at
+// LINK's centre of mass realised by Jacobian-transpose torques on the joints between the base link
+// and LINK.
 #pragma once
 
 #include "primitives/joint_chain.h"

@@ -92,7 +92,7 @@ void Controller::updateContacts(const CharacterState& state) {
 }
 
 bool Controller::contactConditionHolds(const Transition& exit) const {
-  // Latched per link (SCL.md §4 Decision): established = gained since the phase began
+  // Latched per link (docs/language.md, Transitions): established = gained since the phase began
   // and touching now; lost = lost since the phase began and not touching now.
   auto holds = [&](int link) {
     bool established = gainedContact_[link] && hadContact_[link];

@@ -1,4 +1,5 @@
-// The phase machine: executes a bound scl::Program on a character (SCL.md §4-5).
+// The phase machine: executes a bound scl::Program on a character (docs/language.md, Transitions
+// and Primitives; docs/primitives.md).
 //
 // Each step the controller takes the character's state, decides whether the current
 // phase's transition fires (at most one transition per step; the new phase's primitives

@@ -1,4 +1,4 @@
-// Measured quantities of a motion (acceptance.md): standing, fallen, rise time, airborne
+// Measured quantities of a motion (docs/marks.md): standing, fallen, rise time, airborne
 // time, max pelvis height in the air, energy, distance. Fed one step at a time.
 #pragma once
 
@@ -9,7 +9,7 @@
 
 namespace scl {
 
-/// Thresholds of acceptance.md, with the points they measure.
+/// Thresholds of docs/marks.md, with the points they measure.
 struct MetricsDef {
   /// "Head height" is the height of the neckTop joint (the head link's origin), metres.
   /// Standing: head height at least this.
@@ -31,7 +31,7 @@ struct MetricsDef {
 struct MotionSummary {
   /// Simulated time observed, seconds.
   double duration = 0.0;
-  /// Whether the character is standing now (acceptance.md).
+  /// Whether the character is standing now (docs/marks.md, Standing and fallen).
   bool standing = false;
   /// First time the character was standing, seconds.
   std::optional<double> firstStanding;
@@ -70,7 +70,7 @@ class MotionMetrics {
   /// Head height of a state: the neckTop joint's height, metres.
   static double headHeight(const CharacterState& state);
   /// Whether a link other than the feet and hands touches the environment: "fallen"
-  /// when the motion is meant to be upright (acceptance.md).
+  /// when the motion is meant to be upright (docs/marks.md, Standing and fallen).
   static bool bodyTouches(const CharacterState& state);
   /// Whether `link` is a foot or a hand (the links an upright character may touch with).
   static bool isFootOrHand(int link);

@@ -10,7 +10,7 @@
 namespace scl {
 
 const std::vector<MotionMark>& motionMarks() {
-  // acceptance.md: kip-up standing at 5 s, sit-to-stand at 3 s, prone-to-stand at 6 s,
+  // docs/marks.md: kip-up standing at 5 s, sit-to-stand at 3 s, prone-to-stand at 6 s,
   // walk 20 steps without falling and >= 3 m in 10 s; quiet stance holds 10 s.
   static const std::vector<MotionMark> marks = {
       {"kipup", "scripts/kipup.scl", 5.0, 5.0, 0, std::nullopt, 0.0, false},

@@ -1,4 +1,4 @@
-// The thesis motions' marks (acceptance.md) and a trial that runs a script and checks
+// The thesis motions' marks (docs/marks.md) and a trial that runs a script and checks
 // one: shared by the motion tests, the robustness benchmark and `scl bench`.
 #pragma once
 
@@ -20,7 +20,7 @@ struct MotionMark {
   std::string script;
   /// Simulated time of a trial, seconds.
   double duration = 0.0;
-  /// The character must be standing at this time (acceptance.md), seconds.
+  /// The character must be standing at this time (docs/marks.md), seconds.
   std::optional<double> standingAt;
   /// At least this many phase changes without falling (a walk's steps).
   int minSteps = 0;

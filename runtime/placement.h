@@ -1,4 +1,5 @@
-// Placing an initial pose so that it rests on its support (SCL.md §3 Decision (scene)).
+// Placing an initial pose so that it rests on its support (docs/language.md, Scene header;
+// docs/character.md, Initial states).
 #pragma once
 
 #include <array>

@@ -96,7 +96,7 @@ TEST_CASE("a standing pose reads link world angles 90 degrees and ankles 90 degr
   CHECK(toe.x() > state.jointPositions[kLeftAnkle].x() + 0.2);
 }
 
-TEST_CASE("SCL.md sign conventions: hip > 0 swings the thigh forward, knee < 0 bends back") {
+TEST_CASE("docs/character.md signs: hip > 0 swings the thigh forward, knee < 0 bends back") {
   std::array<double, kJointCount> joints{};
   joints[kLeftHip] = degToRad(45);
   joints[kLeftKnee] = degToRad(-45);
@@ -107,7 +107,7 @@ TEST_CASE("SCL.md sign conventions: hip > 0 swings the thigh forward, knee < 0 b
   CHECK(state.jointPositions[kLeftWrist].x() > state.jointPositions[kLeftElbow].x() + 0.3);
 }
 
-TEST_CASE("standing reference heights match acceptance.md within 1 cm") {
+TEST_CASE("standing reference heights match docs/marks.md within 1 cm") {
   SimulationDef def = sceneDef("standing");
   def.settleTime = 0.0;  // the pose as placed, before it sags under PD
   Simulation simulation(def);

@@ -1,5 +1,5 @@
-// The thesis listings (scripts/thesis/, copies of /work/shared/spec/listings) parse and
-// bind; print/parse round-trips over every script of the project.
+// The thesis listings (scripts/thesis/, the thesis's listings cleaned of PDF-extraction damage)
+// parse and bind; print/parse round-trips over every script of the project.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>

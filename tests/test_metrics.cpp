@@ -1,4 +1,4 @@
-// Motion metrics of acceptance.md on synthetic state sequences.
+// Motion metrics of docs/marks.md on synthetic state sequences.
 #include <catch2/catch.hpp>
 
 #include "runtime/metrics.h"

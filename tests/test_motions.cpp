@@ -1,4 +1,4 @@
-// The motions perform (acceptance.md): each script meets its mark, also at 0.2 and 0.3 ms
+// The motions perform (docs/marks.md): each script meets its mark, also at 0.2 and 0.3 ms
 // steps and from perturbed initial poses, and its summary matches the stored golden
 // figures, so a change that alters a motion is noticed.
 //
