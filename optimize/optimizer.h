@@ -1,5 +1,5 @@
 // `scl optimize` as a library: a script's `@` parameters tuned by CMA-ES against an
-// objective file (SCL.md §6, thesis chapter 5), with per-generation outputs and resumable
+// objective file (docs/optimize.md; thesis chapter 5), with per-generation outputs and resumable
 // checkpoints. See docs/optimize.md.
 //
 // The script is compiled once; each candidate is a copy of the Program with its

@@ -69,7 +69,7 @@ enum class Comparison { Less, LessEqual, Greater, GreaterEqual };
 enum class ConditionKind {
   Airborne,   ///< no link touches the environment
   Grounded,   ///< some link touches the environment
-  Fallen,     ///< a link other than the feet and hands touches (acceptance.md)
+  Fallen,     ///< a link other than the feet and hands touches (docs/marks.md)
   Contact,    ///< any (or all) of `links` touch
   NoContact,  ///< none of `links` touches
   Compare,    ///< quantity <op> threshold

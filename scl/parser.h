@@ -1,6 +1,6 @@
-// The SCL parser: tokens -> syntax tree, hand-written recursive descent (one function per
-// grammar rule, SCL.md §3 plus the `gc` primitive and the `scene` header of
-// docs/language.md).
+// The SCL parser: tokens -> syntax tree, hand-written recursive descent on the shared
+// token cursor (token_cursor.h), one function per grammar rule of docs/language.md,
+// "Script structure".
 //
 // The parser recovers from errors (it skips to the end of the primitive, `]`, or of the
 // phase, `}`) and reports each independent mistake once. The grammar has no recursive

@@ -37,7 +37,7 @@ struct Number {
 
 /// A free parameter (`@` number) the optimizer can set by index.
 struct Parameter {
-  /// Derived from phase and primitive, e.g. "lean.pd.waist" or "propel.vf.x".
+  /// Derived from phase and primitive, e.g. "lean.pd.waist" or "propel.vf.fx".
   std::string name;
   /// Value as written in the script, in script units (degrees, metres, ...).
   double initial = 0.0;
@@ -47,7 +47,7 @@ struct Parameter {
   SourceLocation location;
 };
 
-/// How a PD item's angle is interpreted (SCL.md §5).
+/// How a PD item's angle is interpreted (docs/primitives.md, PD).
 enum class TargetFrame {
   Local,   ///< the joint angle itself
   Child,   ///< world angle of the joint's child link
@@ -116,7 +116,7 @@ using Primitive = std::variant<PdPrimitive, VirtualForcePrimitive, GravityCompPr
 enum class ContactEvent { Established, Lost, Changed };
 enum class ContactQuantifier { Any, All };
 
-/// The condition that ends a phase (SCL.md §4).
+/// The condition that ends a phase (docs/language.md, Transitions).
 struct Transition {
   /// Fires after this many seconds in the phase (when `hasTime`).
   bool hasTime = false;
@@ -141,7 +141,7 @@ struct Phase {
   SourceLocation location;
 };
 
-/// The initial state a script starts from (SCL.md §3 Decision (scene)).
+/// The initial state a script starts from (docs/language.md, Scene header).
 struct Scene {
   /// Initial pose, a name of `poses.h`.
   std::string pose = "standing";
