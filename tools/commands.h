@@ -24,6 +24,10 @@ int sclBenchMain(int argc, char** argv);
 /// 1 (script or objective error), 2 (usage error) or 3 (failure, e.g. unwritable output).
 int sclOptimizeMain(int argc, char** argv);
 
+/// `scl character [--markdown | --svg]`: the character's tables, its reference page or its
+/// joint-sign figure; exit 0, 2 (usage error) or 3 (the output could not be written).
+int sclCharacterMain(int argc, char** argv);
+
 /// `scl view SCRIPT [options]`: the SFML viewer with hot reload; exit 0, 1 (script
 /// error), 2 (usage error, no display).
 int sclViewMain(int argc, char** argv);
