@@ -4,8 +4,8 @@
 // against it, the runtime builds Box2D bodies from it, the viewer draws it. It is pure
 // data (no physics library), so the language front end can depend on it.
 //
-// Conventions (docs/character.md, Conventions): in the zero pose every link lies along the x axis, the head
-// pointing to +x and every other link pointing to -x. A link's local frame is the world
+// Conventions (docs/character.md, Conventions): in the zero pose every link lies along the x axis,
+// the head pointing to +x and every other link pointing to -x. A link's local frame is the world
 // frame of the zero pose translated to the link's origin (its proximal cap centre), so
 // a link's "axis" is +x for the head and -x for every other link.
 #pragma once

@@ -1,4 +1,5 @@
-// Initial poses as data: joint angles plus how the root is placed (docs/character.md, Initial states).
+// Initial poses as data: joint angles plus how the root is placed (docs/character.md, Initial
+// states).
 //
 // The runtime turns a pose into link transforms (forward kinematics from the head) and
 // places it so that it rests on its support without interpenetration and without a

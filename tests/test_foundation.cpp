@@ -286,7 +286,7 @@ TEST_CASE("solver settings are configurable") {
 }
 
 TEST_CASE("bad simulation definitions are one-line errors naming the value and the choices") {
-  auto message = [](SimulationDef def) {
+  auto message = [](const SimulationDef& def) {
     try {
       Simulation simulation(def);
     } catch (const std::invalid_argument& error) {

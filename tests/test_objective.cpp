@@ -257,8 +257,7 @@ term 1 skid tolerance: 1
   CHECK(accumulator.total() == Approx(total).epsilon(1e-12));
 
   // The packaged evaluation runs the same simulation: same J, bit for bit.
-  Program withDuration = program;
-  const ObjectiveEvaluation evaluation = evaluateObjective(withDuration, objective, true);
+  const ObjectiveEvaluation evaluation = evaluateObjective(program, objective, true);
   REQUIRE(evaluation.feasible);
   CHECK(evaluation.value == accumulator.total());
   REQUIRE(evaluation.summary);

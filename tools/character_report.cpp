@@ -602,7 +602,7 @@ void drawLegend(std::ostringstream& svg, const FigureLayout& layout) {
                                                               "Left and right limbs coincide:",
                                                               "one arrow stands for both."};
   for (size_t i = 0; i < kLines.size(); ++i)
-    svg << "<text x=\"20\" y=\"" << number(90 + 17.0 * i) << "\" font-size=\"12\">"
+    svg << "<text x=\"20\" y=\"" << number(90 + 17.0 * static_cast<double>(i)) << "\" font-size=\"12\">"
         << escapeXml(kLines[i]) << "</text>\n";
   // Axes and the positive sense of angles, bottom left.
   double x0 = 36, y0 = layout.groundY - 50;
@@ -677,6 +677,7 @@ std::string jointSignFigureSvg(const CharacterReferenceInput& character,
   std::ranges::stable_sort(order,
                            [&](size_t l, size_t r) { return arrows[l].tip.y < arrows[r].tip.y; });
   std::vector<double> wanted;
+  wanted.reserve(order.size());
   for (size_t a : order) wanted.push_back(arrows[a].tip.y + 4);
   std::vector<double> rows = spreadLabels(wanted, layout.labelSpacing);
   for (size_t k = 0; k < order.size(); ++k)
