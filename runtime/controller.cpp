@@ -25,15 +25,16 @@ void validateProgram(const Program& program) {
 
 }  // namespace
 
-Controller::Controller(const Program& program, const JointTargets& initialTargets)
-    : program_(program), initialTargets_(initialTargets), defaults_(initialTargets) {
+Controller::Controller(Program program, const JointTargets& initialTargets)
+    : program_(std::move(program)), initialTargets_(initialTargets), defaults_(initialTargets) {
   validateProgram(program_);
-  primitives_.resize(program_.phases.size());
+  // Every primitive is made once here so that one the controller cannot drive fails now;
+  // the instances of a phase are made again when it starts (only the current phase's
+  // are held: a long script costs no memory per phase here).
   std::size_t mostForces = 0;
-  for (std::size_t i = 0; i < program_.phases.size(); ++i) {
-    for (const Primitive& primitive : program_.phases[i].primitives)
-      primitives_[i].push_back(makePrimitive(primitive));
-    mostForces = std::max(mostForces, program_.phases[i].primitives.size());
+  for (const Phase& phase : program_.phases) {
+    for (const Primitive& primitive : phase.primitives) makePrimitive(primitive);
+    mostForces = std::max(mostForces, phase.primitives.size());
   }
   // A gc primitive draws up to one force per link; reserve so steps never allocate.
   frame_.forces.reserve(mostForces * kLinkCount);
@@ -74,7 +75,10 @@ void Controller::enterPhase(int index, const CharacterState& state) {
   phase_ = index;
   pendingPhase_ = -1;
   phaseTime_ = 0.0;
-  for (auto& primitive : primitives_[phase_]) primitive->begin(state);
+  active_.clear();
+  for (const Primitive& primitive : program_.phases[phase_].primitives)
+    active_.push_back(makePrimitive(primitive));
+  for (auto& primitive : active_) primitive->begin(state);
   for (int i = 0; i < kLinkCount; ++i) {
     hadContact_[i] = state.links[i].contact;
     gainedContact_[i] = false;
@@ -132,7 +136,7 @@ const ControlOutput& Controller::step(const CharacterState& state, double dt) {
     }
   }
   frame_.reset(defaults_);
-  for (auto& primitive : primitives_[phase_]) primitive->apply(state, phaseTime_, frame_);
+  for (auto& primitive : active_) primitive->apply(state, phaseTime_, frame_);
   computeTorques(state);
   output_.phase = phase_;
   output_.phaseTime = phaseTime_;

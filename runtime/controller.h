@@ -52,7 +52,7 @@ class Controller {
   /// `initialTargets` are the first phase's default PD targets (the initial pose's joint
   /// angles). Throws std::invalid_argument for a program with no phases, a transition
   /// to a phase that does not exist, or a primitive it cannot drive.
-  Controller(const Program& program, const JointTargets& initialTargets);
+  Controller(Program program, const JointTargets& initialTargets);
   ~Controller();
   Controller(Controller&&) noexcept;
   Controller& operator=(Controller&&) noexcept;
@@ -90,7 +90,8 @@ class Controller {
   void computeTorques(const CharacterState& state);
 
   Program program_;
-  std::vector<std::vector<std::unique_ptr<PrimitiveInstance>>> primitives_;
+  /// The current phase's primitives, made when it started.
+  std::vector<std::unique_ptr<PrimitiveInstance>> active_;
   JointTargets initialTargets_{};
   /// Default PD targets of the current phase.
   JointTargets defaults_{};

@@ -31,13 +31,13 @@ RunLength defaultRunLength(const Program& program) {
   return length;
 }
 
-RunSession::RunSession(const Program& program, RunSessionDef definition)
-    : def_(std::move(definition)), runner_(program, def_.simulation) {
+RunSession::RunSession(Program program, RunSessionDef definition)
+    : def_(std::move(definition)), runner_(std::move(program), def_.simulation) {
   endReason_ = def_.length.reason;
   if (def_.metrics) metrics_.emplace(*def_.metrics);
   if (metrics_ && def_.metricsSeeInitialState)
     metrics_->observe(runner_.state(), kNoTorques, 0.0, 0);
-  timeline_.push_back({0.0, 0, std::string(phaseNameOf(program, 0))});
+  timeline_.push_back({0.0, 0, std::string(phaseNameOf(this->program(), 0))});
   updateFinished(nullptr);
 }
 

@@ -89,9 +89,10 @@ struct RunSessionDef {
 
 class RunSession {
  public:
-  /// Builds the simulation and the controller, which keeps its own copy of `program`
-  /// (throws std::invalid_argument on a bad definition or a program it cannot run).
-  RunSession(const Program& program, RunSessionDef definition);
+  /// Builds the simulation and the controller, which keeps `program` (pass an rvalue to
+  /// spare a copy; throws std::invalid_argument on a bad definition or a program it
+  /// cannot run).
+  RunSession(Program program, RunSessionDef definition);
 
   /// One step: the pushes of this time applied, the runner stepped, the timeline and the
   /// metrics updated. Throws SimulationDiverged.

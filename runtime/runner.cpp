@@ -46,12 +46,11 @@ SimulationDef simulationDefFor(const Program& program) {
   return definition;
 }
 
-Runner::Runner(const Program& program, const SimulationDef& definition,
-               const DivergenceLimits& limits)
+Runner::Runner(Program program, const SimulationDef& definition, const DivergenceLimits& limits)
     : definition_(definition),
       limits_(limits),
       simulation_(definition),
-      controller_(program, simulation_.initialJointAngles()) {
+      controller_(std::move(program), simulation_.initialJointAngles()) {
   report_.timeStep = simulation_.timeStep();
 }
 

@@ -76,8 +76,8 @@ class Runner {
  public:
   /// Builds the simulation (throws std::invalid_argument on a bad definition) and the
   /// controller (throws std::invalid_argument on a program it cannot run).
-  Runner(const Program& program, const SimulationDef& definition,
-         const DivergenceLimits& limits = {});
+  /// The controller keeps `program` (pass an rvalue to spare a copy).
+  Runner(Program program, const SimulationDef& definition, const DivergenceLimits& limits = {});
 
   /// One step. Throws SimulationDiverged when the result is not credible; the runner
   /// must then be restarted.

@@ -99,24 +99,24 @@ struct BoundPrimitive {
 
 class Binder {
  public:
-  explicit Binder(DiagnosticSink& sink) : sink_(sink) {}
+  explicit Binder(DiagnosticSink& sink) : sink_(sink), errorsBefore_(sink.errorCount()) {}
 
-  std::optional<Program> run(const sx::Script& script) {
-    const int errorsBefore = sink_.errorCount();
-    if (script.scene) bindScene(*script.scene);
-    for (const sx::Phase& phase : script.phases)
-      if (phase.name) allPhaseNames_.insert(phase.name->text);
-    const int count = static_cast<int>(script.phases.size());
-    for (int i = 0; i < count; ++i) {
-      bindPhase(script.phases[i], i);
-      if (i + 1 < count && script.phases[i].exit)
-        program_.phases[i].exit = bindTransition(*script.phases[i].exit, i + 1);
+  void scene(const sx::SceneHeader& header) { bindScene(header); }
+
+  // Phases come in order; the exit of a phase that is not the last leads to the next.
+  void phase(const sx::Phase& phase, bool last) {
+    const int index = static_cast<int>(program_.phases.size());
+    bindPhase(phase, index);
+    if (!last && phase.exit) program_.phases[index].exit = bindTransition(*phase.exit, index + 1);
+  }
+
+  std::optional<Program> finish(const std::optional<sx::Finally>& finally) {
+    if (finally && !program_.phases.empty()) {
+      int target = resolvePhase(finally->backto, "backto");
+      program_.phases.back().exit = bindTransition(finally->transition, std::max(target, 0));
     }
-    if (script.finally && count > 0) {
-      int target = resolvePhase(script.finally->backto, "backto");
-      program_.phases.back().exit = bindTransition(script.finally->transition, std::max(target, 0));
-    }
-    if (sink_.errorCount() > errorsBefore || sink_.full()) return std::nullopt;
+    reportUnresolvedPhases();
+    if (sink_.errorCount() > errorsBefore_ || sink_.full()) return std::nullopt;
     return std::move(program_);
   }
 
@@ -189,19 +189,29 @@ class Binder {
   }
 
   // A phase index by name: only phases defined before the reference count (-1 if none).
+  // The error waits for the end of the script, when it is known whether the name is
+  // defined later (then it is referenced too early) or nowhere.
   int resolvePhase(const sx::Name& name, std::string_view use) {
     auto it = phaseIndex_.find(name.text);
     if (it != phaseIndex_.end()) return it->second;
-    if (allPhaseNames_.count(name.text)) {
-      sink_.error(name.location,
-                  "phase " + quoted(name.text) + " is referenced before its definition" +
-                      (use == "mirror" ? " (a phase can mirror only an earlier phase)" : ""));
-      return -1;
-    }
-    std::vector<std::string_view> known;
-    for (const auto& entry : phaseIndex_) known.push_back(entry.first);
-    sink_.error(name.location, "unknown phase " + quoted(name.text) + didYouMean(name.text, known));
+    // The suggestion is one of the phases a reference here could name: the earlier ones.
+    std::vector<std::string_view> earlier;
+    for (const auto& entry : phaseIndex_) earlier.push_back(entry.first);
+    unresolved_.push_back({name, use == "mirror", didYouMean(name.text, earlier)});
     return -1;
+  }
+
+  void reportUnresolvedPhases() {
+    for (const UnresolvedPhase& reference : unresolved_) {
+      const sx::Name& name = reference.name;
+      if (phaseIndex_.count(name.text))
+        sink_.error(name.location,
+                    "phase " + quoted(name.text) + " is referenced before its definition" +
+                        (reference.mirror ? " (a phase can mirror only an earlier phase)" : ""));
+      else
+        sink_.error(name.location, "unknown phase " + quoted(name.text) + reference.suggestion);
+    }
+    unresolved_.clear();
   }
 
   // Warns when a joint is driven twice in one phase by PD-type primitives (the later wins).
@@ -254,7 +264,7 @@ class Binder {
     PdPrimitive out;
     for (const sx::PdItem& item : pd.items) {
       std::vector<int> joints = resolveJoints(item.joint, true, "");
-      Number angle = number(item.angle, kPi / 180.0, label_ + ".pd." + item.joint.text);
+      Number angle = number(item.angle, Number::Unit::Degrees, label_ + ".pd." + item.joint.text);
       TargetFrame frame = item.frame == sx::Frame::Child    ? TargetFrame::Child
                           : item.frame == sx::Frame::Parent ? TargetFrame::Parent
                                                             : TargetFrame::Local;
@@ -272,11 +282,11 @@ class Binder {
     VirtualForcePrimitive out;
     out.stanceBalance = vf.stanceBalance;
     if (vf.stanceBalance) {
-      out.kp = number(vf.values.x, 1.0, label_ + ".vf.kp");
-      out.kd = number(vf.values.y, 1.0, label_ + ".vf.kd");
+      out.kp = number(vf.values.x, Number::Unit::Plain, label_ + ".vf.kp");
+      out.kd = number(vf.values.y, Number::Unit::Plain, label_ + ".vf.kd");
     } else {
-      out.fx = number(vf.values.x, 1.0, label_ + ".vf.fx");
-      out.fy = number(vf.values.y, 1.0, label_ + ".vf.fy");
+      out.fx = number(vf.values.x, Number::Unit::Plain, label_ + ".vf.fx");
+      out.fy = number(vf.values.y, Number::Unit::Plain, label_ + ".vf.fy");
     }
     out.link = resolveSingleLink(vf.on, "on:");
     out.byJoint = resolveSingleJoint(vf.by, "by:");
@@ -287,8 +297,8 @@ class Binder {
     IkPrimitive out;
     for (size_t i = 0; i < ik.targets.size(); ++i) {
       std::string k = std::to_string(i + 1);
-      out.targets.emplace_back(number(ik.targets[i].x, 1.0, label_ + ".ik.x" + k),
-                               number(ik.targets[i].y, 1.0, label_ + ".ik.y" + k));
+      out.targets.emplace_back(number(ik.targets[i].x, Number::Unit::Plain, label_ + ".ik.x" + k),
+                               number(ik.targets[i].y, Number::Unit::Plain, label_ + ".ik.y" + k));
     }
     for (int joint : resolveJoints(ik.on, true, "")) {
       if (!isEffector(joint)) {
@@ -406,8 +416,9 @@ class Binder {
   // --- numbers --------------------------------------------------------------------------
 
   // A number in internal units; a `@` number becomes the next parameter slot.
-  Number number(const sx::NumberLit& literal, double unit, const std::string& name) {
-    Number out{literal.value * unit, -1, unit};
+  Number number(const sx::NumberLit& literal, Number::Unit unit, const std::string& name) {
+    Number out{0.0, -1, unit};
+    out.value = literal.value * out.unitFactor();
     if (!literal.parameter) return out;
     out.slot = static_cast<int>(program_.parameters.size());
     program_.parameters.push_back(
@@ -419,14 +430,14 @@ class Binder {
     if (literal.value < 0)
       sink_.error(literal.location,
                   "time must not be negative (found " + formatNumber(literal.value) + ")");
-    return number(literal, 1.0, name);
+    return number(literal, Number::Unit::Plain, name);
   }
 
   Number strength(const sx::NumberLit& literal, const std::string& name) {
     if (literal.value < 0 || literal.value > 1)
       sink_.warning(literal.location,
                     "strength " + formatNumber(literal.value) + " is outside [0, 1]");
-    return number(literal, 1.0, name);
+    return number(literal, Number::Unit::Plain, name);
   }
 
   std::string uniqueName(const std::string& name) {
@@ -438,7 +449,14 @@ class Binder {
   DiagnosticSink& sink_;
   Program program_;
   CharacterNames names_;
-  std::set<std::string> allPhaseNames_;
+  int errorsBefore_;
+  // Phase references not resolved when met, reported at the end.
+  struct UnresolvedPhase {
+    sx::Name name;
+    bool mirror;             // `: (name)`, else `backto name`
+    std::string suggestion;  // "; did you mean ...?" among the phases defined before it
+  };
+  std::vector<UnresolvedPhase> unresolved_;
   std::map<std::string, int> phaseIndex_;
   std::map<std::string, int> parameterNameUses_;
   // Per phase: the display label and where each joint was last driven.
@@ -450,8 +468,28 @@ class Binder {
 
 Primitive mirrored(const Primitive& primitive) { return std::visit(Mirror{}, primitive); }
 
+struct ScriptBinder::Impl {
+  explicit Impl(DiagnosticSink& sink) : binder(sink) {}
+  Binder binder;
+  std::optional<Program> program;
+};
+
+ScriptBinder::ScriptBinder(DiagnosticSink& sink) : impl_(std::make_unique<Impl>(sink)) {}
+ScriptBinder::~ScriptBinder() = default;
+void ScriptBinder::scene(syntax::SceneHeader header) { impl_->binder.scene(header); }
+void ScriptBinder::phase(syntax::Phase phase, bool last) { impl_->binder.phase(phase, last); }
+void ScriptBinder::end(std::optional<syntax::Finally> finally) {
+  impl_->program = impl_->binder.finish(finally);
+}
+std::optional<Program> ScriptBinder::take() { return std::move(impl_->program); }
+
 std::optional<Program> bind(const syntax::Script& script, DiagnosticSink& sink) {
-  return Binder(sink).run(script);
+  ScriptBinder binder(sink);
+  if (script.scene) binder.scene(*script.scene);
+  for (size_t i = 0; i < script.phases.size(); ++i)
+    binder.phase(script.phases[i], i + 1 == script.phases.size());
+  binder.end(script.finally);
+  return binder.take();
 }
 
 }  // namespace scl

@@ -36,11 +36,14 @@ std::vector<Diagnostic> sortedByLocation(std::vector<Diagnostic> diagnostics) {
 
 CompileResult compile(std::string_view source, std::string_view fileName) {
   DiagnosticSink sink;
-  syntax::Script script = parse(source, fileName, sink);
+  // Bind as the parser reads, phase by phase (a long script never has its whole syntax
+  // tree in memory), and even after syntax errors, so that one pass also reports unknown
+  // names; the parser dropped the broken pieces, and the program is kept only without
+  // errors.
+  ScriptBinder binder(sink);
+  parse(source, fileName, sink, binder);
   CompileResult result;
-  // Bind even after syntax errors, so that one pass also reports unknown names; the
-  // parser dropped the broken pieces, and the program is kept only without errors.
-  std::optional<Program> program = bind(script, sink);
+  std::optional<Program> program = binder.take();
   if (!hasErrors(sink.diagnostics())) result.program = std::move(program);
   result.diagnostics = sortedByLocation(sink.take());
   return result;

@@ -58,7 +58,7 @@ std::string renderDiagnostics(std::span<const Diagnostic> diagnostics, std::stri
   std::string out;
   for (const Diagnostic& d : diagnostics) {
     const SourceLocation& at = d.location;
-    out += at.file.empty() ? std::string("<input>") : at.file;
+    out += at.file.empty() ? std::string("<input>") : at.file.str();
     if (at.line > 0) {
       // Appended piecewise: `"literal" + std::string` trips GCC 12's -Wrestrict at -O3.
       out += ':';

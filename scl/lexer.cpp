@@ -18,39 +18,38 @@ bool isSpace(char c) {
 }
 char charAt(std::string_view text, size_t i) { return i < text.size() ? text[i] : '\0'; }
 
+}  // namespace
+
 class Lexer {
  public:
-  Lexer(std::string_view source, std::string_view fileName, DiagnosticSink& sink,
+  Lexer(std::string_view source, FileName fileName, DiagnosticSink& sink,
         const LexerOptions& options)
-      : source_(source), fileName_(fileName), sink_(sink), options_(options) {}
+      : source_(source), fileName_(std::move(fileName)), sink_(sink), options_(options) {}
 
-  std::vector<Token> run() {
-    std::vector<Token> tokens;
-    tokens.reserve(source_.size() / 3 + 1);
+  // The next token; EndOfFile at the end (and at every call after it).
+  Token next() {
     while (true) {
       skipSpaceAndComments();
       if (pos_ >= source_.size() || sink_.full()) break;
       Token token;
       token.afterInvalid = skippedInvalid_;
       if (lexToken(token)) {
-        tokens.push_back(token);
         skippedInvalid_ = false;
-      } else {
-        skippedInvalid_ = true;
+        return token;
       }
+      skippedInvalid_ = true;
     }
     Token end;
     end.kind = TokenKind::EndOfFile;
     end.afterInvalid = skippedInvalid_;
     end.line = line_;
     end.column = column();
-    tokens.push_back(end);
-    return tokens;
+    return end;
   }
 
  private:
   int column() const { return static_cast<int>(pos_ - lineStart_) + 1; }
-  SourceLocation here() const { return {std::string(fileName_), line_, column()}; }
+  SourceLocation here() const { return {fileName_, line_, column()}; }
   char at(size_t i) const { return charAt(source_, i); }
 
   void advance() {
@@ -197,7 +196,7 @@ class Lexer {
   }
 
   std::string_view source_;
-  std::string_view fileName_;
+  FileName fileName_;
   DiagnosticSink& sink_;
   LexerOptions options_;
   size_t pos_ = 0;
@@ -206,11 +205,21 @@ class Lexer {
   int line_ = 1;
 };
 
-}  // namespace
+TokenStream::TokenStream(std::string_view source, FileName fileName, DiagnosticSink& sink,
+                         const LexerOptions& options)
+    : lexer_(std::make_unique<Lexer>(source, std::move(fileName), sink, options)) {}
+
+TokenStream::~TokenStream() = default;
+
+Token TokenStream::next() { return lexer_->next(); }
 
 std::vector<Token> lex(std::string_view source, std::string_view fileName, DiagnosticSink& sink,
                        const LexerOptions& options) {
-  return Lexer(source, fileName, sink, options).run();
+  TokenStream stream(source, FileName(fileName), sink, options);
+  std::vector<Token> tokens;
+  do tokens.push_back(stream.next());
+  while (tokens.back().kind != TokenKind::EndOfFile);
+  return tokens;
 }
 
 // number := [ "+" | "-" ] ( digits [ "." digits? ] | "." digits ) [ ( "e" | "E" ) [ "+" | "-" ]

@@ -8,6 +8,7 @@
 // become one diagnostic per run and are skipped.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,6 +64,26 @@ struct Token {
   /// Invalid bytes (already reported) were skipped right before this token; the parser
   /// does not report a second error here.
   bool afterInvalid = false;
+};
+
+class Lexer;
+
+/// The tokens of a source one at a time: a parser needs a few tokens of look-ahead, not
+/// the whole file's (a 5 MB script has over a million tokens). Lexical errors go to
+/// `sink` as the tokens are read.
+class TokenStream {
+ public:
+  TokenStream(std::string_view source, FileName fileName, DiagnosticSink& sink,
+              const LexerOptions& options = {});
+  ~TokenStream();
+  TokenStream(const TokenStream&) = delete;
+  TokenStream& operator=(const TokenStream&) = delete;
+
+  /// The next token; EndOfFile at the end, and at every call after it.
+  Token next();
+
+ private:
+  std::unique_ptr<Lexer> lexer_;
 };
 
 /// Splits `source` into tokens ending with one EndOfFile token. Lexical errors go to

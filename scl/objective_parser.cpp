@@ -79,7 +79,7 @@ class ObjectiveParser {
   // --- the statement's tokens ---------------------------------------------------------
 
   bool atEnd() const { return in_->atEnd(); }
-  const Token& peek() const { return in_->peek(); }
+  Token peek() const { return in_->peek(); }
   bool peekWord(std::string_view word) const { return in_->isWord(word); }
   bool peekKind(TokenKind kind) const { return in_->isKind(kind); }
   SourceLocation here() const { return in_->location(peek()); }

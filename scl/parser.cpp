@@ -42,38 +42,42 @@ constexpr std::array<std::string_view, 7> kTrailingWords = {"child", "parent", "
 
 class ScriptParser : private TokenCursor {
  public:
-  ScriptParser(std::span<const Token> tokens, std::string_view fileName, DiagnosticSink& sink)
-      : TokenCursor(tokens, std::string(fileName), sink) {}
+  ScriptParser(TokenStream& tokens, FileName fileName, DiagnosticSink& sink)
+      : TokenCursor(tokens, std::move(fileName), sink) {}
 
   // script := [ scene ] phase { transition phase } [ "finally" transition "backto" NAME ]
-  Script parseScript() {
-    Script script;
-    if (isWord("scene")) script.scene = parseScene();
+  //
+  // Each phase goes to the visitor once its exit transition is known (when the next
+  // phase begins, or at the end), so no more than one phase is held here.
+  void parseScript(ScriptVisitor& visitor) {
+    visitor_ = &visitor;
+    if (isWord("scene")) visitor.scene(parseScene());
     bool inLooseRun = false;  // inside a run of primitives written outside any phase
     bool reportedLoose = false;
+    std::optional<Finally> finally;
     while (!atEnd()) {
-      const Token& token = peek();
+      const Token token = peek();
       const bool loose = token.kind == TokenKind::LeftBracket;
       if (!loose) inLooseRun = false;
       if (token.kind == TokenKind::LeftBrace) {
-        if (!script.phases.empty() && !script.phases.back().exit && !script.phases.back().recovered)
+        if (pending_ && !pending_->exit && !pending_->recovered)
           errorAt(token,
                   "missing transition between phases; write 'after NUM' or "
                   "'when contact LINK' before '{'");
-        script.phases.push_back(parsePhase());
+        startPhase(parsePhase());
       } else if (isTransitionStart()) {
         Transition transition = parseTransition();
-        if (script.phases.empty())
+        if (!pending_)
           sink().error(transition.location, "a transition must follow a phase");
-        else if (script.phases.back().exit)
+        else if (pending_->exit)
           sink().error(transition.location,
                        "two transitions in a row; expected '{' to start a phase");
         else
-          script.phases.back().exit = std::move(transition);
+          pending_->exit = std::move(transition);
       } else if (isWord("finally")) {
-        if (!script.phases.empty() && script.phases.back().exit)
+        if (pending_ && pending_->exit)
           errorAt(token, "'finally' must follow the last phase, not a transition");
-        script.finally = parseFinally();
+        finally = parseFinally();
         if (!atEnd()) {
           expectedNear("end of file after 'backto NAME'", peek());
           break;
@@ -83,12 +87,13 @@ class ScriptParser : private TokenCursor {
           errorAt(token, "primitive outside a phase; enclose primitives in '{ }'");
         reportedLoose = true;
         if (!inLooseRun) {
-          script.phases.emplace_back();
-          script.phases.back().location = location(token);
-          script.phases.back().recovered = true;
+          Phase phase;
+          phase.location = location(token);
+          phase.recovered = true;
+          startPhase(std::move(phase));
         }
         inLooseRun = true;
-        parsePrimitive(script.phases.back());
+        parsePrimitive(*pending_);
       } else if (isWord("scene")) {
         errorAt(token, "the scene header must come before the first phase");
         parseScene();
@@ -100,17 +105,25 @@ class ScriptParser : private TokenCursor {
         skipUntilTopLevel();
       }
     }
-    if (script.phases.empty() && sink().errorCount() == 0)
+    if (!pending_ && sink().errorCount() == 0)
       sink().error({fileName(), 1, 1},
                    "the script has no phases; write at least one '{ [primitive] }'");
-    if (!script.phases.empty() && script.phases.back().exit && !script.finally)
-      sink().error(script.phases.back().exit->location,
+    if (pending_ && pending_->exit && !finally)
+      sink().error(pending_->exit->location,
                    "transition after the last phase; add a phase after it or write "
                    "'finally <transition> backto NAME'");
-    return script;
+    if (pending_) visitor.phase(std::move(*pending_), true);
+    pending_.reset();
+    visitor.end(std::move(finally));
   }
 
  private:
+  // The phase parsed last goes to the visitor: a new one follows it.
+  void startPhase(Phase phase) {
+    if (pending_) visitor_->phase(std::move(*pending_), false);
+    pending_ = std::move(phase);
+  }
+
   // --- token access -------------------------------------------------------------------
 
   bool isTransitionStart() const { return isWord("after") || isWord("when") || isWord("and"); }
@@ -585,13 +598,37 @@ class ScriptParser : private TokenCursor {
     }
     return Vec{numbers[0], numbers[1], location(open)};
   }
+  ScriptVisitor* visitor_ = nullptr;
+  // The last phase parsed, not yet given to the visitor: its transition may follow.
+  std::optional<Phase> pending_;
+};
+
+// Collects the pieces into one syntax tree.
+class TreeCollector : public ScriptVisitor {
+ public:
+  explicit TreeCollector(Script& script) : script_(script) {}
+  void scene(SceneHeader header) override { script_.scene = std::move(header); }
+  void phase(Phase phase, bool) override { script_.phases.push_back(std::move(phase)); }
+  void end(std::optional<Finally> finally) override { script_.finally = std::move(finally); }
+
+ private:
+  Script& script_;
 };
 
 }  // namespace
 
+void parse(std::string_view source, std::string_view fileName, DiagnosticSink& sink,
+           ScriptVisitor& visitor) {
+  const FileName file(fileName);
+  TokenStream tokens(source, file, sink);
+  ScriptParser(tokens, file, sink).parseScript(visitor);
+}
+
 syntax::Script parse(std::string_view source, std::string_view fileName, DiagnosticSink& sink) {
-  std::vector<Token> tokens = lex(source, fileName, sink);
-  return ScriptParser(tokens, fileName, sink).parseScript();
+  Script script;
+  TreeCollector collector(script);
+  parse(source, fileName, sink, collector);
+  return script;
 }
 
 ParseResult parse(std::string_view source, std::string_view fileName) {

@@ -21,6 +21,24 @@ struct ParseResult {
   std::vector<Diagnostic> diagnostics;
 };
 
+/// Receives a script as it is parsed, piece by piece: compile() binds a long script
+/// phase by phase without ever holding its whole syntax tree; parse() collects the
+/// pieces into a syntax::Script.
+class ScriptVisitor {
+ public:
+  virtual ~ScriptVisitor() = default;
+  /// The scene header (the first one; a later one is an error and is not passed on).
+  virtual void scene(syntax::SceneHeader header) = 0;
+  /// Each phase, in order, once its exit transition is known; `last` for the last one.
+  virtual void phase(syntax::Phase phase, bool last) = 0;
+  /// After the last phase, with the `finally` clause if there is one.
+  virtual void end(std::optional<syntax::Finally> finally) = 0;
+};
+
+/// Lexes and parses one script into `visitor`, reporting into `sink`.
+void parse(std::string_view source, std::string_view fileName, DiagnosticSink& sink,
+           ScriptVisitor& visitor);
+
 /// Lexes and parses one script.
 ParseResult parse(std::string_view source, std::string_view fileName);
 

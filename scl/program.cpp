@@ -40,7 +40,7 @@ void Program::setParameters(const std::vector<double>& values) {
   assert(values.size() == parameters.size());
   for (size_t i = 0; i < parameters.size(); ++i) parameters[i].value = values[i];
   forEachNumber([&](Number& number) {
-    if (number.slot >= 0) number.value = parameters[number.slot].value * number.unit;
+    if (number.slot >= 0) number.value = parameters[number.slot].value * number.unitFactor();
   });
 }
 

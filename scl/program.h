@@ -7,31 +7,33 @@
 // display (phase names, parameter names).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
-namespace scl {
+#include "scl/source_location.h"
 
-/// Where something was written in a script (1-based line and column).
-struct SourceLocation {
-  std::string file;
-  int line = 0;
-  int column = 0;
-  bool operator==(const SourceLocation&) const = default;
-};
+namespace scl {
 
 /// A number of the script. When written with `@` it is an optimizer slot: `slot` indexes
 /// `Program::parameters` and `value` is recomputed by `Program::setParameters`.
 struct Number {
+  /// What a script unit is in internal units.
+  enum class Unit : std::uint8_t {
+    Plain,    ///< the same (metres, newtons, seconds)
+    Degrees,  ///< pi/180 radians
+  };
   /// The value in internal units (radians, metres, newtons, seconds).
   double value = 0.0;
   /// Index into Program::parameters, or -1 for a plain number.
-  int slot = -1;
-  /// Internal units per script unit (pi/180 for angles, 1 otherwise).
-  double unit = 1.0;
+  std::int32_t slot = -1;
+  /// The unit the number was written in (16 bytes in all: a program holds many).
+  Unit unit = Unit::Plain;
+  /// Internal units per script unit (pi/180 for degrees, 1 otherwise).
+  double unitFactor() const { return unit == Unit::Degrees ? 3.14159265358979323846 / 180.0 : 1.0; }
   bool operator==(const Number&) const = default;
 };
 

@@ -1,27 +1,59 @@
 #include "scl/token_cursor.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace scl {
 
-const Token& TokenCursor::peek(size_t ahead) const {
-  if (sink_.full()) return tokens_.back();
-  return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)];
+TokenCursor::TokenCursor(std::span<const Token> tokens, FileName fileName, DiagnosticSink& sink)
+    : file_(std::move(fileName)), sink_(sink) {
+  window_.assign(tokens.begin(), tokens.end());
+  end_ = window_.back();
 }
 
-const Token& TokenCursor::next() {
-  const Token& token = peek();
-  if (pos_ + 1 < tokens_.size()) ++pos_;
+TokenCursor::TokenCursor(TokenStream& stream, FileName fileName, DiagnosticSink& sink)
+    : file_(std::move(fileName)), sink_(sink) {
+  stream_ = &stream;
+  window_.push_back(stream.next());
+  end_ = window_.back();
+  end_.kind = TokenKind::EndOfFile;
+}
+
+const Token& TokenCursor::at(size_t ahead) const {
+  const size_t index = pos_ + ahead;
+  while (stream_ && windowStart_ + window_.size() <= index && !isEnd(window_.back()))
+    window_.push_back(stream_->next());
+  const Token& token = window_[std::min(index - windowStart_, window_.size() - 1)];
+  if (!sink_.full()) return token;
+  // Past the error limit every look-ahead sees the end, here.
+  end_.line = token.line;
+  end_.column = token.column;
+  return end_;
+}
+
+Token TokenCursor::next() {
+  const Token token = at(0);
+  if (isEnd(token)) return token;
+  ++pos_;
+  // Forget what lies far behind: a long script never holds all its tokens.
+  if (stream_ && window_.size() > 256) {
+    const size_t drop = pos_ - windowStart_ - kKeptBehind;
+    window_.erase(window_.begin(), window_.begin() + static_cast<std::ptrdiff_t>(drop));
+    windowStart_ += drop;
+  }
   return token;
 }
 
-bool TokenCursor::atEnd() const {
-  const TokenKind kind = peek().kind;
-  return kind == TokenKind::EndOfFile || kind == TokenKind::EndOfLine;
+void TokenCursor::rewind(size_t position) {
+  // A programmer error: the parsers look back at most a few tokens.
+  if (position < windowStart_) throw std::logic_error("TokenCursor: rewound past its window");
+  pos_ = position;
 }
 
+bool TokenCursor::atEnd() const { return isEnd(at(0)); }
+
 bool TokenCursor::isWord(std::string_view word, size_t ahead) const {
-  const Token& token = peek(ahead);
+  const Token& token = at(ahead);
   return token.kind == TokenKind::Identifier && token.text == word;
 }
 
@@ -42,7 +74,7 @@ void TokenCursor::noteOpened(const Token& open) {
 }
 
 syntax::Name TokenCursor::parseName() {
-  const Token& token = next();
+  const Token token = next();
   return syntax::Name{std::string(token.text), location(token)};
 }
 
@@ -51,7 +83,7 @@ std::optional<syntax::NumberLit> TokenCursor::parseNumber(std::string_view what)
     expectedNear(what, peek());
     return std::nullopt;
   }
-  const Token& token = next();
+  const Token token = next();
   return syntax::NumberLit{token.number, token.parameter, location(token)};
 }
 
@@ -66,13 +98,13 @@ bool TokenCursor::expectColonAfter(std::string_view word) {
 
 bool TokenCursor::parseArgs(std::span<ArgSpec> specs, std::string_view owner) {
   while (true) {
-    const size_t save = pos_;
+    const size_t save = position();
     if (isKind(TokenKind::Comma) && isKind(TokenKind::Identifier, 1)) next();
     if (!isKind(TokenKind::Identifier)) {
-      pos_ = save;
+      rewind(save);
       return true;
     }
-    const Token& word = peek();
+    const Token word = peek();
     ArgSpec* spec = nullptr;
     for (ArgSpec& candidate : specs)
       if (candidate.name == word.text) spec = &candidate;
@@ -82,7 +114,7 @@ bool TokenCursor::parseArgs(std::span<ArgSpec> specs, std::string_view owner) {
                           std::string(owner) + didYouMean(word.text, argNames(specs)));
         return false;
       }
-      pos_ = save;
+      rewind(save);
       return true;
     }
     next();

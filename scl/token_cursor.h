@@ -30,29 +30,33 @@ struct ArgSpec {
 
 class TokenCursor {
  public:
-  /// `tokens` must end with an EndOfFile or EndOfLine token; it must outlive the cursor.
-  TokenCursor(std::span<const Token> tokens, std::string fileName, DiagnosticSink& sink)
-      : tokens_(tokens), file_(std::move(fileName)), sink_(sink) {}
+  /// Over `tokens`, which must end with an EndOfFile or EndOfLine token.
+  TokenCursor(std::span<const Token> tokens, FileName fileName, DiagnosticSink& sink);
+  /// Over the tokens of `stream`, read as the parser looks ahead: only a small window of
+  /// them is held at a time. `stream` must outlive the cursor.
+  TokenCursor(TokenStream& stream, FileName fileName, DiagnosticSink& sink);
 
   // --- looking ------------------------------------------------------------------------
 
   /// The token `ahead` places on. Past the error limit every look-ahead sees the end, so
   /// every parsing loop ends.
-  const Token& peek(size_t ahead = 0) const;
+  Token peek(size_t ahead = 0) const { return at(ahead); }
   /// Consumes and returns the current token (the end token stays current).
-  const Token& next();
+  Token next();
   /// At the end of the tokens (EndOfFile, or EndOfLine for a one-line statement).
   bool atEnd() const;
-  bool isKind(TokenKind kind, size_t ahead = 0) const { return peek(ahead).kind == kind; }
+  bool isKind(TokenKind kind, size_t ahead = 0) const { return at(ahead).kind == kind; }
   /// The token is the identifier `word`.
   bool isWord(std::string_view word, size_t ahead = 0) const;
-  /// Index of the current token; with rewind(), for a bounded look-ahead.
+  /// Index of the current token; with rewind(), for a bounded look-ahead: a cursor over
+  /// a stream keeps kKeptBehind tokens behind the current one.
   size_t position() const { return pos_; }
-  void rewind(size_t position) { pos_ = position; }
+  void rewind(size_t position);
+  static constexpr size_t kKeptBehind = 8;
 
   // --- reporting ----------------------------------------------------------------------
 
-  const std::string& fileName() const { return file_; }
+  const FileName& fileName() const { return file_; }
   DiagnosticSink& sink() { return sink_; }
   SourceLocation location(const Token& token) const { return {file_, token.line, token.column}; }
   void errorAt(const Token& token, std::string message);
@@ -78,10 +82,21 @@ class TokenCursor {
   static std::vector<std::string_view> argNames(std::span<const ArgSpec> specs);
 
  private:
-  std::span<const Token> tokens_;
+  // The token `ahead` places on, read from the stream when needed; valid until the
+  // next call.
+  const Token& at(size_t ahead) const;
+  bool isEnd(const Token& token) const {
+    return token.kind == TokenKind::EndOfFile || token.kind == TokenKind::EndOfLine;
+  }
+
+  TokenStream* stream_ = nullptr;
+  // Tokens from absolute index windowStart_ on; all of them without a stream.
+  mutable std::vector<Token> window_;
+  mutable size_t windowStart_ = 0;
+  mutable Token end_;  // what every look-ahead sees past the error limit
   size_t pos_ = 0;
   bool suppressedLast_ = false;  // the last expectedNear() was not reported
-  std::string file_;
+  FileName file_;
   DiagnosticSink& sink_;
 };
 

@@ -92,7 +92,8 @@ TEST_CASE("binder: groups expand, units convert, defaults hold") {
   CHECK(pd.targets[1].joint == scl::kRightHip);
   CHECK(pd.targets[0].frame == scl::TargetFrame::Child);
   CHECK(pd.targets[0].angle.value == Approx(scl::kPi / 2));
-  CHECK(pd.targets[0].angle.unit == Approx(kDeg));
+  CHECK(pd.targets[0].angle.unit == scl::Number::Unit::Degrees);
+  CHECK(pd.targets[0].angle.unitFactor() == Approx(kDeg));
   CHECK(pd.targets[2].angle.value == Approx(-20 * kDeg));
   CHECK(pd.targets[2].frame == scl::TargetFrame::Local);
   CHECK(pd.duration.value == 0.5);

@@ -18,7 +18,8 @@ namespace {
 double work(size_t i) {
   double sum = 0;
   const size_t iterations = 1000 + (i * 7919) % 20000;
-  for (size_t k = 1; k <= iterations; ++k) sum += std::sin(static_cast<double>(i * k)) / static_cast<double>(k);
+  for (size_t k = 1; k <= iterations; ++k)
+    sum += std::sin(static_cast<double>(i * k)) / static_cast<double>(k);
   return sum;
 }
 

@@ -602,8 +602,8 @@ void drawLegend(std::ostringstream& svg, const FigureLayout& layout) {
                                                               "Left and right limbs coincide:",
                                                               "one arrow stands for both."};
   for (size_t i = 0; i < kLines.size(); ++i)
-    svg << "<text x=\"20\" y=\"" << number(90 + 17.0 * static_cast<double>(i)) << "\" font-size=\"12\">"
-        << escapeXml(kLines[i]) << "</text>\n";
+    svg << "<text x=\"20\" y=\"" << number(90 + 17.0 * static_cast<double>(i))
+        << "\" font-size=\"12\">" << escapeXml(kLines[i]) << "</text>\n";
   // Axes and the positive sense of angles, bottom left.
   double x0 = 36, y0 = layout.groundY - 50;
   svg << "<g stroke=\"#1b263b\" stroke-width=\"1.5\" fill=\"none\">"

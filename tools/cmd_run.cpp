@@ -115,7 +115,8 @@ struct Recorded {
   std::vector<EnvironmentBox> environment;
 };
 
-Recorded simulate(const Program& program, const SimulationDef& def, const RunRequest& request) {
+// Runs `program` (moved into the run: a long script is held once).
+Recorded simulate(Program program, const SimulationDef& def, const RunRequest& request) {
   using Clock = std::chrono::steady_clock;
   RunSessionDef run;
   run.simulation = def;
@@ -125,7 +126,7 @@ Recorded simulate(const Program& program, const SimulationDef& def, const RunReq
   run.metrics->uprightFromStart = def.scene.pose == "standing";
   Recorded recorded;
   const auto setupStart = Clock::now();
-  RunSession session(program, run);
+  RunSession session(std::move(program), run);
   const auto runStart = Clock::now();
   recorded.environment = session.runner().simulation().environmentBoxes();
   std::optional<FilmstripSampler> filmstrip;
@@ -144,11 +145,12 @@ Recorded simulate(const Program& program, const SimulationDef& def, const RunReq
   outcome.simulatedTime = session.runner().time();
   outcome.steps = session.steps();
   outcome.endReason = session.endReason();
+  outcome.parameters = session.program().parameters;
   if (filmstrip) {
     const int phase = session.runner().report().phase;
-    recorded.frames =
-        filmstrip->finish({session.runner().time(), program.phases[static_cast<size_t>(phase)].name,
-                           session.runner().state()});
+    recorded.frames = filmstrip->finish({session.runner().time(),
+                                         session.program().phases[static_cast<size_t>(phase)].name,
+                                         session.runner().state()});
   }
   if (recorded.trajectory) outcome.trajectoryRows = recorded.trajectory->csv().rowCount();
   outcome.filmstripFrames = static_cast<int>(recorded.frames.size());
@@ -178,7 +180,7 @@ int runCommand(const RunRequest& request) {
 
   Recorded run;
   try {
-    run = simulate(program, def, request);
+    run = simulate(std::move(program), def, request);
   } catch (const SimulationDiverged& error) {
     return fail(kExitFailure, std::string(error.what()) +
                                   " (no output written; try a smaller --dt or gentler forces)");
@@ -195,9 +197,9 @@ int runCommand(const RunRequest& request) {
     return fail(kExitUsageError, error.what());
   }
   if (request.json)
-    std::printf("%s\n", runSummaryJson(request, program, run.outcome).dump().c_str());
+    std::printf("%s\n", runSummaryJson(request, run.outcome).dump().c_str());
   else
-    std::fputs(runSummaryText(request, program, run.outcome).c_str(), stdout);
+    std::fputs(runSummaryText(request, run.outcome).c_str(), stdout);
   return kExitOk;
 }
 

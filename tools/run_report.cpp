@@ -30,8 +30,7 @@ nlohmann::ordered_json number(std::optional<double> value) {
 
 }  // namespace
 
-std::string runSummaryText(const RunRequest& request, const Program& program,
-                           const RunOutcome& run) {
+std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
   const MotionSummary& s = run.summary;
   std::string out;
   auto line = [&](const char* label, const std::string& value) {
@@ -47,9 +46,9 @@ std::string runSummaryText(const RunRequest& request, const Program& program,
   line("simulated", fixedDecimals(run.simulatedTime, 3) + " s in " + std::to_string(run.steps) +
                         " steps of " + fixedDecimals(run.def.timeStep * 1e3, 3) +
                         " ms (end: " + run.endReason + ")");
-  if (!program.parameters.empty()) {
+  if (!run.parameters.empty()) {
     std::string values;
-    for (const Parameter& parameter : program.parameters) {
+    for (const Parameter& parameter : run.parameters) {
       char buffer[128];
       std::snprintf(buffer, sizeof buffer, "%s%s=%g", values.empty() ? "" : ", ",
                     parameter.name.c_str(), parameter.value);
@@ -98,15 +97,14 @@ std::string runSummaryText(const RunRequest& request, const Program& program,
   return out;
 }
 
-nlohmann::ordered_json runSummaryJson(const RunRequest& request, const Program& program,
-                                      const RunOutcome& run) {
+nlohmann::ordered_json runSummaryJson(const RunRequest& request, const RunOutcome& run) {
   using Json = nlohmann::ordered_json;
   const MotionSummary& s = run.summary;
   Json phases = Json::array();
   for (const PhaseStart& phase : run.timeline)
     phases.push_back({{"time", number(phase.time)}, {"index", phase.index}, {"name", phase.name}});
   Json parameters = Json::object();
-  for (const Parameter& parameter : program.parameters)
+  for (const Parameter& parameter : run.parameters)
     parameters[parameter.name] = number(parameter.value);
   Json pushes = Json::array();
   for (const Push& push : request.pushes)

@@ -24,16 +24,16 @@ struct RunOutcome {
   double setupWall = 0.0, runWall = 0.0;
   /// Why the run ended.
   std::string endReason;
+  /// The `@` parameters with the values the run used.
+  std::vector<Parameter> parameters;
   /// Trajectory rows written (0 without --out) and filmstrip frames (0 without it).
   int trajectoryRows = 0;
   int filmstripFrames = 0;
 };
 
 /// The summary as aligned "label  value" lines.
-std::string runSummaryText(const RunRequest& request, const Program& program,
-                           const RunOutcome& run);
+std::string runSummaryText(const RunRequest& request, const RunOutcome& run);
 /// The summary as a JSON object, keys in the documented order.
-nlohmann::ordered_json runSummaryJson(const RunRequest& request, const Program& program,
-                                      const RunOutcome& run);
+nlohmann::ordered_json runSummaryJson(const RunRequest& request, const RunOutcome& run);
 
 }  // namespace scl
