@@ -1,12 +1,10 @@
 #include "optimize/cmaes.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
-#include <cstdlib>
-#include <sstream>
 #include <stdexcept>
 
+#include "optimize/checkpoint_json.h"
 #include "optimize/thread_pool.h"
 
 namespace scl {
@@ -380,217 +378,158 @@ std::vector<double> Cmaes::standardDeviations() const {
 
 namespace {
 
-constexpr const char* kCheckpointMagic = "scl-cmaes-checkpoint";
-constexpr int kCheckpointVersion = 1;
+constexpr const char* kCheckpointFormat = "scl-cmaes-checkpoint";
+// Version 1 was a text format of "key values" lines.
+constexpr int kCheckpointVersion = 2;
+constexpr int kIntMax = std::numeric_limits<int>::max();
 
-class Writer {
- public:
-  void key(const char* name) {
-    if (!text_.empty()) text_ += '\n';
-    text_ += name;
-  }
-  // Shortest decimal text that reads back to the same double; locale-independent.
-  void number(double value) {
-    char buffer[64];
-    const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-    text_ += ' ';
-    text_.append(buffer, result.ptr);
-  }
-  void integer(int64_t value) { text_ += ' ' + std::to_string(value); }
-  void word(uint64_t value) { text_ += ' ' + std::to_string(value); }
-  void numbers(const double* data, size_t count) {
-    integer(static_cast<int64_t>(count));
-    for (size_t i = 0; i < count; ++i) number(data[i]);
-  }
-  void numbers(const std::vector<double>& v) { numbers(v.data(), v.size()); }
-  void numbers(const Eigen::VectorXd& v) { numbers(v.data(), static_cast<size_t>(v.size())); }
-  void numbers(const Eigen::MatrixXd& m) { numbers(m.data(), static_cast<size_t>(m.size())); }
-  std::string text() const { return text_ + '\n'; }
+CmaesStop stopNamed(const std::string& name) {
+  for (int i = 0; i <= static_cast<int>(CmaesStop::NoEffectCoord); ++i)
+    if (name == toString(static_cast<CmaesStop>(i))) return static_cast<CmaesStop>(i);
+  CheckpointFields::fail("unknown stop reason '" + name + "'");
+}
 
- private:
-  std::string text_;
-};
-
-class Reader {
- public:
-  explicit Reader(const std::string& text) : stream_(text) {}
-  void key(const char* name) {
-    const std::string found = token();
-    if (found != name) fail("expected '" + std::string(name) + "', found '" + found + "'");
-  }
-  double number() {
-    const std::string t = token();
-    double value = 0;
-    const auto result = std::from_chars(t.data(), t.data() + t.size(), value);
-    if (result.ec != std::errc() || result.ptr != t.data() + t.size())
-      fail("bad number '" + t + "'");
-    return value;
-  }
-  int64_t integer() {
-    const std::string t = token();
-    char* end = nullptr;
-    const long long value = std::strtoll(t.c_str(), &end, 10);
-    if (t.empty() || *end != '\0') fail("bad integer '" + t + "'");
-    return value;
-  }
-  uint64_t word() {
-    const std::string t = token();
-    char* end = nullptr;
-    const unsigned long long value = std::strtoull(t.c_str(), &end, 10);
-    if (t.empty() || *end != '\0') fail("bad integer '" + t + "'");
-    return value;
-  }
-  std::vector<double> numbers() {
-    const int64_t count = integer();
-    if (count < 0 || count > 100'000'000) fail("bad count");
-    std::vector<double> values(static_cast<size_t>(count));
-    for (double& v : values) v = number();
-    return values;
-  }
-  Eigen::VectorXd vector(int size) {
-    const std::vector<double> values = numbers();
-    if (values.size() != static_cast<size_t>(size)) fail("wrong vector size");
-    return toEigen(values);
-  }
-  Eigen::MatrixXd matrix(int size) {
-    const std::vector<double> values = numbers();
-    if (values.size() != static_cast<size_t>(size) * size) fail("wrong matrix size");
-    return Eigen::Map<const Eigen::MatrixXd>(values.data(), size, size);
-  }
-  [[noreturn]] static void fail(const std::string& message) {
-    throw std::runtime_error("Cmaes checkpoint: " + message);
-  }
-
- private:
-  std::string token() {
-    std::string t;
-    if (!(stream_ >> t)) fail("unexpected end of text");
-    return t;
-  }
-  std::istringstream stream_;
-};
+CmaesDef readDefinition(const CheckpointFields& d) {
+  CmaesDef def;
+  def.mean = d.numbers("mean");
+  def.sigmas = d.numbers("sigmas");
+  def.sigma = d.number("sigma");
+  def.populationSize = static_cast<int>(d.integer("population_size", 0, kIntMax));
+  def.seed = d.word("seed");
+  def.lower = d.numbers("lower");
+  def.upper = d.numbers("upper");
+  def.tolFun = d.number("tol_fun");
+  def.tolX = d.number("tol_x");
+  def.maxCondition = d.number("max_condition");
+  def.stopFitness = d.number("stop_fitness");
+  def.maxEvaluations = d.integer("max_evaluations", 0);
+  def.maxGenerations = static_cast<int>(d.integer("max_generations", 0, kIntMax));
+  def.restarts = static_cast<int>(d.integer("restarts", 0, kIntMax));
+  def.restartPopulationFactor = d.number("restart_population_factor");
+  return def;
+}
 
 }  // namespace
 
-std::string Cmaes::serialize() const {
+CheckpointJson Cmaes::serialize() const {
   if (asked_) throw std::logic_error("Cmaes::serialize: tell() the pending population first");
-  Writer w;
-  w.key(kCheckpointMagic), w.integer(kCheckpointVersion);
-  // The definition.
-  w.key("mean"), w.numbers(def_.mean);
-  w.key("sigmas"), w.numbers(def_.sigmas);
-  w.key("sigma"), w.number(def_.sigma);
-  w.key("populationSize"), w.integer(def_.populationSize);
-  w.key("seed"), w.word(def_.seed);
-  w.key("lower"), w.numbers(def_.lower);
-  w.key("upper"), w.numbers(def_.upper);
-  w.key("tolFun"), w.number(def_.tolFun);
-  w.key("tolX"), w.number(def_.tolX);
-  w.key("maxCondition"), w.number(def_.maxCondition);
-  w.key("stopFitness"), w.number(def_.stopFitness);
-  w.key("maxEvaluations"), w.integer(def_.maxEvaluations);
-  w.key("maxGenerations"), w.integer(def_.maxGenerations);
-  w.key("restarts"), w.integer(def_.restarts);
-  w.key("restartPopulationFactor"), w.number(def_.restartPopulationFactor);
-  // The state.
-  w.key("lambda"), w.integer(lambda_);
-  w.key("run"), w.integer(run_);
-  w.key("generation"), w.integer(generation_);
-  w.key("runGeneration"), w.integer(runGeneration_);
-  w.key("evaluations"), w.integer(evaluations_);
-  w.key("nanCount"), w.integer(nanCount_);
-  w.key("stop"), w.integer(static_cast<int>(stop_));
-  w.key("distributionMean"), w.numbers(mean_);
-  w.key("stepSize"), w.number(sigma_);
-  w.key("C"), w.numbers(C_);
-  w.key("B"), w.numbers(B_);
-  w.key("D"), w.numbers(D_);
-  w.key("pc"), w.numbers(pc_);
-  w.key("ps"), w.numbers(ps_);
-  w.key("generationsSinceEigen"), w.integer(generationsSinceEigen_);
-  w.key("bestHistory"), w.numbers(bestHistory_);
-  w.key("boundWeights"), w.numbers(boundWeights_);
-  w.key("fitnessRangeHistory"), w.numbers(fitnessRangeHistory_);
-  w.key("validFitnessRange"), w.integer(validFitnessRange_);
-  w.key("boundInitPhase"), w.integer(boundInitPhase_);
-  w.key("bestX"), w.numbers(best_.x);
-  w.key("bestFitness"), w.number(best_.fitness);
-  w.key("bestEvaluation"), w.integer(best_.evaluation);
   const RandomState& rng = random_.state();
-  w.key("random");
-  for (uint64_t word : rng.words) w.word(word);
-  w.number(rng.spareNormal);
-  w.integer(rng.hasSpareNormal);
-  return w.text();
+  return {
+      {"format", kCheckpointFormat},
+      {"version", kCheckpointVersion},
+      {"definition",
+       {{"mean", exactJson(def_.mean)},
+        {"sigmas", exactJson(def_.sigmas)},
+        {"sigma", exactJson(def_.sigma)},
+        {"population_size", def_.populationSize},
+        {"seed", def_.seed},
+        {"lower", exactJson(def_.lower)},
+        {"upper", exactJson(def_.upper)},
+        {"tol_fun", exactJson(def_.tolFun)},
+        {"tol_x", exactJson(def_.tolX)},
+        {"max_condition", exactJson(def_.maxCondition)},
+        {"stop_fitness", exactJson(def_.stopFitness)},
+        {"max_evaluations", def_.maxEvaluations},
+        {"max_generations", def_.maxGenerations},
+        {"restarts", def_.restarts},
+        {"restart_population_factor", exactJson(def_.restartPopulationFactor)}}},
+      {"counters",
+       {{"run", run_},
+        {"generation", generation_},
+        {"run_generation", runGeneration_},
+        {"evaluations", evaluations_},
+        {"nan_count", nanCount_}}},
+      {"stop", toString(stop_)},
+      {"distribution",
+       {{"lambda", lambda_},
+        {"mean", exactJson(mean_)},
+        {"sigma", exactJson(sigma_)},
+        {"C", exactJson(C_)},
+        {"B", exactJson(B_)},
+        {"D", exactJson(D_)},
+        {"pc", exactJson(pc_)},
+        {"ps", exactJson(ps_)},
+        {"generations_since_eigen", generationsSinceEigen_}}},
+      {"best_history", exactJson(bestHistory_)},
+      {"bound_handling",
+       {{"weights", exactJson(boundWeights_)},
+        {"fitness_range_history", exactJson(fitnessRangeHistory_)},
+        {"valid_fitness_range", validFitnessRange_},
+        {"init_phase", boundInitPhase_}}},
+      {"best",
+       {{"x", exactJson(best_.x)},
+        {"fitness", exactJson(best_.fitness)},
+        {"evaluation", best_.evaluation}}},
+      {"random",
+       {{"words", rng.words},
+        {"spare_normal", exactJson(rng.spareNormal)},
+        {"has_spare_normal", rng.hasSpareNormal}}},
+  };
 }
 
-Cmaes Cmaes::deserialize(const std::string& text) {
-  Reader r(text);
-  r.key(kCheckpointMagic);
-  if (r.integer() != kCheckpointVersion) Reader::fail("unsupported version");
-  CmaesDef def;
-  r.key("mean"), def.mean = r.numbers();
-  r.key("sigmas"), def.sigmas = r.numbers();
-  r.key("sigma"), def.sigma = r.number();
-  r.key("populationSize"), def.populationSize = static_cast<int>(r.integer());
-  r.key("seed"), def.seed = r.word();
-  r.key("lower"), def.lower = r.numbers();
-  r.key("upper"), def.upper = r.numbers();
-  r.key("tolFun"), def.tolFun = r.number();
-  r.key("tolX"), def.tolX = r.number();
-  r.key("maxCondition"), def.maxCondition = r.number();
-  r.key("stopFitness"), def.stopFitness = r.number();
-  r.key("maxEvaluations"), def.maxEvaluations = r.integer();
-  r.key("maxGenerations"), def.maxGenerations = static_cast<int>(r.integer());
-  r.key("restarts"), def.restarts = static_cast<int>(r.integer());
-  r.key("restartPopulationFactor"), def.restartPopulationFactor = r.number();
+Cmaes Cmaes::deserialize(const CheckpointJson& state) {
+  try {
+    const CheckpointFields top(state, "");
+    if (top.text("format") != kCheckpointFormat)
+      CheckpointFields::fail("format is not '" + std::string(kCheckpointFormat) + "'");
+    if (const int64_t version = top.integer("version"); version != kCheckpointVersion)
+      CheckpointFields::fail("unsupported version " + std::to_string(version) +
+                             " (this scl reads " + std::to_string(kCheckpointVersion) + ")");
+    Cmaes cmaes = [&] {
+      const CmaesDef def = readDefinition(top.object("definition"));
+      try {
+        return Cmaes(def);
+      } catch (const std::invalid_argument& error) {
+        CheckpointFields::fail(error.what());
+      }
+    }();
+    const int n = cmaes.n_;
 
-  Cmaes cmaes = [&] {
-    try {
-      return Cmaes(def);
-    } catch (const std::invalid_argument& e) {
-      Reader::fail(e.what());
-    }
-  }();
-  const int n = cmaes.n_;
-  r.key("lambda");
-  const int64_t lambda = r.integer();
-  if (lambda < 2 || lambda > 100'000'000) Reader::fail("bad lambda");
-  cmaes.setStrategyParameters(static_cast<int>(lambda));
-  r.key("run"), cmaes.run_ = static_cast<int>(r.integer());
-  r.key("generation"), cmaes.generation_ = static_cast<int>(r.integer());
-  r.key("runGeneration"), cmaes.runGeneration_ = static_cast<int>(r.integer());
-  r.key("evaluations"), cmaes.evaluations_ = r.integer();
-  r.key("nanCount"), cmaes.nanCount_ = r.integer();
-  r.key("stop");
-  const int64_t stop = r.integer();
-  if (stop < 0 || stop > static_cast<int>(CmaesStop::NoEffectCoord)) Reader::fail("bad stop");
-  cmaes.stop_ = static_cast<CmaesStop>(stop);
-  r.key("distributionMean"), cmaes.mean_ = r.vector(n);
-  r.key("stepSize"), cmaes.sigma_ = r.number();
-  r.key("C"), cmaes.C_ = r.matrix(n);
-  r.key("B"), cmaes.B_ = r.matrix(n);
-  r.key("D"), cmaes.D_ = r.vector(n);
-  r.key("pc"), cmaes.pc_ = r.vector(n);
-  r.key("ps"), cmaes.ps_ = r.vector(n);
-  r.key("generationsSinceEigen"), cmaes.generationsSinceEigen_ = static_cast<int>(r.integer());
-  r.key("bestHistory"), cmaes.bestHistory_ = r.numbers();
-  r.key("boundWeights"), cmaes.boundWeights_ = r.vector(n);
-  r.key("fitnessRangeHistory"), cmaes.fitnessRangeHistory_ = r.numbers();
-  r.key("validFitnessRange"), cmaes.validFitnessRange_ = r.integer() != 0;
-  r.key("boundInitPhase"), cmaes.boundInitPhase_ = r.integer() != 0;
-  r.key("bestX"), cmaes.best_.x = r.numbers();
-  if (!cmaes.best_.x.empty() && cmaes.best_.x.size() != static_cast<size_t>(n))
-    Reader::fail("wrong bestX size");
-  r.key("bestFitness"), cmaes.best_.fitness = r.number();
-  r.key("bestEvaluation"), cmaes.best_.evaluation = r.integer();
-  r.key("random");
-  RandomState rng;
-  for (uint64_t& word : rng.words) word = r.word();
-  rng.spareNormal = r.number();
-  rng.hasSpareNormal = r.integer() != 0;
-  cmaes.random_.setState(rng);
-  return cmaes;
+    const CheckpointFields counters = top.object("counters");
+    cmaes.run_ = static_cast<int>(counters.integer("run", 0, kIntMax));
+    cmaes.generation_ = static_cast<int>(counters.integer("generation", 0, kIntMax));
+    cmaes.runGeneration_ = static_cast<int>(counters.integer("run_generation", 0, kIntMax));
+    cmaes.evaluations_ = counters.integer("evaluations", 0);
+    cmaes.nanCount_ = counters.integer("nan_count", 0);
+    cmaes.stop_ = stopNamed(top.text("stop"));
+
+    const CheckpointFields distribution = top.object("distribution");
+    cmaes.setStrategyParameters(static_cast<int>(distribution.integer("lambda", 2, 100'000'000)));
+    cmaes.mean_ = distribution.vector("mean", n);
+    cmaes.sigma_ = distribution.number("sigma");
+    cmaes.C_ = distribution.matrix("C", n);
+    cmaes.B_ = distribution.matrix("B", n);
+    cmaes.D_ = distribution.vector("D", n);
+    cmaes.pc_ = distribution.vector("pc", n);
+    cmaes.ps_ = distribution.vector("ps", n);
+    cmaes.generationsSinceEigen_ =
+        static_cast<int>(distribution.integer("generations_since_eigen", 0, kIntMax));
+
+    cmaes.bestHistory_ = top.numbers("best_history");
+    const CheckpointFields bounds = top.object("bound_handling");
+    cmaes.boundWeights_ = bounds.vector("weights", n);
+    cmaes.fitnessRangeHistory_ = bounds.numbers("fitness_range_history");
+    cmaes.validFitnessRange_ = bounds.flag("valid_fitness_range");
+    cmaes.boundInitPhase_ = bounds.flag("init_phase");
+
+    const CheckpointFields best = top.object("best");
+    cmaes.best_.x = best.numbers("x");
+    if (!cmaes.best_.x.empty() && cmaes.best_.x.size() != static_cast<size_t>(n))
+      CheckpointFields::fail("'best.x' must be empty or have " + std::to_string(n) + " elements");
+    cmaes.best_.fitness = best.number("fitness");
+    cmaes.best_.evaluation = best.integer("evaluation", 0);
+
+    const CheckpointFields random = top.object("random");
+    RandomState rng;
+    const std::vector<uint64_t> words = random.words("words", rng.words.size());
+    std::copy(words.begin(), words.end(), rng.words.begin());
+    rng.spareNormal = random.number("spare_normal");
+    rng.hasSpareNormal = random.flag("has_spare_normal");
+    cmaes.random_.setState(rng);
+    return cmaes;
+  } catch (const std::runtime_error& error) {
+    throw std::runtime_error(std::string("Cmaes checkpoint: ") + error.what());
+  }
 }
 
 // --- driving a run ------------------------------------------------------------------------

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -127,12 +128,15 @@ class Cmaes {
   int restartsDone() const { return run_; }
   const CmaesDef& definition() const { return def_; }
 
-  /// The full state as text, one "key values" line per field, doubles in shortest
-  /// round-trip form (exact). Only between tell() and ask(); throws std::logic_error else.
-  std::string serialize() const;
+  /// The definition and the full state as one JSON object (docs/cmaes.md): every double
+  /// exact, infinities and NaN as the strings "inf", "-inf", "nan", the generator's words
+  /// as unsigned 64-bit integers. Only between tell() and ask(); throws std::logic_error
+  /// else. Needs <nlohmann/json.hpp> where the result is used.
+  nlohmann::ordered_json serialize() const;
   /// Restores a serialize()d state; the run continues bit-identically. Throws
-  /// std::runtime_error on malformed text.
-  static Cmaes deserialize(const std::string& text);
+  /// std::runtime_error ("Cmaes checkpoint: missing 'distribution.C'", ...) for a
+  /// malformed or inconsistent state.
+  static Cmaes deserialize(const nlohmann::ordered_json& state);
 
  private:
   void setStrategyParameters(int lambda);

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "optimize/checkpoint_json.h"
 #include "optimize/thread_pool.h"
 #include "runtime/atomic_file.h"
 #include "scl/compile.h"
@@ -20,7 +21,12 @@ namespace scl {
 namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
-constexpr std::string_view kCheckpointMagic = "scl-optimize-checkpoint 1";
+constexpr const char* kCheckpointFile = "checkpoint.json";
+// Written by scl before the JSON checkpoints; recognised so that it is not silently ignored.
+constexpr const char* kOldCheckpointFile = "checkpoint.txt";
+constexpr const char* kCheckpointFormat = "scl-optimize-checkpoint";
+// Version 1 was checkpoint.txt, a text format.
+constexpr int kCheckpointVersion = 2;
 
 // What a parameter is, read from its name ("phase.pd.joint", "phase.vf.fx", ...): decides
 // its natural limits and the smallest scale its step size is a fraction of.
@@ -84,52 +90,31 @@ void writeOutput(const std::filesystem::path& path, std::string_view contents) {
   }
 }
 
-double parseDouble(std::string_view text) {
-  double value = 0.0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || ptr != text.data() + text.size())
-    throw OptimizeError(3, "malformed number '" + std::string(text) + "' in the checkpoint");
-  return value;
+CheckpointJson recordJson(const GenerationRecord& record) {
+  return {{"generation", record.generation},
+          {"evaluations", record.evaluations},
+          {"best", exactJson(record.best)},
+          {"generation_best", exactJson(record.generationBest)},
+          {"mean", exactJson(record.mean)},
+          {"sigma", exactJson(record.sigma)},
+          {"infeasible", record.infeasible},
+          {"wall_time", exactJson(record.wallTime)},
+          {"best_parameters", exactJson(record.bestParameters)}};
 }
 
-std::vector<std::string_view> splitCommas(std::string_view line) {
-  std::vector<std::string_view> fields;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = line.find(',', start);
-    fields.push_back(line.substr(
-        start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
-    if (comma == std::string_view::npos) return fields;
-    start = comma + 1;
-  }
-}
-
-std::string csvRow(const GenerationRecord& record) {
-  std::string row = std::to_string(record.generation) + ',' + std::to_string(record.evaluations) +
-                    ',' + formatValue(record.best) + ',' + formatValue(record.generationBest) +
-                    ',' + formatValue(record.mean) + ',' + formatValue(record.sigma) + ',' +
-                    std::to_string(record.infeasible) + ',' + formatValue(record.wallTime);
-  for (double value : record.bestParameters) row += ',' + formatValue(value);
-  return row;
-}
-
-constexpr size_t kFixedColumns = 8;
-
-GenerationRecord parseCsvRow(std::string_view line, size_t parameterCount) {
-  const std::vector<std::string_view> fields = splitCommas(line);
-  if (fields.size() != kFixedColumns + parameterCount)
-    throw OptimizeError(3, "malformed log row in the checkpoint: '" + std::string(line) + "'");
+// Throws std::runtime_error naming the bad field.
+GenerationRecord readRecord(const CheckpointFields& fields, size_t parameterCount) {
+  constexpr int kIntMax = std::numeric_limits<int>::max();
   GenerationRecord record;
-  record.generation = static_cast<int>(parseDouble(fields[0]));
-  record.evaluations = static_cast<int64_t>(parseDouble(fields[1]));
-  record.best = parseDouble(fields[2]);
-  record.generationBest = parseDouble(fields[3]);
-  record.mean = parseDouble(fields[4]);
-  record.sigma = parseDouble(fields[5]);
-  record.infeasible = static_cast<int>(parseDouble(fields[6]));
-  record.wallTime = parseDouble(fields[7]);
-  for (size_t i = kFixedColumns; i < fields.size(); ++i)
-    record.bestParameters.push_back(parseDouble(fields[i]));
+  record.generation = static_cast<int>(fields.integer("generation", 1, kIntMax));
+  record.evaluations = fields.integer("evaluations", 0);
+  record.best = fields.number("best");
+  record.generationBest = fields.number("generation_best");
+  record.mean = fields.number("mean");
+  record.sigma = fields.number("sigma");
+  record.infeasible = static_cast<int>(fields.integer("infeasible", 0, kIntMax));
+  record.wallTime = fields.number("wall_time");
+  record.bestParameters = fields.numbers("best_parameters", static_cast<int64_t>(parameterCount));
   return record;
 }
 
@@ -267,56 +252,77 @@ ObjectiveEvaluation evaluateParameters(const OptimizationProblem& problem,
 
 namespace {
 
-Cmaes startOrResume(const OptimizationProblem& problem, const OptimizeSettings& settings,
-                    std::vector<GenerationRecord>& log, double& priorWallTime) {
-  const std::filesystem::path checkpoint = settings.outDir / "checkpoint.txt";
-  std::error_code error;
-  const bool exists = std::filesystem::exists(checkpoint, error);
-  if (!settings.resume) {
-    if (exists)
-      throw OptimizeError(
-          2, "'" + settings.outDir.string() +
-                 "' already holds a run (checkpoint.txt); pass --resume to continue it, or choose "
-                 "another --out");
-    return Cmaes(cmaesDefinition(problem, settings));
-  }
-  if (!exists)
-    throw OptimizeError(2, "nothing to resume: '" + checkpoint.string() + "' does not exist");
-  const std::string text = readFile(checkpoint);
-  std::istringstream in(text);
-  std::string line;
-  const auto expectKey = [&](std::string_view key) {
-    if (!std::getline(in, line) || line.rfind(std::string(key) + ' ', 0) != 0)
-      throw OptimizeError(3, "malformed checkpoint '" + checkpoint.string() + "': expected '" +
-                                 std::string(key) + "'");
-    return line.substr(key.size() + 1);
-  };
-  if (!std::getline(in, line) || line != kCheckpointMagic)
-    throw OptimizeError(3, "'" + checkpoint.string() + "' is no scl optimize checkpoint");
-  if (expectKey("sources") != hashText(problem.scriptSource, problem.objectiveSource))
-    throw OptimizeError(
-        2, "the checkpoint in '" + settings.outDir.string() +
-               "' was made for a different script or objective; resume with the same files");
-  priorWallTime = parseDouble(expectKey("wall-time"));
-  const int rows = static_cast<int>(parseDouble(expectKey("log")));
-  for (int i = 0; i < rows; ++i) {
-    if (!std::getline(in, line))
-      throw OptimizeError(3, "truncated checkpoint '" + checkpoint.string() + "'");
-    log.push_back(parseCsvRow(line, problem.initial.size()));
-  }
-  if (!std::getline(in, line) || line != "cmaes")
-    throw OptimizeError(3, "malformed checkpoint '" + checkpoint.string() + "': expected 'cmaes'");
-  const std::string cmaesText(text.begin() + static_cast<std::ptrdiff_t>(in.tellg()), text.end());
+// Parses checkpoint.json; a file that is not JSON is exit code 3.
+CheckpointJson readCheckpoint(const std::filesystem::path& path) {
+  const std::string text = readFile(path);
   try {
-    Cmaes cmaes = Cmaes::deserialize(cmaesText);
+    return CheckpointJson::parse(text);
+  } catch (const CheckpointJson::parse_error& error) {
+    if (error.byte > text.size())
+      throw OptimizeError(3, "truncated checkpoint '" + path.string() + "'");
+    throw OptimizeError(3, "malformed checkpoint '" + path.string() + "': not JSON (byte " +
+                               std::to_string(error.byte) + ")");
+  }
+}
+
+// The log and CMA-ES of checkpoint.json (written by Optimizer::checkpointText).
+Cmaes resumeCheckpoint(const OptimizationProblem& problem, const OptimizeSettings& settings,
+                       const std::filesystem::path& path, std::vector<GenerationRecord>& log,
+                       double& priorWallTime) {
+  const CheckpointJson checkpoint = readCheckpoint(path);
+  const auto malformed = [&](const std::string& why) {
+    return OptimizeError(3, "malformed checkpoint '" + path.string() + "': " + why);
+  };
+  const auto format = checkpoint.find("format");  // end() when not an object
+  if (format == checkpoint.end() || *format != kCheckpointFormat)
+    throw OptimizeError(3, "'" + path.string() + "' is no scl optimize checkpoint");
+  try {
+    const CheckpointFields fields(checkpoint, "");
+    if (const int64_t version = fields.integer("version"); version != kCheckpointVersion)
+      throw malformed("unsupported version " + std::to_string(version) + " (this scl reads " +
+                      std::to_string(kCheckpointVersion) + ")");
+    if (fields.text("sources") != hashText(problem.scriptSource, problem.objectiveSource))
+      throw OptimizeError(
+          2, "the checkpoint in '" + settings.outDir.string() +
+                 "' was made for a different script or objective; resume with the same files");
+    priorWallTime = fields.number("wall_time");
+    const CheckpointJson& records = fields.array("log");
+    for (size_t i = 0; i < records.size(); ++i)
+      log.push_back(readRecord(CheckpointFields(records[i], "log[" + std::to_string(i) + "]"),
+                               problem.initial.size()));
+    Cmaes cmaes = Cmaes::deserialize(fields.at("cmaes"));
     if (cmaes.dimension() != static_cast<int>(problem.initial.size()))
       throw OptimizeError(2, "the checkpoint has a different number of parameters");
     return cmaes;
   } catch (const OptimizeError&) {
     throw;
-  } catch (const std::exception& e) {
-    throw OptimizeError(3, "malformed checkpoint '" + checkpoint.string() + "': " + e.what());
+  } catch (const std::exception& error) {
+    throw malformed(error.what());
   }
+}
+
+Cmaes startOrResume(const OptimizationProblem& problem, const OptimizeSettings& settings,
+                    std::vector<GenerationRecord>& log, double& priorWallTime) {
+  const std::filesystem::path checkpoint = settings.outDir / kCheckpointFile;
+  std::error_code error;
+  const bool exists = std::filesystem::exists(checkpoint, error);
+  const bool oldExists = std::filesystem::exists(settings.outDir / kOldCheckpointFile, error);
+  const std::string dir = "'" + settings.outDir.string() + "'";
+  if (!settings.resume) {
+    if (exists)
+      throw OptimizeError(2, dir + " already holds a run (" + kCheckpointFile +
+                                 "); pass --resume to continue it, or choose another --out");
+    if (oldExists)
+      throw OptimizeError(2, dir + " already holds a run checkpointed by an older scl (" +
+                                 kOldCheckpointFile + "); choose another --out");
+    return Cmaes(cmaesDefinition(problem, settings));
+  }
+  if (!exists && oldExists)
+    throw OptimizeError(2, dir + ": this run was checkpointed by an older scl (" +
+                               kOldCheckpointFile + "); start a new run with another --out");
+  if (!exists)
+    throw OptimizeError(2, "nothing to resume: '" + checkpoint.string() + "' does not exist");
+  return resumeCheckpoint(problem, settings, checkpoint, log, priorWallTime);
 }
 
 }  // namespace
@@ -335,14 +341,16 @@ Optimizer::Optimizer(const OptimizationProblem& problem, const OptimizeSettings&
 }
 
 std::string Optimizer::checkpointText() const {
-  std::string text(kCheckpointMagic);
-  text += "\nsources " + hashText(problem_->scriptSource, problem_->objectiveSource) + '\n';
-  text += "wall-time " + formatValue(log_.empty() ? priorWallTime_ : log_.back().wallTime) + '\n';
-  text += "log " + std::to_string(log_.size()) + '\n';
-  for (const GenerationRecord& record : log_) text += csvRow(record) + '\n';
-  text += "cmaes\n";
-  text += cmaes_.serialize();
-  return text;
+  CheckpointJson records = CheckpointJson::array();
+  for (const GenerationRecord& record : log_) records.push_back(recordJson(record));
+  const CheckpointJson checkpoint = {
+      {"format", kCheckpointFormat},
+      {"version", kCheckpointVersion},
+      {"sources", hashText(problem_->scriptSource, problem_->objectiveSource)},
+      {"wall_time", exactJson(log_.empty() ? priorWallTime_ : log_.back().wallTime)},
+      {"log", std::move(records)},
+      {"cmaes", cmaes_.serialize()}};
+  return checkpoint.dump() + '\n';
 }
 
 void Optimizer::writeOutputs(bool improved) const {
@@ -355,7 +363,7 @@ void Optimizer::writeOutputs(bool improved) const {
   }
   writeOutput(dir / "progress.svg", progressSvg(log_));
   // Last, so that a checkpoint never refers to outputs that were not written.
-  writeOutput(dir / "checkpoint.txt", checkpointText());
+  writeOutput(dir / kCheckpointFile, checkpointText());
 }
 
 OptimizeResult Optimizer::run(const OptimizeCallbacks& callbacks) {

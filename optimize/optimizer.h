@@ -74,7 +74,7 @@ struct OptimizeSettings {
   /// Wall-clock budget of this invocation, seconds; no new generation starts after it
   /// (0: none).
   double timeLimit = 0.0;
-  /// Where log.csv, best.scl, progress.svg, checkpoint.txt and report.txt go.
+  /// Where log.csv, best.scl, progress.svg, checkpoint.json and report.txt go.
   std::filesystem::path outDir;
   /// Continue the checkpoint in outDir (its seed, population and sigma win).
   bool resume = false;
@@ -140,13 +140,14 @@ struct OptimizeResult {
 
 class Optimizer {
  public:
-  /// Starts a run in settings.outDir, or continues its checkpoint when settings.resume.
-  /// Creates the directory. Throws OptimizeError (unwritable directory, no or mismatched
-  /// checkpoint, a checkpoint present without --resume).
+  /// Starts a run in settings.outDir, or continues its checkpoint.json when
+  /// settings.resume. Creates the directory. Throws OptimizeError (unwritable directory, no,
+  /// malformed or mismatched checkpoint, a checkpoint present without --resume, an older
+  /// scl's checkpoint.txt).
   Optimizer(const OptimizationProblem& problem, const OptimizeSettings& settings);
 
   /// Runs generations until `settings.generations` are done, the time limit has passed or
-  /// CMA-ES stops, writing log.csv, progress.svg, checkpoint.txt (and best.scl when the
+  /// CMA-ES stops, writing log.csv, progress.svg, checkpoint.json (and best.scl when the
   /// best improved) after each. Throws OptimizeError when an output cannot be written.
   OptimizeResult run(const OptimizeCallbacks& callbacks = {});
 
@@ -157,6 +158,7 @@ class Optimizer {
 
  private:
   void writeOutputs(bool improved) const;
+  /// checkpoint.json: format tag, sources hash, wall time, log, Cmaes::serialize().
   std::string checkpointText() const;
 
   const OptimizationProblem* problem_;

@@ -4,11 +4,14 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <numbers>
 #include <set>
 #include <stdexcept>
 
+#include "optimize/checkpoint_json.h"
 #include "optimize/cmaes.h"
 #include "optimize/random.h"
 #include "optimize/thread_pool.h"
@@ -79,6 +82,14 @@ void runBenchmark(const Benchmark& b) {
               b.name, b.n, successes, b.seeds, b.target,
               successes ? double(totalEvaluations) / successes : 0.0, (long long)b.budget);
   CHECK(successes >= b.mustSucceed);
+}
+
+// The serialized state as text: comparing it compares every double bit for bit.
+std::string serialized(const Cmaes& cmaes) { return cmaes.serialize().dump(); }
+
+// Through text, as a checkpoint file holds it.
+Cmaes deserialized(const std::string& text) {
+  return Cmaes::deserialize(nlohmann::ordered_json::parse(text));
 }
 
 // Runs `generations` generations of ask/tell on the objective.
@@ -191,7 +202,7 @@ TEST_CASE("CMA-ES is deterministic: same seed, same trajectory bit for bit", "[c
     a.tell(evaluatePopulation(candidates, rosenbrock));
     b.tell(evaluatePopulation(candidates, rosenbrock));
   }
-  CHECK(a.serialize() == b.serialize());
+  CHECK(serialized(a) == serialized(b));
   CHECK(a.mean() == b.mean());
   CHECK(a.best().fitness == b.best().fitness);
   step(c, rosenbrock, 39);
@@ -335,13 +346,13 @@ TEST_CASE("CMA-ES checkpoints resume bit-identically", "[cmaes]") {
 
   Cmaes first(def);
   step(first, rosenbrock, 15);
-  const std::string checkpoint = first.serialize();
-  Cmaes resumed = Cmaes::deserialize(checkpoint);
-  CHECK(resumed.serialize() == checkpoint);
+  const std::string checkpoint = serialized(first);
+  Cmaes resumed = deserialized(checkpoint);
+  CHECK(serialized(resumed) == checkpoint);
   CHECK(resumed.generation() == 15);
   step(resumed, rosenbrock, 15);
 
-  CHECK(resumed.serialize() == straight.serialize());
+  CHECK(serialized(resumed) == serialized(straight));
   CHECK(resumed.mean() == straight.mean());
   CHECK(resumed.sigma() == straight.sigma());
   CHECK(resumed.best().x == straight.best().x);
@@ -354,20 +365,92 @@ TEST_CASE("CMA-ES checkpoints resume bit-identically", "[cmaes]") {
     plain.upper = {std::numeric_limits<double>::infinity(), 1, 2};  // +inf; stopFitness -inf
     const Cmaes fresh(plain);
     CHECK(fresh.best().fitness == std::numeric_limits<double>::infinity());
-    const Cmaes copy = Cmaes::deserialize(fresh.serialize());
-    CHECK(copy.serialize() == fresh.serialize());
+    const std::string text = serialized(fresh);
+    CHECK(text.find(R"("fitness":"inf")") != std::string::npos);
+    CHECK(text.find(R"("stop_fitness":"-inf")") != std::string::npos);
+    const Cmaes copy = deserialized(text);
+    CHECK(serialized(copy) == text);
     CHECK(copy.definition().mean == plain.mean);
+    CHECK(copy.definition().upper == plain.upper);
     CHECK(copy.definition().stopFitness == -std::numeric_limits<double>::infinity());
+    CHECK(copy.best().fitness == std::numeric_limits<double>::infinity());
   }
 
-  SECTION("serialize needs a told population; malformed text is an error") {
+  SECTION("serialize needs a told population; malformed states are errors") {
     Cmaes pending(def);
     pending.ask();
     CHECK_THROWS_AS(pending.serialize(), std::logic_error);
-    CHECK_THROWS_AS(Cmaes::deserialize("not a checkpoint"), std::runtime_error);
-    std::string truncated = checkpoint.substr(0, checkpoint.size() / 2);
-    CHECK_THROWS_AS(Cmaes::deserialize(truncated), std::runtime_error);
+    CHECK_THROWS_AS(Cmaes::deserialize("not a checkpoint"), std::runtime_error);  // a string
+    const auto rejects = [&](const auto& edit, const std::string& message) {
+      nlohmann::ordered_json state = nlohmann::ordered_json::parse(checkpoint);
+      edit(state);
+      CHECK_THROWS_AS(Cmaes::deserialize(state), std::runtime_error);
+      CHECK_THROWS_WITH(Cmaes::deserialize(state), Catch::Contains(message));
+    };
+    using Json = nlohmann::ordered_json;
+    rejects([](Json& s) { s.erase("random"); }, "missing 'random'");
+    rejects([](Json& s) { s["version"] = 1; }, "unsupported version 1");
+    rejects([](Json& s) { s["distribution"]["C"].erase(0); },
+            "'distribution.C' must have 7 elements, not 6");
+    rejects([](Json& s) { s["distribution"]["B"][2].erase(0); },
+            "'distribution.B[2]' must be an array of 7 numbers");
+    rejects([](Json& s) { s["distribution"]["sigma"] = "big"; }, "'distribution.sigma': expected");
+    rejects([](Json& s) { s["random"]["words"][0] = -1; },
+            "'random.words[0]' must be an unsigned 64-bit integer");
+    rejects([](Json& s) { s["counters"]["generation"] = 1.5; }, "'counters.generation' must be");
+    rejects([](Json& s) { s["stop"] = "bored"; }, "unknown stop reason 'bored'");
+    rejects([](Json& s) { s["definition"]["sigma"] = 0; }, "sigma must be positive");
   }
+}
+
+TEST_CASE("checkpoint JSON keeps every double exact, non-finite ones included", "[cmaes]") {
+  const auto bits = [](double value) {
+    uint64_t word = 0;
+    std::memcpy(&word, &value, sizeof word);
+    return word;
+  };
+  const double values[] = {0.0,
+                           -0.0,
+                           0.1,
+                           1.0 / 3.0,
+                           -2.5e-308,
+                           4.9406564584124654e-324,  // the smallest subnormal
+                           std::numeric_limits<double>::max(),
+                           9007199254740993.0,
+                           1e23,
+                           std::numeric_limits<double>::infinity(),
+                           -std::numeric_limits<double>::infinity(),
+                           std::numeric_limits<double>::quiet_NaN(),
+                           -std::numeric_limits<double>::quiet_NaN()};
+  for (double value : values) {
+    const std::string text = nlohmann::ordered_json{{"x", exactJson(value)}}.dump();
+    INFO(text);
+    const double back = exactDouble(nlohmann::ordered_json::parse(text).at("x"));
+    if (std::isnan(value)) {
+      CHECK(std::isnan(back));
+      CHECK(std::signbit(back) == std::signbit(value));
+    } else {
+      CHECK(bits(back) == bits(value));
+    }
+  }
+  CHECK(exactJson(std::numeric_limits<double>::infinity()) == "inf");
+  CHECK(exactJson(-std::numeric_limits<double>::infinity()) == "-inf");
+  CHECK(exactJson(std::numeric_limits<double>::quiet_NaN()) == "nan");
+  CHECK_THROWS_AS(exactDouble("Infinity"), std::runtime_error);
+  CHECK_THROWS_AS(exactDouble(nullptr), std::runtime_error);
+
+  // Random bit patterns: every finite double reads back as itself.
+  Random random(5);
+  int mismatches = 0;
+  for (int i = 0; i < 100000; ++i) {
+    const uint64_t word = random.next();
+    double value = 0;
+    std::memcpy(&value, &word, sizeof value);
+    if (!std::isfinite(value)) continue;
+    const double back = exactDouble(nlohmann::ordered_json::parse(exactJson(value).dump()));
+    mismatches += bits(back) != word;
+  }
+  CHECK(mismatches == 0);
 }
 
 TEST_CASE("CMA-ES rejects bad definitions and misuse", "[cmaes]") {
@@ -395,9 +478,9 @@ TEST_CASE("CMA-ES rejects bad definitions and misuse", "[cmaes]") {
 
 TEST_CASE("CMA-ES results do not depend on the evaluation thread count", "[cmaes]") {
   const CmaesDef def = standardStart(10, 8, 1e-10, 3000);
-  const std::string serial = minimize(def, ellipsoid).serialize();
+  const std::string serial = serialized(minimize(def, ellipsoid));
   for (int threads : {1, 2, 4}) {
     ThreadPool pool(threads);
-    CHECK(minimize(def, ellipsoid, &pool).serialize() == serial);
+    CHECK(serialized(minimize(def, ellipsoid, &pool)) == serial);
   }
 }

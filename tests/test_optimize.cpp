@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "optimize/optimizer.h"
@@ -64,6 +65,18 @@ std::string logWithoutWallTime(const fs::path& dir) {
     out += '\n';
   }
   return out;
+}
+
+nlohmann::ordered_json readCheckpoint(const fs::path& dir) {
+  return nlohmann::ordered_json::parse(readText(dir / "checkpoint.json"));
+}
+
+// checkpoint.json without its wall times (the only values that depend on the machine).
+std::string checkpointWithoutWallTime(const fs::path& dir) {
+  nlohmann::ordered_json checkpoint = readCheckpoint(dir);
+  checkpoint.erase("wall_time");
+  for (auto& record : checkpoint.at("log")) record.erase("wall_time");
+  return checkpoint.dump();
 }
 
 OptimizeSettings settingsFor(const fs::path& dir, int generations, int threads) {
@@ -190,7 +203,21 @@ TEST_CASE("a run writes its outputs and improves on the script", "[optimize]") {
                   0) == 0);
   CHECK(std::count(log.begin(), log.end(), '\n') == 4);
   CHECK(readText(dir / "progress.svg").rfind("<svg", 0) == 0);
-  CHECK(readText(dir / "checkpoint.txt").rfind("scl-optimize-checkpoint 1\n", 0) == 0);
+  const nlohmann::ordered_json checkpoint = readCheckpoint(dir);
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : checkpoint.items()) keys.push_back(key);
+  CHECK(keys ==
+        std::vector<std::string>{"format", "version", "sources", "wall_time", "log", "cmaes"});
+  CHECK(checkpoint.at("format") == "scl-optimize-checkpoint");
+  CHECK(checkpoint.at("version") == 2);
+  REQUIRE(checkpoint.at("log").size() == 3);
+  const nlohmann::ordered_json& last = checkpoint.at("log").at(2);
+  CHECK(last.at("generation") == 3);
+  CHECK(last.at("evaluations") == 15);
+  CHECK(last.at("best").get<double>() == result.best.fitness);
+  CHECK(last.at("best_parameters").get<std::vector<double>>() == result.best.x);
+  CHECK(checkpoint.at("wall_time") == last.at("wall_time"));
+  CHECK(checkpoint.at("cmaes").at("format") == "scl-cmaes-checkpoint");
   CHECK(readText(dir / "report.txt").find("max pelvis height in air") != std::string::npos);
 
   // best.scl keeps the `@` marks and holds the best parameters.
@@ -252,7 +279,8 @@ TEST_CASE("a resumed run ends exactly where an uninterrupted one does", "[optimi
   REQUIRE(b.log.size() == 4);
   CHECK(a.best.x == b.best.x);
   CHECK(a.best.fitness == b.best.fitness);
-  CHECK(uninterrupted.cmaes().serialize() == second.cmaes().serialize());
+  CHECK(uninterrupted.cmaes().serialize().dump() == second.cmaes().serialize().dump());
+  CHECK(checkpointWithoutWallTime(whole) == checkpointWithoutWallTime(split));
   CHECK(logWithoutWallTime(whole) == logWithoutWallTime(split));
   CHECK(readText(whole / "best.scl") == readText(split / "best.scl"));
   CHECK(b.log[3].wallTime >= b.log[1].wallTime);  // wall time accumulates over invocations
@@ -288,6 +316,68 @@ TEST_CASE("checkpoints are guarded", "[optimize]") {
   CHECK(exitCodeOf([&] { Optimizer(problem, settingsFor(file / "out", 1, 1)); }) == 3);
 }
 
+TEST_CASE("malformed and old checkpoints give clear errors", "[optimize]") {
+  const OptimizationProblem problem = problemOf(kScript, kObjective);
+  const fs::path dir = freshDir("malformed");
+  Optimizer(problem, settingsFor(dir, 1, 1)).run();
+  const std::string good = readText(dir / "checkpoint.json");
+  OptimizeSettings resume = settingsFor(dir, 2, 1);
+  resume.resume = true;
+  const auto errorWith = [&](const std::string& checkpoint) -> std::pair<int, std::string> {
+    std::ofstream(dir / "checkpoint.json", std::ios::binary) << checkpoint;
+    try {
+      Optimizer optimizer(problem, resume);
+    } catch (const OptimizeError& error) {
+      return {error.exitCode(), error.what()};
+    }
+    return {0, ""};
+  };
+  using Error = std::pair<int, std::string>;
+  const std::string path = (dir / "checkpoint.json").string();
+  CHECK(errorWith(good.substr(0, good.size() / 2)) ==
+        Error{3, "truncated checkpoint '" + path + "'"});
+  CHECK(errorWith("{\"format\": x}") ==
+        Error{3, "malformed checkpoint '" + path + "': not JSON (byte 12)"});
+  CHECK(errorWith("{\"format\": \"something else\"}") ==
+        Error{3, "'" + path + "' is no scl optimize checkpoint"});
+  nlohmann::ordered_json edited = nlohmann::ordered_json::parse(good);
+  edited["log"][0].erase("sigma");
+  CHECK(errorWith(edited.dump()) ==
+        Error{3, "malformed checkpoint '" + path + "': missing 'log[0].sigma'"});
+  edited = nlohmann::ordered_json::parse(good);
+  edited["cmaes"]["best"]["fitness"] = "huge";
+  CHECK(errorWith(edited.dump()) ==
+        Error{3, "malformed checkpoint '" + path +
+                     "': Cmaes checkpoint: 'best.fitness': expected a number (or \"inf\", "
+                     "\"-inf\", \"nan\")"});
+  CHECK(errorWith(good).first == 0);
+
+  // A run of an older scl: checkpoint.txt is not ignored, with --resume or without.
+  const fs::path old = freshDir("old");
+  fs::create_directories(old);
+  std::ofstream(old / "checkpoint.txt") << "scl-optimize-checkpoint 1\n";
+  OptimizeSettings resumeOld = settingsFor(old, 2, 1);
+  resumeOld.resume = true;
+  try {
+    Optimizer optimizer(problem, resumeOld);
+    FAIL("an old checkpoint.txt was ignored");
+  } catch (const OptimizeError& error) {
+    CHECK(error.exitCode() == 2);
+    CHECK(std::string(error.what()) ==
+          "'" + old.string() +
+              "': this run was checkpointed by an older scl (checkpoint.txt); start a new run with "
+              "another --out");
+  }
+  try {
+    Optimizer optimizer(problem, settingsFor(old, 2, 1));
+    FAIL("a run over an old checkpoint.txt was started");
+  } catch (const OptimizeError& error) {
+    CHECK(error.exitCode() == 2);
+    CHECK(std::string(error.what()).find("older scl (checkpoint.txt)") != std::string::npos);
+  }
+  CHECK_FALSE(fs::exists(old / "checkpoint.json"));
+}
+
 TEST_CASE("infeasible candidates are counted and never crash the run", "[optimize]") {
   // J overflows for every candidate: each is infeasible (NaN for CMA-ES).
   const OptimizationProblem problem = problemOf(kScript, "term 1e308 energy\nterm 1e308 energy\n");
@@ -306,5 +396,18 @@ TEST_CASE("infeasible candidates are counted and never crash the run", "[optimiz
   CHECK(failure == "the objective is not a finite number");
   CHECK_FALSE(result.before);
   CHECK_FALSE(fs::exists(dir / "best.scl"));
-  CHECK(fs::exists(dir / "checkpoint.txt"));
+  CHECK(fs::exists(dir / "checkpoint.json"));
+
+  // +inf best and NaN means survive the checkpoint: resumed, the log reads back the same.
+  OptimizeSettings resume = settingsFor(dir, 3, 2);
+  resume.resume = true;
+  Optimizer resumed(problem, resume);
+  REQUIRE(resumed.log().size() == 2);
+  CHECK(std::isinf(resumed.log()[1].best));
+  CHECK(std::isnan(resumed.log()[1].mean));
+  CHECK(std::isnan(resumed.log()[1].generationBest));
+  CHECK(resumed.cmaes().best().fitness == std::numeric_limits<double>::infinity());
+  const nlohmann::ordered_json record = readCheckpoint(dir).at("log").at(1);
+  CHECK(record.at("best") == "inf");
+  CHECK(record.at("mean") == "nan");
 }

@@ -17,6 +17,7 @@
 #include <cxxopts.hpp>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -234,29 +235,43 @@ void printTable(const BenchDef& bench, const std::string& kipupPath, const Physi
               bench.repetitions);
 }
 
+// A figure as JSON; JSON has no infinities or NaN (a timing of zero duration would give
+// inf), so those are null.
+nlohmann::ordered_json figure(double value) {
+  return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
+}
+
 void printJson(const BenchDef& bench, const std::string& kipupPath, const PhysicsFigures& physics,
                const ControllerFigures& controller, const RunFigures& run,
                const CheckFigures& check) {
-  std::string path;
-  for (char c : kipupPath) {
-    if (c == '"' || c == '\\') path += '\\';
-    path += c;
-  }
-  std::printf(
-      "{\"repetitions\": %d, \"kipup_script\": \"%s\", "
-      "\"physics\": {\"simulated_per_wall\": %.6g, \"us_per_step\": %.6g}, "
-      "\"controller\": {\"runner_us_per_step\": %.6g, \"physics_us_per_step\": %.6g, "
-      "\"controller_us_per_step\": %.6g, "
-      "\"ratio\": %.6g, \"replay_identical\": %s}, "
-      "\"kipup_run\": {\"simulated\": %.6g, \"wall_time\": %.6g, \"setup_wall_time\": %.6g, "
-      "\"real_time_factor\": %.6g}, "
-      "\"check\": {\"bytes\": %zu, \"phases\": %d, \"wall_time\": %.6g, \"mb_per_s\": %.6g, "
-      "\"diagnostics\": %zu}}\n",
-      bench.repetitions, path.c_str(), physics.simulatedPerWall, physics.microsecondsPerStep,
-      controller.runnerMicroseconds, controller.physicsMicroseconds,
-      controller.controllerMicroseconds, controller.ratio, controller.identical ? "true" : "false",
-      run.simulated, run.wall, run.setupWall, run.realTimeFactor, check.bytes, check.phases,
-      check.wall, check.megabytesPerSecond, check.diagnostics);
+  const nlohmann::ordered_json json = {
+      {"repetitions", bench.repetitions},
+      {"kipup_script", kipupPath},
+      {"physics",
+       {{"simulated_per_wall", figure(physics.simulatedPerWall)},
+        {"us_per_step", figure(physics.microsecondsPerStep)}}},
+      {"controller",
+       {{"runner_us_per_step", figure(controller.runnerMicroseconds)},
+        {"physics_us_per_step", figure(controller.physicsMicroseconds)},
+        {"controller_us_per_step", figure(controller.controllerMicroseconds)},
+        {"ratio", figure(controller.ratio)},
+        {"replay_identical", controller.identical}}},
+      {"kipup_run",
+       {{"simulated", figure(run.simulated)},
+        {"wall_time", figure(run.wall)},
+        {"setup_wall_time", figure(run.setupWall)},
+        {"real_time_factor", figure(run.realTimeFactor)}}},
+      {"check",
+       {{"bytes", check.bytes},
+        {"phases", check.phases},
+        {"wall_time", figure(check.wall)},
+        {"mb_per_s", figure(check.megabytesPerSecond)},
+        {"diagnostics", check.diagnostics}}},
+  };
+  // A path is bytes, not necessarily UTF-8: replace what is not, rather than throw.
+  const std::string text =
+      json.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  std::printf("%s\n", text.c_str());
 }
 
 std::optional<std::string> readFile(const std::filesystem::path& path) {

@@ -92,7 +92,7 @@ int sclOptimizeMain(int argc, char** argv) {
       cxxopts::value<double>())("out",
                                 "output directory (default: SCRIPT without its extension + .opt)",
                                 cxxopts::value<std::string>())(
-      "resume", "continue the run checkpointed in the output directory")(
+      "resume", "continue the run checkpointed in the output directory (checkpoint.json)")(
       "h,help", "show this help")("script", "", cxxopts::value<std::string>())(
       "objective", "", cxxopts::value<std::string>());
   options.parse_positional({"script", "objective"});
