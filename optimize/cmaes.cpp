@@ -223,7 +223,8 @@ std::vector<double> Cmaes::penalizedFitness(const std::vector<double>& fitness) 
     fitnessRangeHistory_.clear();
     validFitnessRange_ = true;
   }
-  if (fitnessRangeHistory_.size() >= static_cast<size_t>(20 + (3 * n_) / lambda_))
+  const int historyLength = 20 + (3 * n_) / lambda_;
+  if (fitnessRangeHistory_.size() >= static_cast<size_t>(historyLength))
     fitnessRangeHistory_.erase(fitnessRangeHistory_.begin());
   fitnessRangeHistory_.push_back(range);
 
@@ -295,7 +296,7 @@ void Cmaes::updateEigen() {
   C_ = C_.triangularView<Eigen::Upper>();
   C_.triangularView<Eigen::StrictlyLower>() = C_.transpose();
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(C_);
-  const Eigen::VectorXd eigenvalues = solver.eigenvalues();
+  const Eigen::VectorXd& eigenvalues = solver.eigenvalues();
   if (solver.info() != Eigen::Success || !eigenvalues.allFinite() || eigenvalues.minCoeff() <= 0) {
     D_ = eigenvalues.cwiseMax(0).cwiseSqrt();  // degenerate: conditionNumber() reports inf
     stop_ = CmaesStop::ConditionNumber;        // checkStop turns this into a restart or a stop

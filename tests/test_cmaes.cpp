@@ -30,7 +30,8 @@ double sphere(const std::vector<double>& x) {
 double ellipsoid(const std::vector<double>& x) {
   const double n = static_cast<double>(x.size());
   double sum = 0;
-  for (size_t i = 0; i < x.size(); ++i) sum += std::pow(1e6, i / (n - 1)) * x[i] * x[i];
+  for (size_t i = 0; i < x.size(); ++i)
+    sum += std::pow(1e6, static_cast<double>(i) / (n - 1)) * x[i] * x[i];
   return sum;
 }
 
@@ -331,7 +332,7 @@ TEST_CASE("CMA-ES stops on tolX/tolFun when the optimum is reached", "[cmaes]") 
   const Cmaes short_ = minimize(limited, sphere);
   CHECK(short_.stopReason() == CmaesStop::MaxGenerations);
   CHECK(short_.generation() == 7);
-  CHECK(short_.evaluations() == 7 * short_.populationSize());
+  CHECK(short_.evaluations() == 7 * static_cast<int64_t>(short_.populationSize()));
 }
 
 TEST_CASE("CMA-ES checkpoints resume bit-identically", "[cmaes]") {

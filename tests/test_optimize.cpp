@@ -38,7 +38,7 @@ std::vector<Diagnostic> problemErrors(const std::string& script, const std::stri
 }
 
 fs::path freshDir(const std::string& name) {
-  const fs::path dir = fs::path(SCL_BINARY_DIR) / "test_optimize_output" / name;
+  fs::path dir = fs::path(SCL_BINARY_DIR) / "test_optimize_output" / name;
   fs::remove_all(dir);
   return dir;
 }
