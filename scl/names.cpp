@@ -80,6 +80,18 @@ NameLookup CharacterNames::environment(std::string_view name) const {
   return failure(unknownChoiceMessage("environment", name, kEnvironments));
 }
 
+NameLookup lookupParameter(const std::vector<Parameter>& parameters, std::string_view name) {
+  std::vector<std::string_view> names;
+  for (const Parameter& parameter : parameters) names.push_back(parameter.name);
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return {{static_cast<int>(i)}, ""};
+  if (names.empty())
+    return failure("unknown parameter " + quoted(name) +
+                   ": the script has no @ parameters (write @ before a number to make one)");
+  return failure(unknownNameMessage("parameter", name, names) +
+                 " (parameters: " + CharacterNames::joined(names) + ")");
+}
+
 std::vector<std::string_view> CharacterNames::linkNames(bool withGroups) const {
   std::vector<std::string_view> names = links_;
   if (withGroups) names.insert(names.end(), linkGroups_.begin(), linkGroups_.end());

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "scl/poses.h"
+#include "scl/program.h"
 
 namespace scl {
 
@@ -38,6 +39,10 @@ std::string unknownNameMessage(std::string_view kind, std::string_view name,
 /// choice: "unknown pose 'lying' (poses: standing, supine, ...)".
 std::string unknownChoiceMessage(std::string_view kind, std::string_view name,
                                  std::span<const std::string_view> choices);
+
+/// An `@` parameter of a program by its name (Parameter::name, e.g. "lean.pd.waist"):
+/// its slot, or "unknown parameter 'x'; did you mean 'y'? (parameters: ...)".
+NameLookup lookupParameter(const std::vector<Parameter>& parameters, std::string_view name);
 
 /// The names of the character and the scenes, with one rule for each kind of lookup.
 class CharacterNames {

@@ -20,6 +20,7 @@
 #include "runtime/atomic_file.h"
 #include "runtime/run_session.h"
 #include "scl/compile.h"
+#include "scl/names.h"
 #include "tools/cli.h"
 #include "tools/commands.h"
 #include "tools/filmstrip.h"
@@ -51,21 +52,10 @@ void checkOutputPath(const std::string& option, const std::string& path) {
 // --set NAME=VALUE for each named `@` parameter.
 void applySets(Program& program, const std::vector<std::pair<std::string, double>>& sets) {
   std::vector<double> values = program.parameterValues();
-  std::vector<std::string_view> names;
-  for (const Parameter& parameter : program.parameters) names.push_back(parameter.name);
   for (const auto& [name, value] : sets) {
-    auto found = std::find(names.begin(), names.end(), name);
-    if (found == names.end()) {
-      if (names.empty())
-        throw UsageError("--set " + name +
-                         ": the script has no @ parameters (write @ before a number to make one)");
-      std::string list;
-      for (std::string_view candidate : names)
-        list += (list.empty() ? "" : ", ") + std::string(candidate);
-      throw UsageError("--set: unknown parameter '" + quoteToken(name) + "'" +
-                       didYouMean(name, names) + " (parameters: " + list + ")");
-    }
-    values[found - names.begin()] = value;
+    const NameLookup parameter = lookupParameter(program.parameters, name);
+    if (!parameter.ok()) throw UsageError("--set: " + parameter.error);
+    values[static_cast<size_t>(parameter.index())] = value;
   }
   program.setParameters(values);
 }
