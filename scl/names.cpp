@@ -82,6 +82,7 @@ NameLookup CharacterNames::environment(std::string_view name) const {
 
 NameLookup lookupParameter(const std::vector<Parameter>& parameters, std::string_view name) {
   std::vector<std::string_view> names;
+  names.reserve(parameters.size());
   for (const Parameter& parameter : parameters) names.push_back(parameter.name);
   for (size_t i = 0; i < names.size(); ++i)
     if (names[i] == name) return {{static_cast<int>(i)}, ""};
