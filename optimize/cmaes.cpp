@@ -306,6 +306,13 @@ void Cmaes::updateEigen() {
   D_ = eigenvalues.cwiseSqrt();
 }
 
+void Cmaes::offerBest(const std::vector<double>& x, double fitness) {
+  if (static_cast<int>(x.size()) != n_)
+    throw std::invalid_argument("Cmaes::offerBest: " + std::to_string(x.size()) + " values for " +
+                                std::to_string(n_) + " parameters");
+  if (fitness < best_.fitness) best_ = {x, fitness, evaluations_};
+}
+
 double Cmaes::conditionNumber() const {
   const double smallest = D_.minCoeff();
   return smallest > 0 ? (D_.maxCoeff() / smallest) * (D_.maxCoeff() / smallest) : kInf;

@@ -107,6 +107,10 @@ class Cmaes {
   CmaesStop stopReason() const { return stop_; }
 
   const CmaesBest& best() const { return best_; }
+  /// A point evaluated outside the distribution (the optimizer's starting values): it
+  /// becomes best() when it is better. Changes nothing else (not the distribution, not the
+  /// evaluation count).
+  void offerBest(const std::vector<double>& x, double fitness);
   /// Current distribution mean (parameter units, not clamped into the bounds).
   std::vector<double> mean() const;
   /// Current global step size (multiplies the per-parameter sigmas).

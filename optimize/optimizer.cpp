@@ -13,7 +13,7 @@
 
 #include "optimize/checkpoint_json.h"
 #include "optimize/thread_pool.h"
-#include "runtime/atomic_file.h"
+#include "runtime/output_files.h"
 #include "scl/compile.h"
 
 namespace scl {
@@ -374,8 +374,23 @@ OptimizeResult Optimizer::run(const OptimizeCallbacks& callbacks) {
   OptimizeResult result;
   result.stopReason = "generations";
   int generationsThisRun = 0;
+  const auto interrupted = [&] { return settings_.interrupt && settings_.interrupt->load(); };
+
+  // Generation 0: the script's own values are a candidate, so best.scl is never worse
+  // than the script it came from.
+  std::optional<ObjectiveEvaluation> initial;
+  if (log_.empty() && cmaes_.generation() == 0 && !interrupted()) {
+    initial = evaluateParameters(*problem_, problem_->initial, true);
+    if (initial->feasible) cmaes_.offerBest(problem_->initial, initial->value);
+    writeOutputs(initial->feasible);
+    if (callbacks.start) callbacks.start(*initial);
+  }
 
   while (cmaes_.generation() < settings_.generations) {
+    if (interrupted()) {
+      result.stopReason = "interrupted";
+      break;
+    }
     if (cmaes_.stopped()) {
       result.stopReason = toString(cmaes_.stopReason());
       break;
@@ -391,6 +406,7 @@ OptimizeResult Optimizer::run(const OptimizeCallbacks& callbacks) {
     std::vector<std::string> failures(population.size());
     std::atomic<int> done{0};
     pool.parallelFor(population.size(), [&](size_t k) {
+      if (interrupted()) return;  // the generation is abandoned
       const ObjectiveEvaluation evaluation = evaluateParameters(*problem_, population[k]);
       fitness[k] =
           evaluation.feasible ? evaluation.value : std::numeric_limits<double>::quiet_NaN();
@@ -398,6 +414,10 @@ OptimizeResult Optimizer::run(const OptimizeCallbacks& callbacks) {
       const int finished = ++done;
       if (callbacks.evaluated) callbacks.evaluated(finished, total);
     });
+    if (interrupted()) {  // not told: the checkpoint of the last generation stays
+      result.stopReason = "interrupted";
+      break;
+    }
     const double previousBest = cmaes_.best().fitness;
     cmaes_.tell(fitness);
     ++generationsThisRun;
@@ -437,14 +457,19 @@ OptimizeResult Optimizer::run(const OptimizeCallbacks& callbacks) {
   }
   if (cmaes_.generation() >= settings_.generations && cmaes_.stopped())
     result.stopReason = toString(cmaes_.stopReason());
+  result.interrupted = result.stopReason == "interrupted";
 
   result.log = log_;
   result.best = cmaes_.best();
   if (!result.best.x.empty()) {
     std::vector<ObjectiveEvaluation> pair(2);
     const std::vector<double>* values[2] = {&problem_->initial, &result.best.x};
-    pool.parallelFor(2,
-                     [&](size_t k) { pair[k] = evaluateParameters(*problem_, *values[k], true); });
+    pool.parallelFor(2, [&](size_t k) {
+      if (k == 0 && initial)
+        pair[0] = *initial;
+      else
+        pair[k] = evaluateParameters(*problem_, *values[k], true);
+    });
     result.before = pair[0];
     result.after = pair[1];
     writeOutput(settings_.outDir / "report.txt", beforeAfterReport(pair[0], pair[1]));

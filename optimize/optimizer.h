@@ -9,6 +9,7 @@
 // candidate (NaN for CMA-ES, which ranks it worst), counted in the log.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -78,6 +79,9 @@ struct OptimizeSettings {
   std::filesystem::path outDir;
   /// Continue the checkpoint in outDir (its seed, population and sigma win).
   bool resume = false;
+  /// Set (e.g. by a signal handler) to stop at the next safe point: the generation in
+  /// progress is abandoned, the last checkpoint kept and the report written. nullptr: never.
+  const std::atomic<bool>* interrupt = nullptr;
 };
 
 /// A failure of the run as a whole, with the `scl` exit code it maps to (1 input error,
@@ -115,6 +119,8 @@ struct GenerationRecord {
 
 /// What the caller hears while the run goes on.
 struct OptimizeCallbacks {
+  /// Once, on a fresh start: the evaluation of the script's own values (generation 0).
+  std::function<void(const ObjectiveEvaluation&)> start;
   /// After each candidate of a generation (from worker threads, concurrently): how many of
   /// the generation's `total` are done.
   std::function<void(int done, int total)> evaluated;
@@ -130,8 +136,10 @@ struct OptimizeResult {
   /// Every generation's record (a resumed run includes the earlier ones).
   std::vector<GenerationRecord> log;
   CmaesBest best;
-  /// Why the run ended: "generations", "time limit" or a CMA-ES stop reason.
+  /// Why the run ended: "generations", "time limit", "interrupted" or a CMA-ES stop reason.
   std::string stopReason;
+  /// Ended by OptimizeSettings::interrupt.
+  bool interrupted = false;
   /// The script's own parameters and the best found, evaluated with the motion figures
   /// (absent when no candidate was feasible).
   std::optional<ObjectiveEvaluation> before;

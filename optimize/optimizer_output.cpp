@@ -45,8 +45,28 @@ std::string logCsv(const OptimizationProblem& problem, const std::vector<Generat
   return text;
 }
 
+namespace {
+
+// Round tick values covering [low, high]: about `count` of them at 1, 2 or 5 × 10^k.
+std::vector<double> niceTicks(double low, double high, int count) {
+  const double raw = (high - low) / std::max(1, count);
+  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = magnitude;
+  for (double factor : {1.0, 2.0, 5.0, 10.0}) {
+    step = factor * magnitude;
+    if (step >= raw) break;
+  }
+  std::vector<double> ticks;
+  for (double value = std::ceil(low / step) * step; value <= high + 1e-9 * step; value += step)
+    ticks.push_back(std::abs(value) < 1e-12 * step ? 0.0 : value);
+  return ticks;
+}
+
+}  // namespace
+
 std::string progressSvg(const std::vector<GenerationRecord>& log) {
-  constexpr double kWidth = 640, kHeight = 360, kLeft = 70, kRight = 20, kTop = 30, kBottom = 40;
+  constexpr double kWidth = 640, kHeight = 360, kLeft = 78, kRight = 18, kTop = 34, kBottom = 46;
+  constexpr double kPlotWidth = kWidth - kLeft - kRight, kPlotHeight = kHeight - kTop - kBottom;
   // The y range covers the best-so-far curve and the generation bests; the means (which a
   // single penalised candidate can blow up) are clipped to it.
   double low = std::numeric_limits<double>::infinity(), high = -low;
@@ -61,16 +81,14 @@ std::string progressSvg(const std::vector<GenerationRecord>& log) {
   if (high - low < 1e-12) high = low + 1;
   const double pad = 0.05 * (high - low);
   low -= pad, high += pad;
-  const int generations = log.empty() ? 1 : log.back().generation;
+  const int last = log.empty() ? 1 : log.back().generation;
   const int first = log.empty() ? 0 : log.front().generation;
-  const auto x = [&](int generation) {
-    return kLeft +
-           (kWidth - kLeft - kRight) *
-               (generations == first ? 0.5 : double(generation - first) / (generations - first));
+  const auto x = [&](double generation) {
+    return kLeft + kPlotWidth * (last == first ? 0.5 : (generation - first) / (last - first));
   };
   const auto y = [&](double value) {
     value = std::clamp(value, low, high);
-    return kTop + (kHeight - kTop - kBottom) * (high - value) / (high - low);
+    return kTop + kPlotHeight * (high - value) / (high - low);
   };
   const auto polyline = [&](auto value, const char* style) {
     std::string points;
@@ -83,26 +101,53 @@ std::string progressSvg(const std::vector<GenerationRecord>& log) {
   };
 
   std::string svg =
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"360\" viewBox=\"0 0 640 "
-      "360\" "
-      "font-family=\"sans-serif\" font-size=\"12\">\n";
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"360\" "
+      "viewBox=\"0 0 640 360\" font-family=\"sans-serif\" font-size=\"12\">\n";
   svg += "<rect width=\"640\" height=\"360\" fill=\"white\"/>\n";
-  svg += "<text x=\"320\" y=\"18\" text-anchor=\"middle\">objective J per generation</text>\n";
-  svg += "<rect x=\"70\" y=\"30\" width=\"550\" height=\"290\" fill=\"none\" stroke=\"#888\"/>\n";
-  svg += "<text x=\"64\" y=\"" + fixed(y(high), 1) +
-         "\" text-anchor=\"end\" dominant-baseline=\"hanging\">" + general(high) + "</text>\n";
-  svg += "<text x=\"64\" y=\"" + fixed(y(low), 1) + "\" text-anchor=\"end\">" + general(low) +
-         "</text>\n";
-  svg += "<text x=\"70\" y=\"336\" text-anchor=\"start\">" + std::to_string(first) + "</text>\n";
   svg +=
-      "<text x=\"620\" y=\"336\" text-anchor=\"end\">" + std::to_string(generations) + "</text>\n";
-  svg += "<text x=\"345\" y=\"352\" text-anchor=\"middle\">generation</text>\n";
+      "<text x=\"320\" y=\"20\" text-anchor=\"middle\" font-size=\"14\">objective J per "
+      "generation (lower is better)</text>\n";
+  // Gridlines with their values: J on the left, generations below.
+  for (double value : niceTicks(low, high, 5)) {
+    const std::string at = fixed(y(value), 1);
+    svg += "<line x1=\"" + fixed(kLeft, 1) + "\" y1=\"" + at + "\" x2=\"" +
+           fixed(kLeft + kPlotWidth, 1) + "\" y2=\"" + at + "\" stroke=\"#e4e4e4\"/>\n";
+    svg += "<text x=\"" + fixed(kLeft - 6, 1) + "\" y=\"" + at +
+           "\" text-anchor=\"end\" dominant-baseline=\"middle\">" + general(value) + "</text>\n";
+  }
+  for (double generation : niceTicks(first, std::max(last, first + 1), 6)) {
+    if (generation < first || generation > last) continue;
+    const std::string at = fixed(x(generation), 1);
+    svg += "<line x1=\"" + at + "\" y1=\"" + fixed(kTop, 1) + "\" x2=\"" + at + "\" y2=\"" +
+           fixed(kTop + kPlotHeight, 1) + "\" stroke=\"#e4e4e4\"/>\n";
+    svg += "<text x=\"" + at + "\" y=\"" + fixed(kTop + kPlotHeight + 16, 1) +
+           "\" text-anchor=\"middle\">" + general(generation) + "</text>\n";
+  }
+  svg += "<rect x=\"" + fixed(kLeft, 1) + "\" y=\"" + fixed(kTop, 1) + "\" width=\"" +
+         fixed(kPlotWidth, 1) + "\" height=\"" + fixed(kPlotHeight, 1) +
+         "\" fill=\"none\" stroke=\"#888\"/>\n";
+  svg += "<text x=\"" + fixed(kLeft + kPlotWidth / 2, 1) +
+         "\" y=\"352\" text-anchor=\"middle\">generation</text>\n";
+  svg += "<text transform=\"translate(14 " + fixed(kTop + kPlotHeight / 2, 1) +
+         ") rotate(-90)\" text-anchor=\"middle\">J</text>\n";
   svg += polyline([](const GenerationRecord& r) { return r.mean; },
                   "stroke=\"#999\" stroke-dasharray=\"4 3\"");
   svg += polyline([](const GenerationRecord& r) { return r.best; },
                   "stroke=\"#c0392b\" stroke-width=\"2\"");
-  svg += "<text x=\"480\" y=\"46\" fill=\"#c0392b\">best so far</text>\n";
-  svg += "<text x=\"480\" y=\"62\" fill=\"#777\">generation mean (clipped)</text>\n";
+  // The legend, inside the plot's top right corner, on a white box.
+  const double legendX = kLeft + kPlotWidth - 214, legendY = kTop + 8;
+  svg += "<rect x=\"" + fixed(legendX, 1) + "\" y=\"" + fixed(legendY, 1) +
+         "\" width=\"206\" height=\"40\" fill=\"white\" fill-opacity=\"0.9\" stroke=\"#ccc\"/>\n";
+  svg += "<line x1=\"" + fixed(legendX + 8, 1) + "\" y1=\"" + fixed(legendY + 13, 1) + "\" x2=\"" +
+         fixed(legendX + 30, 1) + "\" y2=\"" + fixed(legendY + 13, 1) +
+         "\" stroke=\"#c0392b\" stroke-width=\"2\"/>\n";
+  svg += "<text x=\"" + fixed(legendX + 36, 1) + "\" y=\"" + fixed(legendY + 17, 1) +
+         "\">best so far</text>\n";
+  svg += "<line x1=\"" + fixed(legendX + 8, 1) + "\" y1=\"" + fixed(legendY + 30, 1) + "\" x2=\"" +
+         fixed(legendX + 30, 1) + "\" y2=\"" + fixed(legendY + 30, 1) +
+         "\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>\n";
+  svg += "<text x=\"" + fixed(legendX + 36, 1) + "\" y=\"" + fixed(legendY + 34, 1) +
+         "\">generation mean (clipped)</text>\n";
   svg += "</svg>\n";
   return svg;
 }
@@ -119,7 +164,8 @@ std::string beforeAfterReport(const ObjectiveEvaluation& before, const Objective
     const size_t columns = static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) {
       return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
     }));
-    if (columns < width) text.append(width - columns, ' ');
+    // At least two spaces before the next column, however long the text.
+    text.append(columns + 2 <= width ? width - columns : 2, ' ');
     return text;
   };
   const auto row = [&](const std::string& name, const std::string& a, const std::string& b) {

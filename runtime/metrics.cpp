@@ -25,6 +25,7 @@ void MotionMetrics::observe(const CharacterState& state,
                             const std::array<double, kJointCount>& torques, double dt, int phase) {
   MotionSummary& s = summary_;
   double pelvisX = state.links[kPelvis].com.x();
+  const bool firstObservation = !started_;
   if (!started_) {
     started_ = true;
     startPelvisX_ = pelvisX;
@@ -48,7 +49,13 @@ void MotionMetrics::observe(const CharacterState& state,
   s.standing = t - lastNonFootContact_ >= def_.standingWindow - 1e-9 && !nonFootContact &&
                s.headHeight >= def_.standingHeadHeight && trunkUpright;
   if (s.standing && !s.firstStanding) s.firstStanding = t;
-  if (!s.riseTime && s.headHeight >= def_.riseHeadHeight) s.riseTime = t;
+  if (!s.standing)
+    s.standingSince.reset();
+  else if (!s.standingSince)
+    s.standingSince = t;
+  // A motion that starts with the head up (standing, walking) has no rise.
+  if (firstObservation) startedHigh_ = s.headHeight >= def_.riseHeadHeight;
+  if (!s.riseTime && !startedHigh_ && s.headHeight >= def_.riseHeadHeight) s.riseTime = t;
 
   bool meantUpright = def_.uprightFromStart || s.firstStanding.has_value();
   if (meantUpright && bodyContact && !s.fell) s.fell = t;

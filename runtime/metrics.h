@@ -35,10 +35,14 @@ struct MotionSummary {
   bool standing = false;
   /// First time the character was standing, seconds.
   std::optional<double> firstStanding;
+  /// While standing: when the current standing interval began, seconds (it may have
+  /// stood, squatted and stood again since firstStanding); nullopt when not standing.
+  std::optional<double> standingSince;
   /// First time it fell (a link other than the feet and hands touched while it was meant
   /// to be upright), seconds.
   std::optional<double> fell;
-  /// First time head height reached MetricsDef::riseHeadHeight, seconds.
+  /// First time head height reached MetricsDef::riseHeadHeight, seconds; nullopt for a
+  /// motion that starts with the head that high (standing, walking): it does not rise.
   std::optional<double> riseTime;
   /// Highest pelvis centre of mass while airborne (no link in contact), metres.
   std::optional<double> maxAirbornePelvisHeight;
@@ -81,6 +85,7 @@ class MotionMetrics {
   bool started_ = false;
   double startPelvisX_ = 0.0;
   double lastNonFootContact_ = 0.0;
+  bool startedHigh_ = false;
   int lastPhase_ = -1;
 };
 

@@ -101,10 +101,10 @@ std::vector<double> perturbationOffsets(double degrees, std::uint64_t seed) {
 
 void validate(const SimulationDef& def) {
   auto fail = [](const std::string& message) { throw std::invalid_argument(message); };
-  if (!(def.timeStep > 0.0) || !std::isfinite(def.timeStep) || def.timeStep > 0.05) {
+  if (!(def.timeStep >= kMinTimeStep && def.timeStep <= kMaxTimeStep)) {
     std::ostringstream out;
-    out << "time step " << def.timeStep
-        << " s is not usable: give a positive step of at most 0.05 s (default 0.00025)";
+    out << "time step " << def.timeStep << " s is not usable: give a step from " << kMinTimeStep
+        << " to " << kMaxTimeStep << " s (default 0.00025)";
     fail(out.str());
   }
   if (def.velocityIterations < 1 || def.positionIterations < 1)

@@ -17,6 +17,11 @@
 
 namespace scl {
 
+/// The time steps a simulation accepts, seconds: below 10 µs a run of seconds takes hours;
+/// above 10 ms the character's stiff joints are no longer simulated credibly.
+inline constexpr double kMinTimeStep = 1e-5;
+inline constexpr double kMaxTimeStep = 0.01;
+
 /// How to build a simulation. Defaults are the thesis's (§4.5).
 struct SimulationDef {
   /// Fixed time step, seconds.

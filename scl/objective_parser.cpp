@@ -278,8 +278,9 @@ class ObjectiveParser {
     if (!parseNumberArguments("unknown trial argument ", "", keys, values, locations)) return false;
     const auto [dt, perturb, seed] = values;
     if (!locations[0].file.empty()) {
-      if (!(dt > 0) || dt > 0.01)
-        return error(locations[0], "the time step must be in (0, 0.01] seconds (e.g. 0.0003)"),
+      if (!(dt >= 1e-5 && dt <= 0.01))
+        return error(locations[0],
+                     "the time step must be from 0.00001 to 0.01 seconds (e.g. 0.0003)"),
                false;
       trial.timeStep = dt;
     }

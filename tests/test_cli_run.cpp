@@ -156,6 +156,7 @@ TEST_CASE("scl run summarises a supine script that does nothing") {
                                          "phases",
                                          "standing",
                                          "first_standing",
+                                         "standing_since",
                                          "fell",
                                          "rise_time",
                                          "max_pelvis_height",
@@ -180,6 +181,7 @@ TEST_CASE("scl run summarises a supine script that does nothing") {
   CHECK(json["steps"] == 4000);
   CHECK(json["standing"] == false);
   CHECK(json["first_standing"].is_null());
+  CHECK(json["standing_since"].is_null());
   CHECK(json["fell"].is_null());
   CHECK(json["rise_time"].is_null());
   CHECK(json["max_airborne_pelvis_height"].is_null());  // lying on the ground throughout
@@ -371,7 +373,8 @@ TEST_CASE("scl run exit codes and messages for each kind of failure") {
   SECTION("missing script: 2") {
     Outcome run = runScl("run " + (dir / "no_such.scl"));
     CHECK(run.exitCode == 2);
-    CHECK(run.err.find("cannot read script") != std::string::npos);
+    CHECK(run.err.find("script '" + (dir / "no_such.scl") + "' does not exist") !=
+          std::string::npos);
   }
   SECTION("no script, unknown option: 2") {
     CHECK(runScl("run").exitCode == 2);

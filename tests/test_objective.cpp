@@ -346,8 +346,8 @@ combine worst
   CHECK(d.location.line == 2);
   CHECK(d.location.column == 7);
   CHECK(d.message == "unknown trial argument 'pertrub'; did you mean 'perturb'?");
-  CHECK(firstError("term 1 energy\ntrial dt: 0\n").message.find("time step must be in (0, 0.01]") !=
-        std::string::npos);
+  CHECK(firstError("term 1 energy\ntrial dt: 0\n")
+            .message.find("time step must be from 0.00001 to 0.01") != std::string::npos);
   CHECK(firstError("term 1 energy\ntrial seed: 1.5\n").message.find("whole number") !=
         std::string::npos);
   CHECK(firstError("term 1 energy\ntrial perturb: -1\n").message.find("from 0 to 180") !=

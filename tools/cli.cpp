@@ -1,23 +1,85 @@
 #include "tools/cli.h"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "runtime/output_files.h"
+
 namespace scl {
 
-std::optional<std::string> readInputFile(const std::string& path) {
+std::string readInputFile(const std::string& path, std::string_view kind) {
+  namespace fs = std::filesystem;
+  const std::string name = std::string(kind) + " '" + path + "'";
+  auto unreadable = [&](const std::string& why) {
+    return InputFileError(kExitUsageError, name + " " + why);
+  };
   std::error_code error;
-  if (std::filesystem::is_directory(path, error)) return std::nullopt;
+  const fs::file_status status = fs::status(path, error);
+  if (path.empty())
+    throw InputFileError(kExitUsageError, "an empty path was given for the " + std::string(kind));
+  if (!fs::exists(status)) throw unreadable("does not exist (check the path)");
+  if (fs::is_directory(status)) throw unreadable("is a directory, not a file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return text.str();
+  if (!in) throw unreadable(std::string("cannot be read: ") + std::strerror(errno));
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) throw unreadable(std::string("cannot be read: ") + std::strerror(errno));
+  std::string text = buffer.str();
+  // A byte-order mark (some Windows editors write one) is no content.
+  if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
+  // Lines ending in CR alone (classic Mac OS) would read as one line.
+  if (text.find('\r') != std::string::npos && text.find('\n') == std::string::npos &&
+      text.find('\r') + 1 < text.size())
+    throw InputFileError(kExitInputError,
+                         name +
+                             " has CR-only line endings (classic Mac OS); save it with LF "
+                             "(or CRLF) line endings");
+  return text;
+}
+
+void checkOutputsAgainstInputs(const std::vector<NamedPath>& inputs,
+                               const std::vector<NamedPath>& outputs) {
+  auto describe = [](const NamedPath& file) { return file.role + " '" + file.path + "'"; };
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    for (const NamedPath& input : inputs)
+      if (sameFile(outputs[i].path, input.path))
+        throw UsageError(describe(outputs[i]) + " is the " + describe(input) +
+                         ": an output never replaces an input (choose another file)");
+    for (size_t j = 0; j < i; ++j)
+      if (sameFile(outputs[i].path, outputs[j].path))
+        throw UsageError(describe(outputs[i]) + " and " + describe(outputs[j]) +
+                         " are the same file: give each output its own file");
+  }
+}
+
+void checkOutputWritable(const std::string& option, const std::string& path) {
+  namespace fs = std::filesystem;
+  if (path.empty()) throw UsageError(option + " needs a file name");
+  const fs::path target = resolvedOutputPath(path);
+  std::error_code error;
+  const fs::file_status status = fs::status(target, error);
+  if (fs::is_directory(status))
+    throw UsageError(option + " '" + path + "' is a directory: give a file name");
+  if (fs::exists(status) && !fs::is_regular_file(status)) {
+    if (::access(target.c_str(), W_OK) != 0)
+      throw UsageError(option + " '" + path + "' cannot be written: " + std::strerror(errno));
+    return;  // a device or FIFO is written directly
+  }
+  const fs::path directory = target.parent_path();
+  if (!fs::is_directory(directory, error))
+    throw UsageError(option + " '" + path + "': directory '" + directory.string() +
+                     "' does not exist (create it first)");
+  if (::access(directory.c_str(), W_OK | X_OK) != 0)
+    throw UsageError(option + " '" + path + "': directory '" + directory.string() +
+                     "' is not writable");
 }
 
 std::optional<double> parseNumberOption(std::string_view text) {

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace scl {
 
@@ -26,8 +27,42 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// The bytes of an input file, or nullopt (directories and unreadable files included).
-std::optional<std::string> readInputFile(const std::string& path);
+/// An input file that cannot be used; what() names it and says why.
+class InputFileError : public std::runtime_error {
+ public:
+  InputFileError(ExitCode code, const std::string& message)
+      : std::runtime_error(message), code_(code) {}
+  /// kExitUsageError when the file cannot be read (missing, a directory, no permission),
+  /// kExitInputError when its bytes cannot be a text file of ours (CR-only lines).
+  ExitCode exitCode() const { return code_; }
+
+ private:
+  ExitCode code_;
+};
+
+/// The one reader of input files (scripts, objectives, ...): the file's text, a UTF-8
+/// byte-order mark dropped. Throws InputFileError naming `kind` ("script", "objective")
+/// and the path: "script 'x.scl' does not exist", "... is a directory, not a file",
+/// "... cannot be read: Permission denied", "... has CR-only line endings ...".
+std::string readInputFile(const std::string& path, std::string_view kind);
+
+/// A file a command reads or writes, as the user named it.
+struct NamedPath {
+  /// How it was given, for messages: "script", "--out", "best.scl of --out".
+  std::string role;
+  std::string path;
+};
+
+/// An output must never replace an input, nor another output of the same command. Throws
+/// UsageError naming both when one resolves (symbolic links, `.`, `..`, hard links) to
+/// an input or to another output: "--out 's.scl' is the script 's.scl' ...".
+void checkOutputsAgainstInputs(const std::vector<NamedPath>& inputs,
+                               const std::vector<NamedPath>& outputs);
+
+/// Fails fast, before any work, on an output that cannot be written: an empty name, a
+/// directory, a missing or unwritable directory (of the file a symbolic link names), a
+/// device or FIFO that cannot be opened for writing. Throws UsageError naming `option`.
+void checkOutputWritable(const std::string& option, const std::string& path);
 
 /// A finite number written in full (`12`, `-0.5`, `1e-3`), else nullopt.
 std::optional<double> parseNumberOption(std::string_view text);

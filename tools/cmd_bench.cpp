@@ -27,6 +27,7 @@
 #include "runtime/run_session.h"
 #include "runtime/runner.h"
 #include "scl/compile.h"
+#include "tools/cli.h"
 #include "tools/commands.h"
 
 namespace scl {
@@ -280,14 +281,6 @@ void printJson(const BenchDef& bench, const std::string& kipupPath, const Physic
   std::printf("%s\n", text.c_str());
 }
 
-std::optional<std::string> readFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 }  // namespace
 
 int sclBenchMain(int argc, char** argv) {
@@ -319,13 +312,11 @@ int sclBenchMain(int argc, char** argv) {
   }
 
   std::optional<std::filesystem::path> kipupPath = findKipup(script);
-  std::optional<std::string> source = kipupPath ? readFile(*kipupPath) : std::nullopt;
-  if (!source) {
-    std::fprintf(stderr,
-                 "scl bench: cannot read the kip-up script%s%s: give one with --script FILE\n",
-                 kipupPath ? " " : "", kipupPath ? kipupPath->c_str() : "");
-    return 2;
-  }
+  if (!kipupPath)
+    throw UsageError(
+        "cannot find scripts/kipup.scl here or above the program: give one with "
+        "--script FILE");
+  const std::optional<std::string> source = readInputFile(kipupPath->string(), "script");
   CompileResult compiled = compile(*source, kipupPath->string());
   if (!compiled.ok()) {
     std::fputs(renderDiagnostics(compiled.diagnostics, *source).c_str(), stderr);

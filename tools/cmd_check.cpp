@@ -1,4 +1,5 @@
 // `scl check` and `scl fmt`: the language front end on the command line.
+#include <algorithm>
 #include <cxxopts.hpp>
 #include <filesystem>
 #include <fstream>
@@ -11,32 +12,12 @@
 #include "scl/compile.h"
 #include "scl/parser.h"
 #include "scl/printer.h"
+#include "tools/cli.h"
 #include "tools/commands.h"
 
 namespace scl {
 
 namespace {
-
-// The file's bytes, or nullopt after printing a one-line error naming it.
-std::optional<std::string> readScript(const std::string& path, std::string_view command) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    std::cerr << command << ": " << path << ": is a directory\n";
-    return std::nullopt;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::cerr << command << ": " << path << ": cannot open file\n";
-    return std::nullopt;
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    std::cerr << command << ": " << path << ": cannot read file\n";
-    return std::nullopt;
-  }
-  return text.str();
-}
 
 // Parses the options; returns an exit code when the command is already done (help or a
 // usage error), nullopt to go on.
@@ -72,18 +53,23 @@ int sclCheckMain(int argc, char** argv) {
     std::cerr << "scl check: no script given (try 'scl check --help')\n";
     return 2;
   }
-  bool failed = false;
+  // Every file is checked; the exit code is the worst: a file that cannot be read (2)
+  // before one with errors (1).
+  int code = kExitOk;
   for (const std::string& file : files) {
-    std::optional<std::string> source = readScript(file, "scl check");
-    if (!source) {
-      failed = true;
+    std::string source;
+    try {
+      source = readInputFile(file, "script");
+    } catch (const InputFileError& error) {
+      std::cerr << "scl check: " << error.what() << "\n";
+      code = std::max<int>(code, error.exitCode());
       continue;
     }
-    CompileResult result = compile(*source, file);
-    std::cerr << renderDiagnostics(result.diagnostics, *source);
-    if (!result.ok()) failed = true;
+    CompileResult result = compile(source, file);
+    std::cerr << renderDiagnostics(result.diagnostics, source);
+    if (!result.ok()) code = std::max<int>(code, kExitInputError);
   }
-  return failed ? 1 : 0;
+  return code;
 }
 
 int sclFmtMain(int argc, char** argv) {
@@ -97,15 +83,14 @@ int sclFmtMain(int argc, char** argv) {
     std::cerr << "scl fmt: expected exactly one script (try 'scl fmt --help')\n";
     return 2;
   }
-  std::optional<std::string> source = readScript(files.front(), "scl fmt");
-  if (!source) return 1;
-  ParseResult parsed = parse(*source, files.front());
+  const std::string source = readInputFile(files.front(), "script");
+  ParseResult parsed = parse(source, files.front());
   if (hasErrors(parsed.diagnostics)) {
-    std::cerr << renderDiagnostics(parsed.diagnostics, *source);
-    return 1;
+    std::cerr << renderDiagnostics(parsed.diagnostics, source);
+    return kExitInputError;
   }
-  std::cout << print(parsed.script, scanComments(*source));
-  return 0;
+  std::cout << print(parsed.script, scanComments(source));
+  return kExitOk;
 }
 
 }  // namespace scl

@@ -13,20 +13,13 @@
 #include <thread>
 
 #include "optimize/optimizer.h"
+#include "tools/cli.h"
 #include "tools/commands.h"
+#include "tools/interrupt.h"
 
 namespace scl {
 
 namespace {
-
-bool readText(const std::string& path, std::string& text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  text = buffer.str();
-  return true;
-}
 
 std::string clock(double seconds) {
   if (!std::isfinite(seconds) || seconds < 0) return "?";
@@ -86,12 +79,12 @@ int sclOptimizeMain(int argc, char** argv) {
                              "(max(|value|, kind floor), at most its range)",
                              cxxopts::value<double>()->default_value("0.2"))(
       "seed", "random seed", cxxopts::value<uint64_t>()->default_value("1"))(
-      "threads", "threads evaluating candidates (default: every core)",
-      cxxopts::value<int>()->default_value("0"))(
-      "time-limit", "wall-clock budget in seconds; no generation starts after it",
-      cxxopts::value<double>())("out",
-                                "output directory (default: SCRIPT without its extension + .opt)",
-                                cxxopts::value<std::string>())(
+      "threads", "threads evaluating candidates (default: every core; at most 4 per core)",
+      cxxopts::value<int>())("time-limit",
+                             "wall-clock budget in seconds; no generation starts after it",
+                             cxxopts::value<double>())(
+      "out", "output directory (default: SCRIPT without its extension + .opt)",
+      cxxopts::value<std::string>())(
       "resume", "continue the run checkpointed in the output directory (checkpoint.json)")(
       "h,help", "show this help")("script", "", cxxopts::value<std::string>())(
       "objective", "", cxxopts::value<std::string>());
@@ -124,8 +117,10 @@ int sclOptimizeMain(int argc, char** argv) {
     if (!(settings.sigma > 0) || !std::isfinite(settings.sigma))
       throw std::invalid_argument("--sigma must be positive");
     settings.seed = parsed["seed"].as<uint64_t>();
-    settings.threads = parsed["threads"].as<int>();
-    if (settings.threads < 0) throw std::invalid_argument("--threads must not be negative");
+    if (parsed.count("threads")) {
+      settings.threads = parsed["threads"].as<int>();
+      if (settings.threads < 1) throw std::invalid_argument("--threads must be at least 1");
+    }
     if (parsed.count("time-limit")) {
       settings.timeLimit = parsed["time-limit"].as<double>();
       if (!(settings.timeLimit > 0))
@@ -140,13 +135,13 @@ int sclOptimizeMain(int argc, char** argv) {
     return 2;
   }
 
-  std::string scriptSource, objectiveSource;
-  for (const auto& [path, text] :
-       {std::pair{&scriptPath, &scriptSource}, std::pair{&objectivePath, &objectiveSource}})
-    if (!readText(*path, *text)) {
-      std::fprintf(stderr, "scl optimize: cannot read '%s'\n", path->c_str());
-      return 2;
-    }
+  const std::string scriptSource = readInputFile(scriptPath, "script");
+  const std::string objectiveSource = readInputFile(objectivePath, "objective");
+  // The run's outputs (docs/optimize.md) never replace its inputs.
+  std::vector<NamedPath> outputs;
+  for (const char* name : {"log.csv", "best.scl", "progress.svg", "checkpoint.json", "report.txt"})
+    outputs.push_back({std::string(name) + " of --out", (settings.outDir / name).string()});
+  checkOutputsAgainstInputs({{"script", scriptPath}, {"objective", objectivePath}}, outputs);
   ProblemResult setup = makeProblem(scriptSource, scriptPath, objectiveSource, objectivePath);
   std::fputs(renderProblemDiagnostics(setup.diagnostics, scriptPath, scriptSource, objectivePath,
                                       objectiveSource)
@@ -155,21 +150,37 @@ int sclOptimizeMain(int argc, char** argv) {
   if (!setup.problem) return 1;
   const OptimizationProblem& problem = *setup.problem;
 
+  // More threads than a few per core only cost memory and switching: cap them.
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (settings.threads > 4 * cores) {
+    std::fprintf(stderr,
+                 "scl optimize: warning: --threads %d is more than 4 per core (%d cores): "
+                 "using %d\n",
+                 settings.threads, cores, 4 * cores);
+    settings.threads = 4 * cores;
+  }
+  InterruptGuard interrupt;
+  settings.interrupt = &interrupt.requested();
+
   try {
     Optimizer optimizer(problem, settings);
-    const int threads = settings.threads > 0
-                            ? settings.threads
-                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    std::fprintf(
-        stderr,
-        "%s %zu parameters of %s against %s: %d candidates/generation, %d threads, out %s\n",
-        settings.resume ? "resuming" : "optimizing", problem.initial.size(), scriptPath.c_str(),
-        objectivePath.c_str(), optimizer.cmaes().populationSize(), threads,
-        settings.outDir.c_str());
+    const int threads = settings.threads > 0 ? settings.threads : cores;
+    std::fprintf(stderr,
+                 "%s %zu parameters of %s against %s: %d candidates/generation, %d %s, out %s\n",
+                 settings.resume ? "resuming" : "optimizing", problem.initial.size(),
+                 scriptPath.c_str(), objectivePath.c_str(), optimizer.cmaes().populationSize(),
+                 threads, threads == 1 ? "thread" : "threads", settings.outDir.c_str());
 
     ProgressBar bar(isatty(STDERR_FILENO) != 0);
     bar.setGeneration(optimizer.cmaes().generation() + 1, settings.generations);
     OptimizeCallbacks callbacks;
+    callbacks.start = [&](const ObjectiveEvaluation& initial) {
+      if (initial.feasible)
+        std::fprintf(stderr, "gen 0  J %.6g with the script's own values\n", initial.value);
+      else
+        std::fprintf(stderr, "gen 0  the script's own values are infeasible: %s\n",
+                     initial.failure.c_str());
+    };
     callbacks.evaluated = [&](int done, int total) { bar.update(done, total); };
     callbacks.generation = [&](const GenerationRecord& record, double rate, double eta,
                                const std::string& failure) {
@@ -182,6 +193,16 @@ int sclOptimizeMain(int argc, char** argv) {
     };
     const OptimizeResult result = optimizer.run(callbacks);
     bar.clear();
+    if (result.interrupted) {
+      const int done = result.log.empty() ? 0 : result.log.back().generation;
+      std::fprintf(stderr,
+                   "scl optimize: interrupted after generation %d; the checkpoint and report "
+                   "are in %s; continue with: scl optimize %s %s --out %s --resume "
+                   "--generations %d\n",
+                   done, settings.outDir.c_str(), scriptPath.c_str(), objectivePath.c_str(),
+                   settings.outDir.c_str(), settings.generations);
+      return interrupt.exitCode();
+    }
 
     std::printf("stopped after generation %d (%s), %lld evaluations\n",
                 result.log.empty() ? 0 : result.log.back().generation, result.stopReason.c_str(),

@@ -17,7 +17,7 @@
 #include <sstream>
 #include <string>
 
-#include "runtime/atomic_file.h"
+#include "runtime/output_files.h"
 #include "runtime/run_session.h"
 #include "scl/compile.h"
 #include "scl/names.h"
@@ -31,23 +31,6 @@
 namespace scl {
 
 namespace {
-
-// Fails fast on an output path that cannot be written, before any simulation.
-void checkOutputPath(const std::string& option, const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code error;
-  if (path.empty()) throw UsageError("--" + option + " needs a file name");
-  if (fs::is_directory(path, error))
-    throw UsageError("--" + option + " '" + path + "' is a directory: give a file name");
-  fs::path directory = fs::path(path).parent_path();
-  if (directory.empty()) directory = ".";
-  if (!fs::is_directory(directory, error))
-    throw UsageError("--" + option + " '" + path + "': directory '" + directory.string() +
-                     "' does not exist (create it first)");
-  if (::access(directory.c_str(), W_OK | X_OK) != 0)
-    throw UsageError("--" + option + " '" + path + "': directory '" + directory.string() +
-                     "' is not writable");
-}
 
 // --set NAME=VALUE for each named `@` parameter.
 void applySets(Program& program, const std::vector<std::pair<std::string, double>>& sets) {
@@ -153,11 +136,9 @@ int fail(int code, const std::string& message) {
 }
 
 int runCommand(const RunRequest& request) {
-  std::optional<std::string> source = readInputFile(request.script);
-  if (!source)
-    return fail(kExitUsageError, "cannot read script '" + request.script + "' (check the path)");
-  if (request.csvPath) checkOutputPath("out", *request.csvPath);
-  if (request.svgPath) checkOutputPath("filmstrip", *request.svgPath);
+  const std::optional<std::string> source = readInputFile(request.script, "script");
+  if (request.csvPath) checkOutputWritable("--out", *request.csvPath);
+  if (request.svgPath) checkOutputWritable("--filmstrip", *request.svgPath);
 
   CompileResult compiled = compile(*source, request.script);
   if (!compiled.diagnostics.empty())
@@ -178,13 +159,14 @@ int runCommand(const RunRequest& request) {
     return fail(kExitInputError, request.script + ": " + error.what());
   }
 
+  // Both files or neither; a file that was there stays as it was when writing fails.
+  OutputFiles outputs;
+  if (run.trajectory) outputs.add(*request.csvPath, run.trajectory->csv().text());
+  if (request.svgPath) outputs.add(*request.svgPath, renderFilmstrip(run.frames, run.environment));
   try {
-    if (run.trajectory) writeFileAtomically(*request.csvPath, run.trajectory->csv().text());
-    if (request.svgPath)
-      writeFileAtomically(*request.svgPath, renderFilmstrip(run.frames, run.environment));
-  } catch (const std::runtime_error& error) {
-    if (run.trajectory) std::filesystem::remove(*request.csvPath);  // both files or neither
-    return fail(kExitUsageError, error.what());
+    outputs.write();
+  } catch (const OutputError& error) {
+    return fail(kExitFailure, std::string(error.what()) + " (no output written)");
   }
   if (request.json)
     std::printf("%s\n", runSummaryJson(request, run.outcome).dump().c_str());

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "tools/cli.h"
 #include "tools/commands.h"
 
 #ifdef SCL_HAVE_VIEWER
@@ -81,6 +82,7 @@ int sclViewMain(int argc, char** argv) {
     std::cerr << "scl view: " << error.what() << " (see 'scl view --help')\n";
     return 2;
   }
+  readInputFile(def.script, "script");  // a missing file is a usage error before any window
   return runViewer(def);
 }
 

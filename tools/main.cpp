@@ -1,8 +1,12 @@
 // The `scl` program: one binary, one subcommand per task (check, fmt, run, ...).
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <iostream>
+#include <new>
 #include <string_view>
 
+#include "tools/cli.h"
 #include "tools/commands.h"
 #include "tools/version.h"
 
@@ -52,7 +56,49 @@ void printUsage(std::FILE* out) {
     std::fprintf(out, "  %-10.*s %.*s\n", static_cast<int>(command.name.size()),
                  command.name.data(), static_cast<int>(command.summary.size()),
                  command.summary.data());
-  std::fprintf(out, "\nexit codes: 0 ok, 1 script error, 2 usage error, 3 simulation failure\n");
+  std::fprintf(out,
+               "\nexit codes: 0 ok, 1 an input file has errors, 2 usage error (options, missing "
+               "files), 3 failure (simulation diverged, output not written), 130/143 "
+               "interrupted (Ctrl-C / SIGTERM)\n");
+}
+
+// Standard output must reach its file: `scl fmt a.scl > b.scl` on a full disk is a
+// failure, not an empty b.scl with exit 0. Returns false (with a message) when it did not.
+bool flushStandardStreams(std::string_view command) {
+  std::cout.flush();
+  const bool outOk = !std::cout.fail() && std::fflush(stdout) == 0 && !std::ferror(stdout);
+  const int outError = errno;
+  const bool closed = std::fclose(stdout) == 0;
+  if (outOk && closed) return std::fflush(stderr) == 0;
+  std::fprintf(stderr, "scl %.*s: cannot write the output: %s\n", static_cast<int>(command.size()),
+               command.data(), std::strerror(outOk ? errno : outError));
+  return false;
+}
+
+// Runs a subcommand: every error ends as a message and an exit code (docs/cli.md), never
+// as an exception escaping main.
+int runCommand(const Subcommand& command, int argc, char** argv) {
+  const std::string_view name = command.name;
+  auto fail = [&](int code, const char* message) {
+    std::fprintf(stderr, "scl %.*s: %s\n", static_cast<int>(name.size()), name.data(), message);
+    return code;
+  };
+  int code = scl::kExitFailure;
+  try {
+    code = command.main(argc, argv);
+  } catch (const scl::UsageError& error) {
+    code = fail(scl::kExitUsageError, error.what());
+  } catch (const scl::InputFileError& error) {
+    code = fail(error.exitCode(), error.what());
+  } catch (const std::bad_alloc&) {
+    code = fail(scl::kExitFailure, "out of memory");
+  } catch (const std::exception& error) {
+    code = fail(scl::kExitFailure, error.what());
+  } catch (...) {
+    code = fail(scl::kExitFailure, "an unknown error");
+  }
+  if (!flushStandardStreams(name) && code == scl::kExitOk) code = scl::kExitFailure;
+  return code;
 }
 
 }  // namespace
@@ -67,9 +113,9 @@ int main(int argc, char** argv) {
     printUsage(stdout);
     return 0;
   }
-  if (name == "--version") return versionMain(argc - 1, argv + 1);
+  if (name == "--version") name = "version";
   for (const Subcommand& command : kSubcommands)
-    if (command.name == name) return command.main(argc - 1, argv + 1);
+    if (command.name == name) return runCommand(command, argc - 1, argv + 1);
   std::fprintf(stderr, "scl: unknown command '%s' (run 'scl --help' for the list)\n", argv[1]);
   return 2;
 }

@@ -70,13 +70,20 @@ std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
          fixedDecimals(run.timeline[i].time, 3) + " s  " + phaseLabel(run.timeline[i]));
   if (run.timeline.size() > kShownPhases)
     line("", "... " + std::to_string(run.timeline.size() - kShownPhases) + " more (see --json)");
-  std::string standing = s.standing ? "yes, since " + seconds(s.firstStanding) : "no";
-  if (!s.standing)
-    standing +=
-        s.firstStanding ? " (was standing at " + seconds(s.firstStanding) + ")" : " (never)";
+  // "Since" is the start of the standing that lasts to the end; it may have stood before.
+  std::string standing = "no";
+  if (s.standing) {
+    standing = "yes, standing since " + seconds(s.standingSince);
+    if (s.firstStanding != s.standingSince)
+      standing += " (first stood at " + seconds(s.firstStanding) + ")";
+  } else {
+    standing += s.firstStanding ? " (first stood at " + seconds(s.firstStanding) + ")" : " (never)";
+  }
   line("standing at end", standing);
   line("fell", s.fell ? "yes, at " + seconds(s.fell) : "no");
-  line("rise time", s.riseTime ? seconds(s.riseTime) : "never (head height stayed below 1.75 m)");
+  line("rise time",
+       s.riseTime ? seconds(s.riseTime)
+                  : "never (the head did not rise to 1.75 m; none when it started that high)");
   line("max pelvis height",
        fixedDecimals(s.maxPelvisHeight, 3) + " m overall, " +
            (s.maxAirbornePelvisHeight
@@ -132,6 +139,7 @@ nlohmann::ordered_json runSummaryJson(const RunRequest& request, const RunOutcom
   out["phases"] = phases;
   out["standing"] = s.standing;
   out["first_standing"] = number(s.firstStanding);
+  out["standing_since"] = number(s.standingSince);
   out["fell"] = number(s.fell);
   out["rise_time"] = number(s.riseTime);
   out["max_pelvis_height"] = number(s.maxPelvisHeight);

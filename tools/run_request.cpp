@@ -109,8 +109,8 @@ cxxopts::Options runOptions() {
       "duration",
       "simulated time, s (default: the script's, else until the last phase has been active 3 "
       "s, at most 60 s; 10 s for a cyclic script)",
-      cxxopts::value<double>(),
-      "S")("dt", "time step, s", cxxopts::value<double>()->default_value("0.00025"), "S")(
+      cxxopts::value<double>(), "S")("dt", "time step, s (0.00001 to 0.01)",
+                                     cxxopts::value<double>()->default_value("0.00025"), "S")(
       "set", "set the @ parameter NAME to VALUE (script units); repeatable",
       cxxopts::value<std::string>(), "NAME=VALUE")(
       "push", "push LINK's centre of mass with (FX, FY) N from T s for DUR s; repeatable",
@@ -173,9 +173,10 @@ RunRequest readRunRequest(const cxxopts::ParseResult& parsed) {
     if (!request.svgPath) throw UsageError("--frames only applies with --filmstrip FILE.svg");
     request.frames = parseFrames(parsed["frames"].as<std::string>());
   }
-  if (request.csvPath && request.svgPath &&
-      std::filesystem::absolute(*request.csvPath) == std::filesystem::absolute(*request.svgPath))
-    throw UsageError("--out and --filmstrip name the same file '" + *request.csvPath + "'");
+  std::vector<NamedPath> outputs;
+  if (request.csvPath) outputs.push_back({"--out", *request.csvPath});
+  if (request.svgPath) outputs.push_back({"--filmstrip", *request.svgPath});
+  checkOutputsAgainstInputs({{"script", request.script}}, outputs);
   return request;
 }
 
