@@ -3,7 +3,7 @@
 #include <array>
 #include <string>
 
-#include "scl/character_table.h"
+#include "scl/character.h"
 #include "scl/lexer.h"
 #include "scl/scene.h"
 #include "scl/token_cursor.h"
@@ -443,8 +443,11 @@ class ScriptParser : private TokenCursor {
     item.joint = parseName();
     if (!isKind(TokenKind::Number)) {
       std::string_view keyword = closestMatch(item.joint.text, kPrimitiveKeywords);
+      // The parser knows no character; every character has the biped's joint names, and
+      // the built-in groups are the usual ones.
+      const Character& names = *humanCharacter();
       const bool isJointName =
-          findJoint(item.joint.text) || !findJointGroup(item.joint.text).empty();
+          names.findJoint(item.joint.text) || !names.findJointGroup(item.joint.text).empty();
       if (!keyword.empty() && !isJointName)
         sink().error(item.joint.location, "unknown primitive '" + quoteToken(item.joint.text) +
                                               "'; did you mean '" + std::string(keyword) + "'?");

@@ -10,7 +10,8 @@ namespace {
 CharacterState standingState(double time) {
   std::array<double, kJointCount> joints{};
   joints[kLeftAnkle] = joints[kRightAnkle] = degToRad(86.45);
-  CharacterState state = forwardKinematics(Vec2(0.0, 1.79), degToRad(90), joints);
+  CharacterState state =
+      forwardKinematics(*scl::humanCharacter(), Vec2(0.0, 1.79), degToRad(90), joints);
   state.time = time;
   state.links[kLeftFoot].contact = state.links[kRightFoot].contact = true;
   return state;
@@ -18,7 +19,8 @@ CharacterState standingState(double time) {
 
 CharacterState lyingState(double time) {
   std::array<double, kJointCount> joints{};
-  CharacterState state = forwardKinematics(Vec2(0.0, 0.15), degToRad(180), joints);
+  CharacterState state =
+      forwardKinematics(*scl::humanCharacter(), Vec2(0.0, 0.15), degToRad(180), joints);
   state.time = time;
   state.links[kTrunk].contact = true;
   return state;

@@ -12,7 +12,7 @@
 #include <string>
 #include <thread>
 
-#include "scl/character_table.h"
+#include "scl/character.h"
 #include "tools/reload/hot_reload.h"
 
 namespace fs = std::filesystem;

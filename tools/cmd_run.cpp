@@ -73,7 +73,7 @@ void applySets(Program& program, const std::string& source, const RunRequest& re
 // (the one scene rule, scl/scene.h), the step and the perturbation.
 SimulationDef simulationDef(const Program& program, const RunRequest& request) {
   const SceneResolution scene =
-      resolveScene(request.scene, program.scene, SceneSpelling::options());
+      resolveScene(request.scene, program.scene, *program.character, SceneSpelling::options());
   for (const SceneIssue& issue : scene.issues)
     if (issue.severity == Severity::Error) throw UsageError(issue.message);
   SimulationDef def = simulationDefFor(program);
@@ -112,6 +112,7 @@ struct Recorded {
   std::optional<TrajectoryRecorder> trajectory;
   std::vector<FilmstripFrame> frames;
   std::vector<EnvironmentBox> environment;
+  std::shared_ptr<const Character> character;
 };
 
 // Runs `program` (moved into the run: a long script is held once).
@@ -159,6 +160,7 @@ Recorded simulate(Program program, const SimulationDef& def, const RunRequest& r
   RunSession session(std::move(program), run);
   const auto runStart = Clock::now();
   recorded.environment = session.runner().simulation().environmentBoxes();
+  recorded.character = session.program().character;
   std::optional<FilmstripSampler> filmstrip;
   if (request.svgPath) filmstrip.emplace(request.frames, run.length.duration, def.timeStep);
   if (request.csvPath) recorded.trajectory.emplace(request.rate, def.timeStep);
@@ -229,7 +231,8 @@ int runCommand(const RunRequest& request) {
   // Both files or neither; a file that was there stays as it was when writing fails.
   OutputFiles outputs;
   if (run.trajectory) outputs.add(*request.csvPath, run.trajectory->csv().text());
-  if (request.svgPath) outputs.add(*request.svgPath, renderFilmstrip(run.frames, run.environment));
+  if (request.svgPath)
+    outputs.add(*request.svgPath, renderFilmstrip(*run.character, run.frames, run.environment));
   try {
     outputs.write();
   } catch (const OutputError& error) {
