@@ -6,15 +6,15 @@
 namespace scl {
 
 const std::array<std::string_view, kLinkCount> kLinkNames = {
-    "head",        "neck",         "trunk",    "pelvis",    "leftArm",    "rightArm",
-    "leftForearm", "rightForearm", "leftHand", "rightHand", "leftThigh",  "rightThigh",
+    "head",        "neck",         "trunk",    "pelvis",    "leftArm",   "rightArm",
+    "leftForearm", "rightForearm", "leftHand", "rightHand", "leftThigh", "rightThigh",
     "leftShank",   "rightShank",   "leftFoot", "rightFoot",
 };
 
 const std::array<std::string_view, kJointCount> kJointNames = {
-    "neckTop",    "neckBottom", "waist",    "leftShoulder", "rightShoulder",
-    "leftElbow",  "rightElbow", "leftWrist", "rightWrist",  "leftHip",
-    "rightHip",   "leftKnee",   "rightKnee", "leftAnkle",   "rightAnkle",
+    "neckTop",   "neckBottom", "waist",     "leftShoulder", "rightShoulder",
+    "leftElbow", "rightElbow", "leftWrist", "rightWrist",   "leftHip",
+    "rightHip",  "leftKnee",   "rightKnee", "leftAnkle",    "rightAnkle",
 };
 
 namespace {

@@ -77,11 +77,13 @@ Character buildLegacyHuman() {
   human.source = "built-in";
   for (int i = 0; i < kLinkCount; ++i) {
     const LegacyLink& l = kLegacyLinks[i];
-    human.links[i] = {l.name, l.length, l.prox, l.dist, l.mass, l.axis, l.parentJoint, l.mirror, 0.0, 0.0};
+    human.links[i] = {l.name, l.length,      l.prox,   l.dist, l.mass,
+                      l.axis, l.parentJoint, l.mirror, 0.0,    0.0};
   }
   for (int j = 0; j < kJointCount; ++j) {
     const LegacyJoint& d = kLegacyJoints[j];
-    human.joints[j] = {d.name, d.parent, d.child, d.anchor, d.min, d.max, d.kp, d.kd, d.maxT, d.mirror};
+    human.joints[j] = {d.name, d.parent, d.child, d.anchor, d.min,
+                       d.max,  d.kp,     d.kd,    d.maxT,   d.mirror};
   }
   for (const LegacyGroup& g : kLegacyLinkGroups) human.linkGroups.push_back({g.name, {g.a, g.b}});
   for (const LegacyGroup& g : kLegacyJointGroups) human.jointGroups.push_back({g.name, {g.a, g.b}});
@@ -92,15 +94,18 @@ Character buildLegacyHuman() {
     human.poses.push_back({name, description, head, joints, support, settles});
   };
   pose("standing", "upright, leaning 2° forward over flat feet, arms hanging", 88.0,
-       {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, flatAnkle + 2, flatAnkle + 2}, PoseSupport::Ground, false);
+       {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, flatAnkle + 2, flatAnkle + 2}, PoseSupport::Ground,
+       false);
   pose("supine", "lying on the back, face up, head toward -x, toes up", 180.0,
        {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 90, 90}, PoseSupport::Ground, true);
   pose("prone", "lying face down, head toward +x, toes tucked under", 0.0,
        {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 90, 90}, PoseSupport::Ground, true);
   pose("sitting", "sitting upright on the chair, feet flat and tucked 20° behind the knees", 90.0,
-       {0, 0, 0, 0, 0, 0, 0, 0, 0, 79, 79, -99, -99, flatAnkle + 20, flatAnkle + 20}, PoseSupport::Seat, true);
+       {0, 0, 0, 0, 0, 0, 0, 0, 0, 79, 79, -99, -99, flatAnkle + 20, flatAnkle + 20},
+       PoseSupport::Seat, true);
   pose("crouching", "knees bent 49° over flat feet, trunk upright, arms hanging", 90.0,
-       {0, 0, 0, 0, 0, 0, 0, 0, 0, 19, 19, -49, -49, flatAnkle + 30, flatAnkle + 30}, PoseSupport::Ground, true);
+       {0, 0, 0, 0, 0, 0, 0, 0, 0, 19, 19, -49, -49, flatAnkle + 30, flatAnkle + 30},
+       PoseSupport::Ground, true);
   return human;
 }
 
