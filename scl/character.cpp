@@ -17,6 +17,24 @@ const std::array<std::string_view, kJointCount> kJointNames = {
     "rightHip",  "leftKnee",   "rightKnee", "leftAnkle",    "rightAnkle",
 };
 
+const std::array<JointWiring, kJointCount> kBipedWiring = {{
+    {kHead, kNeck},
+    {kNeck, kTrunk},
+    {kTrunk, kPelvis},
+    {kTrunk, kLeftArm},
+    {kTrunk, kRightArm},
+    {kLeftArm, kLeftForearm},
+    {kRightArm, kRightForearm},
+    {kLeftForearm, kLeftHand},
+    {kRightForearm, kRightHand},
+    {kPelvis, kLeftThigh},
+    {kPelvis, kRightThigh},
+    {kLeftThigh, kLeftShank},
+    {kRightThigh, kRightShank},
+    {kLeftShank, kLeftFoot},
+    {kRightShank, kRightFoot},
+}};
+
 namespace {
 
 // Mass properties of a capped trapezoid of unit density along +x: the trapezoid from

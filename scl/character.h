@@ -72,6 +72,14 @@ enum JointId : int {
 extern const std::array<std::string_view, kLinkCount> kLinkNames;
 extern const std::array<std::string_view, kJointCount> kJointNames;
 
+/// The biped's tree: the links each joint joins (parent nearer the head, child), by
+/// JointId. Joint j's child is link j + 1.
+struct JointWiring {
+  LinkId parent;
+  LinkId child;
+};
+extern const std::array<JointWiring, kJointCount> kBipedWiring;
+
 /// One rigid link: a trapezoid with a semicircular cap at each end.
 struct LinkDef {
   std::string name;
@@ -194,7 +202,8 @@ LinkMassProperties linkMassProperties(double length, double proximalThickness,
                                       double distalThickness, double mass);
 
 /// The thesis human (Shen 2013, Tables 4.1 and 4.2; characters/human.character): the
-/// character a script gets unless it names another. Immutable, shared.
+/// character a script gets unless it names another. Immutable, shared. (Defined with the
+/// character files, scl/character_loader.cpp.)
 const std::shared_ptr<const Character>& humanCharacter();
 
 /// Environments a scene can name.

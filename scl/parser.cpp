@@ -574,33 +574,6 @@ class ScriptParser : private TokenCursor {
 
   // --- pieces ---------------------------------------------------------------------------
 
-  // vec := "(" NUM "," NUM ")"
-  std::optional<Vec> parseVec(std::string_view what) {
-    const Token& open = next();
-    std::vector<NumberLit> numbers;
-    while (!isKind(TokenKind::RightParen)) {
-      if (!isKind(TokenKind::Number)) {
-        expectedNear("a number in " + std::string(what), peek());
-        if (!isKind(TokenKind::Identifier) && !isKind(TokenKind::Comma)) noteOpened(open);
-        return std::nullopt;
-      }
-      numbers.push_back(*parseNumber(""));
-      if (isKind(TokenKind::Comma)) {
-        next();
-      } else if (!isKind(TokenKind::RightParen)) {
-        expectedNear("',' or ')'", peek());
-        noteOpened(open);
-        return std::nullopt;
-      }
-    }
-    next();
-    if (numbers.size() != 2) {
-      errorAt(open, "expected 2 numbers in " + std::string(what) + ", found " +
-                        std::to_string(numbers.size()));
-      return std::nullopt;
-    }
-    return Vec{numbers[0], numbers[1], location(open)};
-  }
   ScriptVisitor* visitor_ = nullptr;
   // The last phase parsed, not yet given to the visitor: its transition may follow.
   std::optional<Phase> pending_;
