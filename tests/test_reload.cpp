@@ -302,3 +302,24 @@ TEST_CASE("reload: save-to-running latency is under 100 ms", "[reload][latency]"
   CHECK(phaseCount(reloader) == 3);
   CHECK(latencyMs < 100.0);
 }
+
+TEST_CASE("reload: a UTF-8 byte-order mark is no content, as for every input file", "[reload]") {
+  // docs/cli.md: one reader reads every input file and drops the mark; the viewer's
+  // loads and reloads must see the text `scl check` and `scl run` see.
+  TempDir dir;
+  const std::string script = dir.file("bom.scl");
+  writeFile(script, "\xEF\xBB\xBF" + kOnePhase);
+  const scl::FileSnapshot snapshot = scl::takeSnapshot(script);
+  REQUIRE(snapshot.kind == scl::FileKind::Regular);
+  CHECK(snapshot.content == kOnePhase);
+  HotReloader reloader({script});
+  CHECK(reloader.loadNow() == ReloadEvent::Loaded);
+  CHECK(reloader.status() == ReloadStatus::Running);
+  CHECK(reloader.programSource() == kOnePhase);
+
+  // Saved again with the mark and a second phase: reloaded.
+  writeFile(script, "\xEF\xBB\xBF" + kTwoPhases);
+  auto now = WatchClock::now();
+  CHECK(pollSettled(reloader, now) == ReloadEvent::Loaded);
+  CHECK(phaseCount(reloader) == 2);
+}
