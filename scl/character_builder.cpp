@@ -64,11 +64,14 @@ class CharacterBuilder {
     LinkDef& link = character_.links[*index];
     link.name = statement.name.text;
     const bool lengthOk = positive(statement.length, statement.name, "length", "link");
-    bool thicknessOk = require(statement.thickness.has_value(), statement.name,
-                               "link " + inQuotes(statement.name.text) + " needs 'thickness: (P, D)'");
+    bool thicknessOk =
+        require(statement.thickness.has_value(), statement.name,
+                "link " + inQuotes(statement.name.text) + " needs 'thickness: (P, D)'");
     if (thicknessOk) {
-      thicknessOk = positiveValue(statement.thickness->x, "the proximal thickness") &
-                    positiveValue(statement.thickness->y, "the distal thickness");
+      // Both checked, so that both errors are reported.
+      const bool proximalOk = positiveValue(statement.thickness->x, "the proximal thickness");
+      const bool distalOk = positiveValue(statement.thickness->y, "the distal thickness");
+      thicknessOk = proximalOk && distalOk;
     }
     if (lengthOk) link.length = statement.length->value;
     if (thicknessOk) {
@@ -80,10 +83,9 @@ class CharacterBuilder {
                   "give 'mass:' or 'density:', not both (link " + inQuotes(link.name) + ")");
     } else if (statement.density) {
       if (positiveValue(*statement.density, "the density") && lengthOk && thicknessOk)
-        link.mass = statement.density->value *
-                    linkMassProperties(link.length, link.proximalThickness, link.distalThickness,
-                                       1.0)
-                        .area;
+        link.mass =
+            statement.density->value *
+            linkMassProperties(link.length, link.proximalThickness, link.distalThickness, 1.0).area;
     } else if (positive(statement.mass, statement.name, "mass", "link")) {
       link.mass = statement.mass->value;
     }
@@ -105,8 +107,8 @@ class CharacterBuilder {
     if (parent) joint.parentLink = *parent;
     if (child) joint.childLink = *child;
     if (parent && child && *parent == *child)
-      sink_.error(statement.child->location, who + " joins " + inQuotes(statement.child->text) +
-                                                 " to itself");
+      sink_.error(statement.child->location,
+                  who + " joins " + inQuotes(statement.child->text) + " to itself");
     if (require(statement.range.has_value(), statement.name, who + " needs 'range: (MIN, MAX)'")) {
       joint.minDeg = statement.range->x.value;
       joint.maxDeg = statement.range->y.value;
@@ -129,10 +131,11 @@ class CharacterBuilder {
         notParameter(*statement.at);
         joint.anchorOnParent = statement.at->value;
         if (statement.at->value < 0 || statement.at->value > parentLength)
-          sink_.error(statement.at->location,
-                      "'at:' " + formatNumber(statement.at->value) + " m is off " +
-                          inQuotes(kLinkNames[*parent]) + ", which is " + formatNumber(parentLength) +
-                          " m long (give 0 to " + formatNumber(parentLength) + ")");
+          sink_.error(statement.at->location, "'at:' " + formatNumber(statement.at->value) +
+                                                  " m is off " + inQuotes(kLinkNames[*parent]) +
+                                                  ", which is " + formatNumber(parentLength) +
+                                                  " m long (give 0 to " +
+                                                  formatNumber(parentLength) + ")");
       }
     }
   }
@@ -164,8 +167,9 @@ class CharacterBuilder {
       }
       auto [it, inserted] = hangsFrom.emplace(joint.childLink, j);
       if (!inserted)
-        sink_.error(at, "link " + inQuotes(kLinkNames[joint.childLink]) + " hangs from two joints, " +
-                            inQuotes(kJointNames[it->second]) + " and " + inQuotes(joint.name));
+        sink_.error(at, "link " + inQuotes(kLinkNames[joint.childLink]) +
+                            " hangs from two joints, " + inQuotes(kJointNames[it->second]) +
+                            " and " + inQuotes(joint.name));
     }
     for (int link = 0; link < kLinkCount; ++link)
       if (link != kHead && !hangsFrom.count(link))
@@ -216,17 +220,17 @@ class CharacterBuilder {
     if (!secondIndex) {
       sink_.error(statement.second.location,
                   inQuotes(statement.second.text) + " is no " + (firstLink ? "link" : "joint") +
-                      " of the character; a mirror pairs two " +
-                      (firstLink ? "links" : "joints"));
+                      " of the character; a mirror pairs two " + (firstLink ? "links" : "joints"));
       return;
     }
     const int first = firstLink ? *firstLink : *firstJoint;
     const int second = *secondIndex;
     auto& pairs = firstLink ? linkMirrors_ : jointMirrors_;
-    for (const auto& [index, name] : {std::pair{first, statement.first}, {second, statement.second}}) {
+    for (const auto& [index, name] :
+         {std::pair{first, statement.first}, {second, statement.second}}) {
       if (!isLeft(name.text) && !isRight(name.text)) {
-        sink_.error(name.location, inQuotes(name.text) +
-                                       " lies on the midline: it is its own mirror image");
+        sink_.error(name.location,
+                    inQuotes(name.text) + " lies on the midline: it is its own mirror image");
         return;
       }
       if (pairs.count(index)) {
@@ -275,14 +279,16 @@ class CharacterBuilder {
   void missingMirror(const std::string& name, const SourceLocation& at) {
     std::string other = isLeft(name) ? "right" + name.substr(4) : "left" + name.substr(5);
     const std::string left = isLeft(name) ? name : other, right = isLeft(name) ? other : name;
-    sink_.error(at, inQuotes(name) + " has no mirror image: add 'mirror " + left + " " + right + "'");
+    sink_.error(at,
+                inQuotes(name) + " has no mirror image: add 'mirror " + left + " " + right + "'");
   }
 
   void differs(const SourceLocation& at, const std::string& a, const std::string& b,
                std::string_view what, double x, double y, std::string_view unit) {
     sink_.error(at, "the mirror pair " + inQuotes(a) + " and " + inQuotes(b) + " differ in " +
                         std::string(what) + ": " + formatNumber(x) + std::string(unit) + " and " +
-                        formatNumber(y) + std::string(unit) + " (a mirror image has the same shape)");
+                        formatNumber(y) + std::string(unit) +
+                        " (a mirror image has the same shape)");
   }
 
   void checkSameShape(const LinkDef& a, const LinkDef& b, const SourceLocation& at) {
@@ -329,8 +335,8 @@ class CharacterBuilder {
         return;
       }
       if (ofLinks && *ofLinks != link.has_value()) {
-        sink_.error(member.location, "group " + inQuotes(name) +
-                                         " mixes links and joints; a group is of one kind");
+        sink_.error(member.location,
+                    "group " + inQuotes(name) + " mixes links and joints; a group is of one kind");
         return;
       }
       ofLinks = link.has_value();
@@ -349,8 +355,8 @@ class CharacterBuilder {
 
   void addPose(const sx::PoseStatement& statement) {
     if (character_.findPose(statement.name.text)) {
-      sink_.error(statement.name.location, "pose " + inQuotes(statement.name.text) +
-                                               " is defined twice");
+      sink_.error(statement.name.location,
+                  "pose " + inQuotes(statement.name.text) + " is defined twice");
       return;
     }
     PoseDef pose;
@@ -377,7 +383,8 @@ class CharacterBuilder {
       if (settles == "yes") {
         pose.settles = true;
       } else if (settles != "no") {
-        sink_.error(statement.settles->location, "'settles:' is yes or no, not " + inQuotes(settles));
+        sink_.error(statement.settles->location,
+                    "'settles:' is yes or no, not " + inQuotes(settles));
       }
     }
     const double flatAnkle = character_.footFlatAngleDeg() - 90.0;
@@ -402,15 +409,14 @@ class CharacterBuilder {
           continue;
         }
         if (angle.flat && joint != kLeftAnkle && joint != kRightAnkle) {
-          sink_.error(angle.joint.location,
-                      "'flat' is an ankle angle (it sets the foot flat); " +
-                          inQuotes(kJointNames[joint]) + " is no ankle");
+          sink_.error(angle.joint.location, "'flat' is an ankle angle (it sets the foot flat); " +
+                                                inQuotes(kJointNames[joint]) + " is no ankle");
           continue;
         }
         if (angle.value) notParameter(*angle.value);
-        pose.jointDeg[joint] =
-            angle.flat ? (angle.value ? flatAnkle + angle.value->value : flatAnkle)
-                       : angle.value->value;
+        pose.jointDeg[joint] = angle.flat
+                                   ? (angle.value ? flatAnkle + angle.value->value : flatAnkle)
+                                   : angle.value->value;
       }
     }
     character_.poses.push_back(std::move(pose));
@@ -423,8 +429,9 @@ class CharacterBuilder {
                                std::string_view kind) {
     for (size_t i = 0; i < all.size(); ++i)
       if (all[i] == name.text) return static_cast<int>(i);
-    sink_.error(name.location, unknownNameMessage(kind, name.text, all) + "; a character has the "
-                                                                          "biped's " +
+    sink_.error(name.location, unknownNameMessage(kind, name.text, all) +
+                                   "; a character has the "
+                                   "biped's " +
                                    std::string(kind) + "s (docs/character.md)");
     return std::nullopt;
   }
@@ -468,8 +475,8 @@ class CharacterBuilder {
   bool positiveValue(const sx::NumberLit& number, std::string_view what) {
     notParameter(number);
     if (number.value > 0) return true;
-    sink_.error(number.location, std::string(what) + " must be positive (found " +
-                                     formatNumber(number.value) + ")");
+    sink_.error(number.location,
+                std::string(what) + " must be positive (found " + formatNumber(number.value) + ")");
     return false;
   }
 
@@ -498,7 +505,8 @@ class CharacterBuilder {
 
   const sx::JointStatement& jointStatement(int joint) const {
     for (const sx::CharacterStatement& statement : file_.statements)
-      if (auto* j = std::get_if<sx::JointStatement>(&statement); j && j->name.text == kJointNames[joint])
+      if (auto* j = std::get_if<sx::JointStatement>(&statement);
+          j && j->name.text == kJointNames[joint])
         return *j;
     return fallbackJoint_;
   }

@@ -64,13 +64,13 @@ CharacterLoad loadCharacter(std::string_view nameOrPath,
   std::filesystem::path path(nameOrPath);
   if (path.is_relative() && !baseDirectory.empty()) path = baseDirectory / path;
   std::error_code error;
-  const bool looksLikePath = nameOrPath.find('/') != std::string_view::npos ||
-                             nameOrPath.ends_with(".character");
+  const bool looksLikePath =
+      nameOrPath.find('/') != std::string_view::npos || nameOrPath.ends_with(".character");
   if (!std::filesystem::is_regular_file(path, error)) {
-    std::string message =
-        looksLikePath ? "character file '" + path.string() + "' does not exist"
-                      : unknownChoiceMessage("character", nameOrPath, builtins) +
-                            "; give a built-in name or the path of a .character file";
+    std::string message = looksLikePath
+                              ? "character file '" + path.string() + "' does not exist"
+                              : unknownChoiceMessage("character", nameOrPath, builtins) +
+                                    "; give a built-in name or the path of a .character file";
     load.diagnostics.push_back({Severity::Error, {}, std::move(message)});
     return load;
   }

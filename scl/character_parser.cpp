@@ -55,11 +55,16 @@ class CharacterParser : private TokenCursor {
       }
       const Token word = peek();
       std::optional<CharacterStatement> statement;
-      if (word.text == "link") statement = parseLink();
-      else if (word.text == "joint") statement = parseJoint();
-      else if (word.text == "mirror") statement = parseMirror();
-      else if (word.text == "group") statement = parseGroup();
-      else if (word.text == "pose") statement = parsePose();
+      if (word.text == "link")
+        statement = parseLink();
+      else if (word.text == "joint")
+        statement = parseJoint();
+      else if (word.text == "mirror")
+        statement = parseMirror();
+      else if (word.text == "group")
+        statement = parseGroup();
+      else if (word.text == "pose")
+        statement = parsePose();
       else if (word.text == "character") {
         errorAt(word, "a file holds one character: 'character' may appear only at its start");
         next();
@@ -217,8 +222,8 @@ class CharacterParser : private TokenCursor {
           angle.flat = true;
           if (isKind(TokenKind::Number)) angle.value = parseNumber("");
         } else {
-          angle.value = parseNumber("an angle (degrees) or 'flat' after '" +
-                                    quoteToken(key.text) + ":'");
+          angle.value =
+              parseNumber("an angle (degrees) or 'flat' after '" + quoteToken(key.text) + ":'");
           if (!angle.value) return std::nullopt;
         }
         pose.angles.push_back(std::move(angle));

@@ -15,7 +15,9 @@ namespace {
 
 namespace sx = syntax;
 
-std::string number(const sx::NumberLit& n) { return (n.parameter ? "@" : "") + formatNumber(n.value); }
+std::string number(const sx::NumberLit& n) {
+  return (n.parameter ? "@" : "") + formatNumber(n.value);
+}
 std::string vec(const sx::Vec& v) { return "(" + number(v.x) + ", " + number(v.y) + ")"; }
 
 // The cells of a statement's line, to be aligned with its neighbours of the same kind.
@@ -74,7 +76,8 @@ const SourceLocation& locationOf(const sx::CharacterStatement& statement) {
 
 }  // namespace
 
-std::string printCharacterFile(const sx::CharacterFile& file, const std::vector<Comment>& comments) {
+std::string printCharacterFile(const sx::CharacterFile& file,
+                               const std::vector<Comment>& comments) {
   // Own-line comments go before the first statement after them (those before `character`
   // before it, those after the last statement at the end); a comment after code goes at
   // the end of the last statement starting on or before its line (0: the `character`
