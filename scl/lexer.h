@@ -112,6 +112,10 @@ struct Comment {
   bool blankLineBefore = false;
 };
 
+/// True when `text`'s lines end in CR alone (classic Mac OS): the front end would read the
+/// file as one line, so readers refuse it with a message of their own.
+bool hasCrOnlyLineEndings(std::string_view text);
+
 /// Every comment of `source`, in order. SCL has no string literals, so every `//`
 /// starts a comment.
 std::vector<Comment> scanComments(std::string_view source);
