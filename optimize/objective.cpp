@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "runtime/run_session.h"
-#include "scl/poses.h"
+#include "scl/character.h"
 
 namespace scl {
 
@@ -19,8 +19,8 @@ double wrappedDifference(double angle, double reference) {
   return difference;
 }
 
-double skid(const CharacterState& state, double tolerance) {
-  const double flat = degToRad(footFlatAngleDeg());
+double skid(const Character& character, const CharacterState& state, double tolerance) {
+  const double flat = degToRad(character.footFlatAngleDeg());
   double total = 0.0;
   for (int foot : {kLeftFoot, kRightFoot}) {
     if (!state.links[foot].contact) continue;
@@ -35,8 +35,8 @@ bool airborne(const CharacterState& state) {
                       [](const LinkState& link) { return link.contact; });
 }
 
-double rawQuantity(const Quantity& quantity, const CharacterState& state,
-                   const std::array<double, kJointCount>& torques) {
+double rawQuantity(const Quantity& quantity, const Character& character,
+                   const CharacterState& state, const std::array<double, kJointCount>& torques) {
   const int i = quantity.index;
   switch (quantity.kind) {
     case QuantityKind::Constant:
@@ -88,7 +88,7 @@ double rawQuantity(const Quantity& quantity, const CharacterState& state,
       return sum;
     }
     case QuantityKind::Skid:
-      return skid(state, quantity.skidTolerance);
+      return skid(character, state, quantity.skidTolerance);
   }
   return 0.0;
 }
@@ -107,10 +107,10 @@ bool compare(double value, Comparison comparison, double threshold) {
   return false;
 }
 
-bool allHold(const std::vector<Condition>& conditions, const CharacterState& state,
-             const std::array<double, kJointCount>& torques) {
+bool allHold(const std::vector<Condition>& conditions, const Character& character,
+             const CharacterState& state, const std::array<double, kJointCount>& torques) {
   return std::all_of(conditions.begin(), conditions.end(), [&](const Condition& condition) {
-    return conditionHolds(condition, state, torques);
+    return conditionHolds(condition, character, state, torques);
   });
 }
 
@@ -118,9 +118,9 @@ bool allHold(const std::vector<Condition>& conditions, const CharacterState& sta
 
 double objectiveHeadHeight(const CharacterState& state) { return MotionMetrics::headHeight(state); }
 
-double quantityValue(const Quantity& quantity, const CharacterState& state,
-                     const std::array<double, kJointCount>& torques) {
-  const double value = rawQuantity(quantity, state, torques);
+double quantityValue(const Quantity& quantity, const Character& character,
+                     const CharacterState& state, const std::array<double, kJointCount>& torques) {
+  const double value = rawQuantity(quantity, character, state, torques);
   switch (quantity.transform) {
     case QuantityTransform::None:
       return value;
@@ -132,8 +132,8 @@ double quantityValue(const Quantity& quantity, const CharacterState& state,
   return value;
 }
 
-bool conditionHolds(const Condition& condition, const CharacterState& state,
-                    const std::array<double, kJointCount>& torques) {
+bool conditionHolds(const Condition& condition, const Character& character,
+                    const CharacterState& state, const std::array<double, kJointCount>& torques) {
   const auto touches = [&](int link) { return state.links[link].contact; };
   switch (condition.kind) {
     case ConditionKind::Airborne:
@@ -148,16 +148,18 @@ bool conditionHolds(const Condition& condition, const CharacterState& state,
     case ConditionKind::NoContact:
       return std::none_of(condition.links.begin(), condition.links.end(), touches);
     case ConditionKind::Compare:
-      return compare(quantityValue(condition.quantity, state, torques), condition.comparison,
-                     condition.threshold);
+      return compare(quantityValue(condition.quantity, character, state, torques),
+                     condition.comparison, condition.threshold);
   }
   return false;
 }
 
 // --- ObjectiveAccumulator -------------------------------------------------------------
 
-ObjectiveAccumulator::ObjectiveAccumulator(const ObjectiveDef& objective)
+ObjectiveAccumulator::ObjectiveAccumulator(const ObjectiveDef& objective,
+                                           const Character& character)
     : objective_(&objective),
+      character_(&character),
       accumulators_(objective.terms.size()),
       lastValues_(objective.terms.size()) {}
 
@@ -166,8 +168,8 @@ void ObjectiveAccumulator::observe(const CharacterState& state,
   const auto& terms = objective_->terms;
   for (size_t i = 0; i < terms.size(); ++i) {
     StepValue step;
-    step.holds = allHold(terms[i].conditions, state, torques);
-    if (step.holds) step.value = quantityValue(terms[i].quantity, state, torques);
+    step.holds = allHold(terms[i].conditions, *character_, state, torques);
+    if (step.holds) step.value = quantityValue(terms[i].quantity, *character_, state, torques);
     lastValues_[i] = step;
     record(i, step, dt, 1);
   }
@@ -177,7 +179,8 @@ void ObjectiveAccumulator::observe(const CharacterState& state,
   const auto& stops = objective_->stops;
   for (size_t i = 0; i < stops.size() && firedStop_ < 0; ++i) {
     // Half a step of slack so that `after 2.5` is reached at the step ending at 2.5 s.
-    if (state.time + 0.5 * dt >= stops[i].after && allHold(stops[i].conditions, state, torques))
+    if (state.time + 0.5 * dt >= stops[i].after &&
+        allHold(stops[i].conditions, *character_, state, torques))
       firedStop_ = static_cast<int>(i);
   }
 }
@@ -279,7 +282,7 @@ ObjectiveEvaluation runTrial(const Program& program, const ObjectiveDef& objecti
   def.metricsSeeInitialState = false;
   const int64_t steps = std::llround(*def.length.duration / def.simulation.timeStep);
   RunSession session(program, def);
-  ObjectiveAccumulator accumulator(objective);
+  ObjectiveAccumulator accumulator(objective, session.runner().simulation().character());
   session.run([&](const StepView& step) {
     if (!step.report) return;
     accumulator.observe(step.state, step.torques, step.timeStep);

@@ -29,7 +29,9 @@ double objectiveHeadHeight(const CharacterState& state);
 /// Folds the steps of one simulation into the objective's term values.
 class ObjectiveAccumulator {
  public:
-  explicit ObjectiveAccumulator(const ObjectiveDef& objective);
+  /// `character` (the simulated one; for the feet's flat angle) must outlive it.
+  explicit ObjectiveAccumulator(const ObjectiveDef& objective,
+                                const Character& character = *humanCharacter());
 
   /// Records one step: the state after it, the torques applied during it, its length.
   void observe(const CharacterState& state, const std::array<double, kJointCount>& torques,
@@ -62,6 +64,7 @@ class ObjectiveAccumulator {
   void record(size_t term, const StepValue& step, double dt, int64_t repeats);
 
   const ObjectiveDef* objective_;
+  const Character* character_;
   std::vector<Accumulator> accumulators_;
   std::vector<StepValue> lastValues_;
   double lastDt_ = 0.0;
@@ -71,11 +74,11 @@ class ObjectiveAccumulator {
 };
 
 /// The value of a quantity in a state (after the transform).
-double quantityValue(const Quantity& quantity, const CharacterState& state,
-                     const std::array<double, kJointCount>& torques);
+double quantityValue(const Quantity& quantity, const Character& character,
+                     const CharacterState& state, const std::array<double, kJointCount>& torques);
 /// Whether a condition holds in a state.
-bool conditionHolds(const Condition& condition, const CharacterState& state,
-                    const std::array<double, kJointCount>& torques);
+bool conditionHolds(const Condition& condition, const Character& character,
+                    const CharacterState& state, const std::array<double, kJointCount>& torques);
 
 /// The outcome of simulating one candidate.
 struct ObjectiveEvaluation {

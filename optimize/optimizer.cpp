@@ -332,7 +332,7 @@ Optimizer::Optimizer(const OptimizationProblem& problem, const OptimizeSettings&
         std::error_code error;
         std::filesystem::create_directories(settings.outDir, error);
         if (error)
-          throw OptimizeError(3, "cannot create the output directory '" + settings.outDir.string() +
+          throw OptimizeError(2, "cannot create the output directory '" + settings.outDir.string() +
                                      "': " + error.message());
         return startOrResume(problem, settings, log_, priorWallTime_);
       }()) {

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
+#include <string_view>
 
 #include "optimize/optimizer.h"
 
@@ -14,6 +16,11 @@ std::string exact(double value) {
   char buffer[64];
   auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
   return ec == std::errc() ? std::string(buffer, end) : std::string("nan");
+}
+
+// Appends pieces in order without the temporaries of a chain of '+'.
+void appendAll(std::string& out, std::initializer_list<std::string_view> pieces) {
+  for (std::string_view piece : pieces) out += piece;
 }
 
 std::string fixed(double value, int decimals) {
@@ -110,18 +117,19 @@ std::string progressSvg(const std::vector<GenerationRecord>& log) {
   // Gridlines with their values: J on the left, generations below.
   for (double value : niceTicks(low, high, 5)) {
     const std::string at = fixed(y(value), 1);
-    svg += "<line x1=\"" + fixed(kLeft, 1) + "\" y1=\"" + at + "\" x2=\"" +
-           fixed(kLeft + kPlotWidth, 1) + "\" y2=\"" + at + "\" stroke=\"#e4e4e4\"/>\n";
-    svg += "<text x=\"" + fixed(kLeft - 6, 1) + "\" y=\"" + at +
-           "\" text-anchor=\"end\" dominant-baseline=\"middle\">" + general(value) + "</text>\n";
+    appendAll(svg, {"<line x1=\"", fixed(kLeft, 1), "\" y1=\"", at, "\" x2=\"",
+                    fixed(kLeft + kPlotWidth, 1), "\" y2=\"", at, "\" stroke=\"#e4e4e4\"/>\n"});
+    appendAll(
+        svg, {"<text x=\"", fixed(kLeft - 6, 1), "\" y=\"", at,
+              "\" text-anchor=\"end\" dominant-baseline=\"middle\">", general(value), "</text>\n"});
   }
   for (double generation : niceTicks(first, std::max(last, first + 1), 6)) {
     if (generation < first || generation > last) continue;
     const std::string at = fixed(x(generation), 1);
-    svg += "<line x1=\"" + at + "\" y1=\"" + fixed(kTop, 1) + "\" x2=\"" + at + "\" y2=\"" +
-           fixed(kTop + kPlotHeight, 1) + "\" stroke=\"#e4e4e4\"/>\n";
-    svg += "<text x=\"" + at + "\" y=\"" + fixed(kTop + kPlotHeight + 16, 1) +
-           "\" text-anchor=\"middle\">" + general(generation) + "</text>\n";
+    appendAll(svg, {"<line x1=\"", at, "\" y1=\"", fixed(kTop, 1), "\" x2=\"", at, "\" y2=\"",
+                    fixed(kTop + kPlotHeight, 1), "\" stroke=\"#e4e4e4\"/>\n"});
+    appendAll(svg, {"<text x=\"", at, "\" y=\"", fixed(kTop + kPlotHeight + 16, 1),
+                    "\" text-anchor=\"middle\">", general(generation), "</text>\n"});
   }
   svg += "<rect x=\"" + fixed(kLeft, 1) + "\" y=\"" + fixed(kTop, 1) + "\" width=\"" +
          fixed(kPlotWidth, 1) + "\" height=\"" + fixed(kPlotHeight, 1) +

@@ -9,7 +9,7 @@
 #include <Eigen/Core>
 #include <array>
 
-#include "scl/character_table.h"
+#include "scl/character.h"
 
 namespace scl {
 
@@ -48,23 +48,21 @@ struct CharacterState {
 };
 
 /// Unit vector of a link's axis (from its origin toward its distal cap) at world angle.
-Vec2 linkAxis(int link, double worldAngle);
-/// Distance from a link's origin to its centre of mass along its axis, metres.
-double linkComOffset(int link);
-/// Moment of inertia of a link about its centre of mass, kg·m² (capped trapezoid).
-double linkInertia(int link);
+Vec2 linkAxis(const Character& character, int link, double worldAngle);
 
 /// Link world angles from the head's world angle and the joint angles (radians).
 std::array<double, kLinkCount> worldAnglesFromJoints(
-    double headAngle, const std::array<double, kJointCount>& jointAngles);
+    const Character& character, double headAngle,
+    const std::array<double, kJointCount>& jointAngles);
 
 /// A static state (zero velocities, no contact) from the head's origin and angle and the
 /// joint angles: link origins, joint positions, centres of mass, whole-body COM.
-CharacterState forwardKinematics(const Vec2& headOrigin, double headAngle,
+CharacterState forwardKinematics(const Character& character, const Vec2& headOrigin,
+                                 double headAngle,
                                  const std::array<double, kJointCount>& jointAngles);
 
 /// Recomputes joint positions, joint angles/velocities and the whole-body COM and its
 /// velocity from the per-link fields (origin, angle, com, velocities).
-void completeDerivedState(CharacterState& state);
+void completeDerivedState(const Character& character, CharacterState& state);
 
 }  // namespace scl

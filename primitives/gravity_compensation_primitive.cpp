@@ -7,10 +7,11 @@ namespace {
 using Loads = std::vector<GravityCompensationInstance::Load>;
 
 // Every link outside the base's subtree, carried wholly through the base.
-Loads loadsThrough(int base) {
+Loads loadsThrough(const Character& character, int base) {
   Loads loads;
   for (int link = 0; link < kLinkCount; ++link)
-    if (!inSubtree(link, base)) loads.push_back({link, 1.0, chainBetween(base, link)});
+    if (!inSubtree(character, link, base))
+      loads.push_back({link, 1.0, chainBetween(character, base, link)});
   return loads;
 }
 
@@ -19,17 +20,17 @@ bool isLegLink(int link, int side) {
                    : (link == kRightThigh || link == kRightShank);
 }
 
-Loads loadsThroughBothFeet() {
+Loads loadsThroughBothFeet(const Character& character) {
   Loads loads;
   for (int link = 0; link < kLinkCount; ++link) {
     if (link == kLeftFoot || link == kRightFoot) continue;
     if (isLegLink(link, 0)) {
-      loads.push_back({link, 1.0, chainBetween(kLeftFoot, link)});
+      loads.push_back({link, 1.0, chainBetween(character, kLeftFoot, link)});
     } else if (isLegLink(link, 1)) {
-      loads.push_back({link, 1.0, chainBetween(kRightFoot, link)});
+      loads.push_back({link, 1.0, chainBetween(character, kRightFoot, link)});
     } else {
-      loads.push_back({link, 0.5, chainBetween(kLeftFoot, link)});
-      loads.push_back({link, 0.5, chainBetween(kRightFoot, link)});
+      loads.push_back({link, 0.5, chainBetween(character, kLeftFoot, link)});
+      loads.push_back({link, 0.5, chainBetween(character, kRightFoot, link)});
     }
   }
   return loads;
@@ -37,15 +38,18 @@ Loads loadsThroughBothFeet() {
 
 }  // namespace
 
-GravityCompensationInstance::GravityCompensationInstance(const GravityCompPrimitive& definition)
+GravityCompensationInstance::GravityCompensationInstance(const GravityCompPrimitive& definition,
+                                                         const Character& character)
     : byJoint_(definition.byJoint >= 0), strength_(definition.strength.value) {
   if (byJoint_) {
-    fixedBase_ = loadsThrough(kJoints[definition.byJoint].childLink);
+    fixedBase_ = loadsThrough(character, character.joints[definition.byJoint].childLink);
   } else {
-    leftOnly_ = loadsThrough(kLeftFoot);
-    rightOnly_ = loadsThrough(kRightFoot);
-    bothFeet_ = loadsThroughBothFeet();
+    leftOnly_ = loadsThrough(character, kLeftFoot);
+    rightOnly_ = loadsThrough(character, kRightFoot);
+    bothFeet_ = loadsThroughBothFeet(character);
   }
+  for (auto* loads : {&fixedBase_, &leftOnly_, &rightOnly_, &bothFeet_})
+    for (Load& load : *loads) load.mass = character.links[load.link].mass;
 }
 
 const std::vector<GravityCompensationInstance::Load>& GravityCompensationInstance::loads(
@@ -62,7 +66,7 @@ void GravityCompensationInstance::apply(const CharacterState& state, double, Con
   int lastDrawn = -1;
   for (const Load& load : active) {
     const Vec2& point = state.links[load.link].com;
-    double weight = strength_ * kLinks[load.link].mass * kGravityAcceleration;
+    double weight = strength_ * load.mass * kGravityAcceleration;
     addVirtualForceTorques(state, load.chain, point, Vec2(0.0, load.share * weight),
                            out.addedTorque);
     // A link split over two feet has consecutive loads; draw its whole weight once.

@@ -23,7 +23,7 @@ namespace scl {
 
 class GravityCompensationInstance final : public PrimitiveInstance {
  public:
-  explicit GravityCompensationInstance(const GravityCompPrimitive& definition);
+  GravityCompensationInstance(const GravityCompPrimitive& definition, const Character& character);
   void begin(const CharacterState&) override {}
   void apply(const CharacterState& state, double phaseTime, ControlFrame& out) override;
 
@@ -33,6 +33,8 @@ class GravityCompensationInstance final : public PrimitiveInstance {
     /// Fraction of the link's weight carried by this chain.
     double share = 1.0;
     JointChain chain;
+    /// The link's mass, kilograms.
+    double mass = 0.0;
   };
   /// The loads for a base configuration (for tests and documentation).
   const std::vector<Load>& loads(bool leftFootDown, bool rightFootDown) const;

@@ -7,22 +7,26 @@
 
 namespace scl {
 
-LimbChain limbChain(int effectorJoint) {
+LimbChain limbChain(const Character& character, int effectorJoint) {
+  const auto& joints = character.joints;
+  const auto& links = character.links;
   bool isEffector = effectorJoint == kLeftWrist || effectorJoint == kRightWrist ||
                     effectorJoint == kLeftAnkle || effectorJoint == kRightAnkle;
   if (!isEffector)
     throw std::invalid_argument("ik: the effector must be a wrist or an ankle, not '" +
-                                std::string(kJoints[effectorJoint].name) + "'");
+                                std::string(joints[effectorJoint].name) + "'");
   LimbChain limb;
   limb.effectorJoint = effectorJoint;
-  int lowerLink = kJoints[effectorJoint].parentLink;
-  limb.middleJoint = kLinks[lowerLink].parentJoint;
-  limb.upperLink = kJoints[limb.middleJoint].parentLink;
-  limb.baseJoint = kLinks[limb.upperLink].parentJoint;
-  limb.upperLength = kJoints[limb.middleJoint].anchorOnParent;
-  limb.lowerLength = kJoints[effectorJoint].anchorOnParent;
+  int lowerLink = joints[effectorJoint].parentLink;
+  limb.middleJoint = links[lowerLink].parentJoint;
+  limb.upperLink = joints[limb.middleJoint].parentLink;
+  limb.baseJoint = links[limb.upperLink].parentJoint;
+  limb.upperLength = joints[limb.middleJoint].anchorOnParent;
+  limb.lowerLength = joints[effectorJoint].anchorOnParent;
   // The middle joint's range says which way it bends: elbows [0, 160], knees [-160, 0].
-  limb.bendSign = kJoints[limb.middleJoint].maxDeg > 0.0 ? 1.0 : -1.0;
+  limb.bendSign = joints[limb.middleJoint].maxDeg > 0.0 ? 1.0 : -1.0;
+  limb.upperAxisSign = links[limb.upperLink].axisSign;
+  limb.trunkSideLink = joints[limb.baseJoint].parentLink;
   return limb;
 }
 
@@ -51,15 +55,15 @@ TwoLinkSolution solveTwoLink(const LimbChain& limb, const Vec2& base, const Vec2
     solution.middleAngle = limb.bendSign * (kPi - interior);
   }
   // A link's axis is axisSign·(cos, sin) of its world angle: limbs point along -x at 0.
-  double upperAngle = kLinks[limb.upperLink].axisSign > 0 ? upperDirection : upperDirection - kPi;
+  double upperAngle = limb.upperAxisSign > 0 ? upperDirection : upperDirection - kPi;
   solution.upperAngle = nearUpperAngle + std::remainder(upperAngle - nearUpperAngle, 2.0 * kPi);
   return solution;
 }
 
-IkInstance::IkInstance(const IkPrimitive& definition)
+IkInstance::IkInstance(const IkPrimitive& definition, const Character& character)
     : relJoint_(definition.relJoint), duration_(definition.duration.value) {
   if (definition.targets.empty()) throw std::invalid_argument("ik: no target positions");
-  for (int effector : definition.effectors) effectors_.push_back({limbChain(effector)});
+  for (int effector : definition.effectors) effectors_.push_back({limbChain(character, effector)});
   for (const auto& [x, y] : definition.targets) offsets_.emplace_back(x.value, y.value);
 }
 
@@ -91,8 +95,7 @@ void IkInstance::apply(const CharacterState& state, double phaseTime, ControlFra
         solveTwoLink(limb, state.jointPositions[limb.baseJoint], effectorTarget(i, phaseTime),
                      state.links[limb.upperLink].angle);
     // The upper link is a `child` world-frame target of the shoulder/hip.
-    int trunkSide = kJoints[limb.baseJoint].parentLink;
-    out.track(limb.baseJoint, solution.upperAngle - state.links[trunkSide].angle);
+    out.track(limb.baseJoint, solution.upperAngle - state.links[limb.trunkSideLink].angle);
     out.track(limb.middleJoint, solution.middleAngle);
   }
 }

@@ -23,10 +23,15 @@ struct LimbChain {
   double lowerLength = 0.0;
   /// +1 when the middle joint bends positive (elbow), -1 when negative (knee).
   double bendSign = 1.0;
+  /// The upper link's axis sign (Character: -1 for a limb).
+  double upperAxisSign = -1.0;
+  /// The link on the trunk side of the base joint (its parent link).
+  int trunkSideLink = 0;
 };
 
-/// The limb of a wrist or ankle. Throws std::invalid_argument for any other joint.
-LimbChain limbChain(int effectorJoint);
+/// The limb of a wrist or ankle of `character`. Throws std::invalid_argument for any
+/// other joint.
+LimbChain limbChain(const Character& character, int effectorJoint);
 
 struct TwoLinkSolution {
   /// World angle of the upper link (docs/character.md, Conventions), radians.
@@ -45,7 +50,7 @@ TwoLinkSolution solveTwoLink(const LimbChain& limb, const Vec2& base, const Vec2
 
 class IkInstance final : public PrimitiveInstance {
  public:
-  explicit IkInstance(const IkPrimitive& definition);
+  IkInstance(const IkPrimitive& definition, const Character& character);
   void begin(const CharacterState& atPhaseStart) override;
   void apply(const CharacterState& state, double phaseTime, ControlFrame& out) override;
 

@@ -8,13 +8,13 @@ namespace scl {
 namespace {
 
 // Links from `link` up to the root (head), `link` first.
-int ancestors(int link, std::array<int, kLinkCount>& out) {
+int ancestors(const Character& character, int link, std::array<int, kLinkCount>& out) {
   int count = 0;
   for (int current = link;;) {
     out[count++] = current;
-    int joint = kLinks[current].parentJoint;
+    int joint = character.links[current].parentJoint;
     if (joint < 0) break;
-    current = kJoints[joint].parentLink;
+    current = character.joints[joint].parentLink;
   }
   return count;
 }
@@ -25,16 +25,16 @@ bool JointChain::contains(int joint) const {
   return std::any_of(begin(), end(), [&](const ChainJoint& entry) { return entry.joint == joint; });
 }
 
-bool inSubtree(int link, int root) {
+bool inSubtree(const Character& character, int link, int root) {
   std::array<int, kLinkCount> up{};
-  int count = ancestors(link, up);
+  int count = ancestors(character, link, up);
   return std::find(up.begin(), up.begin() + count, root) != up.begin() + count;
 }
 
-JointChain chainBetween(int baseLink, int link) {
+JointChain chainBetween(const Character& character, int baseLink, int link) {
   std::array<int, kLinkCount> fromBase{}, fromLink{};
-  int baseCount = ancestors(baseLink, fromBase);
-  int linkCount = ancestors(link, fromLink);
+  int baseCount = ancestors(character, baseLink, fromBase);
+  int linkCount = ancestors(character, link, fromLink);
   // Drop the common ancestry; what is left are the two branches below the meeting link.
   while (baseCount > 0 && linkCount > 0 && fromBase[baseCount - 1] == fromLink[linkCount - 1]) {
     --baseCount;
@@ -43,21 +43,21 @@ JointChain chainBetween(int baseLink, int link) {
   JointChain chain;
   // Up from the base: each crossing goes child -> parent, so the link side is the parent.
   for (int i = 0; i < baseCount; ++i)
-    chain.joints[chain.size++] = {kLinks[fromBase[i]].parentJoint, -1.0};
+    chain.joints[chain.size++] = {character.links[fromBase[i]].parentJoint, -1.0};
   // Down to the link: parent -> child, the link side is the child.
   for (int i = linkCount - 1; i >= 0; --i)
-    chain.joints[chain.size++] = {kLinks[fromLink[i]].parentJoint, +1.0};
+    chain.joints[chain.size++] = {character.links[fromLink[i]].parentJoint, +1.0};
   return chain;
 }
 
-int virtualForceBase(int link, int byJoint) {
-  const JointDef& joint = kJoints[byJoint];
+int virtualForceBase(const Character& character, int link, int byJoint) {
+  const JointDef& joint = character.joints[byJoint];
   // The link lies either below the joint (in the child's subtree) or on the parent side.
-  return inSubtree(link, joint.childLink) ? joint.parentLink : joint.childLink;
+  return inSubtree(character, link, joint.childLink) ? joint.parentLink : joint.childLink;
 }
 
-JointChain virtualForceChain(int link, int byJoint) {
-  JointChain chain = chainBetween(virtualForceBase(link, byJoint), link);
+JointChain virtualForceChain(const Character& character, int link, int byJoint) {
+  JointChain chain = chainBetween(character, virtualForceBase(character, link, byJoint), link);
   assert(chain.size > 0 && chain.joints[0].joint == byJoint);
   return chain;
 }

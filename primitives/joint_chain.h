@@ -14,7 +14,7 @@
 namespace scl {
 
 struct ChainJoint {
-  /// Index into kJoints.
+  /// Index into Character::joints.
   int joint = 0;
   /// +1 when the link side of the joint is its child, -1 when it is its parent.
   double sign = 1.0;
@@ -31,14 +31,14 @@ struct JointChain {
 };
 
 /// The chain from `baseLink` to `link` (empty when they are the same link).
-JointChain chainBetween(int baseLink, int link);
+JointChain chainBetween(const Character& character, int baseLink, int link);
 
 /// The base link of `[vf … on: link, by: byJoint]`: the link of byJoint that is not on
 /// the tree path from byJoint to `link`.
-int virtualForceBase(int link, int byJoint);
+int virtualForceBase(const Character& character, int link, int byJoint);
 
 /// The chain of `[vf … on: link, by: byJoint]` (it starts with byJoint).
-JointChain virtualForceChain(int link, int byJoint);
+JointChain virtualForceChain(const Character& character, int link, int byJoint);
 
 /// Adds to `torques` the Jacobian-transpose torques that realise `force` at world point
 /// `point` on the far end of `chain`: tau_j = sign_j · ((point - p_j) × force).
@@ -46,6 +46,6 @@ void addVirtualForceTorques(const CharacterState& state, const JointChain& chain
                             const Vec2& force, std::array<double, kJointCount>& torques);
 
 /// True when `link` lies in the subtree hanging from `root` (root included).
-bool inSubtree(int link, int root);
+bool inSubtree(const Character& character, int link, int root);
 
 }  // namespace scl

@@ -4,38 +4,42 @@
 
 namespace scl {
 
-double pdFrameValue(const CharacterState& state, int joint, TargetFrame frame) {
+double pdFrameValue(const Character& character, const CharacterState& state, int joint,
+                    TargetFrame frame) {
   switch (frame) {
     case TargetFrame::Child:
-      return state.links[kJoints[joint].childLink].angle;
+      return state.links[character.joints[joint].childLink].angle;
     case TargetFrame::Parent:
-      return state.links[kJoints[joint].parentLink].angle;
+      return state.links[character.joints[joint].parentLink].angle;
     case TargetFrame::Local:
       break;
   }
   return state.jointAngles[joint];
 }
 
-double pdLocalTarget(const CharacterState& state, int joint, TargetFrame frame, double value) {
+double pdLocalTarget(const Character& character, const CharacterState& state, int joint,
+                     TargetFrame frame, double value) {
   switch (frame) {
     case TargetFrame::Child:
-      return value - state.links[kJoints[joint].parentLink].angle;
+      return value - state.links[character.joints[joint].parentLink].angle;
     case TargetFrame::Parent:
-      return state.links[kJoints[joint].childLink].angle - value;
+      return state.links[character.joints[joint].childLink].angle - value;
     case TargetFrame::Local:
       break;
   }
   return value;
 }
 
-PdInstance::PdInstance(const PdPrimitive& definition) : duration_(definition.duration.value) {
+PdInstance::PdInstance(const PdPrimitive& definition, const Character& character)
+    : character_(&character), duration_(definition.duration.value) {
   items_.reserve(definition.targets.size());
   for (const PdTarget& target : definition.targets)
     items_.push_back({target.joint, target.frame, target.angle.value, 0.0});
 }
 
 void PdInstance::begin(const CharacterState& atPhaseStart) {
-  for (Item& item : items_) item.start = pdFrameValue(atPhaseStart, item.joint, item.frame);
+  for (Item& item : items_)
+    item.start = pdFrameValue(*character_, atPhaseStart, item.joint, item.frame);
 }
 
 void PdInstance::apply(const CharacterState& state, double phaseTime, ControlFrame& out) {
@@ -43,7 +47,7 @@ void PdInstance::apply(const CharacterState& state, double phaseTime, ControlFra
   double progress = duration_ > 0.0 ? std::clamp(phaseTime / duration_, 0.0, 1.0) : 1.0;
   for (const Item& item : items_) {
     double value = item.start + (item.goal - item.start) * progress;
-    out.track(item.joint, pdLocalTarget(state, item.joint, item.frame, value));
+    out.track(item.joint, pdLocalTarget(*character_, state, item.joint, item.frame, value));
   }
 }
 

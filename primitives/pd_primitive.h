@@ -9,7 +9,8 @@ namespace scl {
 
 class PdInstance final : public PrimitiveInstance {
  public:
-  explicit PdInstance(const PdPrimitive& definition);
+  /// `character` must outlive the instance (the controller's program holds it).
+  PdInstance(const PdPrimitive& definition, const Character& character);
   void begin(const CharacterState& atPhaseStart) override;
   void apply(const CharacterState& state, double phaseTime, ControlFrame& out) override;
 
@@ -22,15 +23,18 @@ class PdInstance final : public PrimitiveInstance {
     /// The same quantity when the phase began, radians.
     double start = 0.0;
   };
+  const Character* character_;
   std::vector<Item> items_;
   double duration_ = 0.0;
 };
 
 /// The quantity a PD item's angle is compared with: the joint angle, or the child's or
 /// parent's world angle.
-double pdFrameValue(const CharacterState& state, int joint, TargetFrame frame);
+double pdFrameValue(const Character& character, const CharacterState& state, int joint,
+                    TargetFrame frame);
 
 /// The local joint target that realises `value` in `frame` in this state.
-double pdLocalTarget(const CharacterState& state, int joint, TargetFrame frame, double value);
+double pdLocalTarget(const Character& character, const CharacterState& state, int joint,
+                     TargetFrame frame, double value);
 
 }  // namespace scl

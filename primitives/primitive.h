@@ -27,6 +27,8 @@ class PrimitiveInstance {
 /// Makes the instance for a bound primitive. Throws std::invalid_argument when the
 /// primitive names something it cannot drive (e.g. an IK effector that is no wrist or
 /// ankle); the binder rejects those before, so this guards hand-built programs.
-std::unique_ptr<PrimitiveInstance> makePrimitive(const Primitive& primitive);
+/// `character` (the program's) must outlive the instance.
+std::unique_ptr<PrimitiveInstance> makePrimitive(const Primitive& primitive,
+                                                 const Character& character);
 
 }  // namespace scl

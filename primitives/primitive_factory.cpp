@@ -10,27 +10,29 @@ namespace scl {
 
 namespace {
 struct Factory {
+  const Character& character;
   std::unique_ptr<PrimitiveInstance> operator()(const PdPrimitive& pd) const {
-    return std::make_unique<PdInstance>(pd);
+    return std::make_unique<PdInstance>(pd, character);
   }
   std::unique_ptr<PrimitiveInstance> operator()(const VirtualForcePrimitive& vf) const {
-    if (vf.stanceBalance) return std::make_unique<StanceBalanceInstance>(vf);
-    return std::make_unique<VirtualForceInstance>(vf);
+    if (vf.stanceBalance) return std::make_unique<StanceBalanceInstance>(vf, character);
+    return std::make_unique<VirtualForceInstance>(vf, character);
   }
   std::unique_ptr<PrimitiveInstance> operator()(const GravityCompPrimitive& gc) const {
-    return std::make_unique<GravityCompensationInstance>(gc);
+    return std::make_unique<GravityCompensationInstance>(gc, character);
   }
   std::unique_ptr<PrimitiveInstance> operator()(const IkPrimitive& ik) const {
-    return std::make_unique<IkInstance>(ik);
+    return std::make_unique<IkInstance>(ik, character);
   }
   std::unique_ptr<PrimitiveInstance> operator()(const RelaxPrimitive& relax) const {
-    return std::make_unique<RelaxInstance>(relax);
+    return std::make_unique<RelaxInstance>(relax, character);
   }
 };
 }  // namespace
 
-std::unique_ptr<PrimitiveInstance> makePrimitive(const Primitive& primitive) {
-  return std::visit(Factory{}, primitive);
+std::unique_ptr<PrimitiveInstance> makePrimitive(const Primitive& primitive,
+                                                 const Character& character) {
+  return std::visit(Factory{character}, primitive);
 }
 
 }  // namespace scl

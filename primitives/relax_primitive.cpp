@@ -2,7 +2,7 @@
 
 namespace scl {
 
-RelaxInstance::RelaxInstance(const RelaxPrimitive& definition)
+RelaxInstance::RelaxInstance(const RelaxPrimitive& definition, const Character&)
     : joints_(definition.joints), strength_(definition.strength.value) {}
 
 void RelaxInstance::apply(const CharacterState& state, double, ControlFrame& out) {

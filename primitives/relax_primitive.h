@@ -10,7 +10,7 @@ namespace scl {
 
 class RelaxInstance final : public PrimitiveInstance {
  public:
-  explicit RelaxInstance(const RelaxPrimitive& definition);
+  RelaxInstance(const RelaxPrimitive& definition, const Character& character);
   void begin(const CharacterState&) override {}
   void apply(const CharacterState& state, double phaseTime, ControlFrame& out) override;
 

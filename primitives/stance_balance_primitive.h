@@ -10,15 +10,17 @@ namespace scl {
 
 /// x_d, metres: the mean of the two soles' midpoints (each halfway between its foot's cap
 /// centres), whether or not the feet touch the environment.
-double stanceBalanceTargetX(const CharacterState& state);
+double stanceBalanceTargetX(const Character& character, const CharacterState& state);
 
 class StanceBalanceInstance final : public PrimitiveInstance {
  public:
-  explicit StanceBalanceInstance(const VirtualForcePrimitive& definition);
+  /// `character` must outlive the instance (the controller's program holds it).
+  StanceBalanceInstance(const VirtualForcePrimitive& definition, const Character& character);
   void begin(const CharacterState&) override {}
   void apply(const CharacterState& state, double phaseTime, ControlFrame& out) override;
 
  private:
+  const Character* character_;
   int link_ = 0;
   double kp_ = 0.0;
   double kd_ = 0.0;

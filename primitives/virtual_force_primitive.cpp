@@ -2,10 +2,11 @@
 
 namespace scl {
 
-VirtualForceInstance::VirtualForceInstance(const VirtualForcePrimitive& definition)
+VirtualForceInstance::VirtualForceInstance(const VirtualForcePrimitive& definition,
+                                           const Character& character)
     : link_(definition.link),
       force_(definition.fx.value, definition.fy.value),
-      chain_(virtualForceChain(definition.link, definition.byJoint)) {}
+      chain_(virtualForceChain(character, definition.link, definition.byJoint)) {}
 
 void VirtualForceInstance::apply(const CharacterState& state, double, ControlFrame& out) {
   const Vec2& point = state.links[link_].com;

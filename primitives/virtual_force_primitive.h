@@ -10,7 +10,7 @@ namespace scl {
 
 class VirtualForceInstance final : public PrimitiveInstance {
  public:
-  explicit VirtualForceInstance(const VirtualForcePrimitive& definition);
+  VirtualForceInstance(const VirtualForcePrimitive& definition, const Character& character);
   void begin(const CharacterState&) override {}
   void apply(const CharacterState& state, double phaseTime, ControlFrame& out) override;
 

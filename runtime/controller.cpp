@@ -27,13 +27,15 @@ void validateProgram(const Program& program) {
 
 Controller::Controller(Program program, const JointTargets& initialTargets)
     : program_(std::move(program)), initialTargets_(initialTargets), defaults_(initialTargets) {
+  if (!program_.character) program_.character = humanCharacter();  // a program built by hand
   validateProgram(program_);
   // Every primitive is made once here so that one the controller cannot drive fails now;
   // the instances of a phase are made again when it starts (only the current phase's
   // are held: a long script costs no memory per phase here).
   std::size_t mostForces = 0;
   for (const Phase& phase : program_.phases) {
-    for (const Primitive& primitive : phase.primitives) makePrimitive(primitive);
+    for (const Primitive& primitive : phase.primitives)
+      makePrimitive(primitive, *program_.character);
     mostForces = std::max(mostForces, phase.primitives.size());
   }
   // A gc primitive draws up to one force per link; reserve so steps never allocate.
@@ -77,7 +79,7 @@ void Controller::enterPhase(int index, const CharacterState& state) {
   phaseTime_ = 0.0;
   active_.clear();
   for (const Primitive& primitive : program_.phases[phase_].primitives)
-    active_.push_back(makePrimitive(primitive));
+    active_.push_back(makePrimitive(primitive, *program_.character));
   for (auto& primitive : active_) primitive->begin(state);
   for (int i = 0; i < kLinkCount; ++i) {
     hadContact_[i] = state.links[i].contact;
@@ -148,7 +150,7 @@ const ControlOutput& Controller::step(const CharacterState& state, double dt) {
 
 void Controller::computeTorques(const CharacterState& state) {
   for (int j = 0; j < kJointCount; ++j) {
-    const JointDef& joint = kJoints[j];
+    const JointDef& joint = program_.character->joints[j];
     double velocity = state.jointVelocities[j];
     double pd = frame_.mode[j] == DriveMode::Relax
                     ? -frame_.relaxStrength[j] * joint.kd * velocity

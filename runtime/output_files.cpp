@@ -65,8 +65,7 @@ void removeStaleTemporaries(const fs::path& target) {
   const std::string prefix = temporaryPrefix(target);
   std::error_code error;
   const fs::path directory = target.parent_path();
-  for (fs::directory_iterator it(directory, error), end; !error && it != end;
-       it.increment(error)) {
+  for (fs::directory_iterator it(directory, error), end; !error && it != end; it.increment(error)) {
     const std::string name = it->path().filename().string();
     if (name.rfind(prefix, 0) != 0 || !it->is_regular_file(error)) continue;
     if (isStale(it->path(), std::string_view(name).substr(prefix.size())))

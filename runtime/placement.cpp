@@ -15,14 +15,15 @@ struct Cap {
 
 // The two cap circles of every link. A link's outline is the hull of its caps, so its
 // lowest point (and its contact with a flat surface) is always on a cap.
-std::vector<Cap> capsOf(const CharacterState& state) {
+std::vector<Cap> capsOf(const Character& character, const CharacterState& state) {
   std::vector<Cap> caps;
   caps.reserve(2 * static_cast<size_t>(kLinkCount));
   for (int i = 0; i < kLinkCount; ++i) {
     const LinkState& link = state.links[i];
-    const LinkDef& def = kLinks[i];
+    const LinkDef& def = character.links[i];
     caps.push_back({link.origin, def.proximalThickness / 2.0});
-    caps.push_back({link.origin + def.length * linkAxis(i, link.angle), def.distalThickness / 2.0});
+    caps.push_back(
+        {link.origin + def.length * linkAxis(character, i, link.angle), def.distalThickness / 2.0});
   }
   return caps;
 }
@@ -53,8 +54,8 @@ bool restsWhenTurned(const std::vector<Cap>& caps, const Vec2& com, double turn)
 }
 
 // Smallest turn (radians, either sign) that lets the pose rest on flat ground.
-double restingTurn(const CharacterState& state) {
-  std::vector<Cap> caps = capsOf(state);
+double restingTurn(const Character& character, const CharacterState& state) {
+  std::vector<Cap> caps = capsOf(character, state);
   constexpr double kStep = degToRad(0.01);
   constexpr int kSteps = 6000;  // up to 60°
   for (int i = 0; i <= kSteps; ++i) {
@@ -66,10 +67,11 @@ double restingTurn(const CharacterState& state) {
 
 // Thigh slope below horizontal (radians) that puts the hip joints at `hipHeight` while
 // the shanks keep their world angle and the feet rest flat on the ground.
-double thighSlopeForHipHeight(double hipHeight, double shankWorldAngle) {
-  const LinkDef& thigh = kLinks[kLeftThigh];
-  const LinkDef& shank = kLinks[kLeftShank];
-  const LinkDef& foot = kLinks[kLeftFoot];
+double thighSlopeForHipHeight(const Character& character, double hipHeight,
+                              double shankWorldAngle) {
+  const LinkDef& thigh = character.links[kLeftThigh];
+  const LinkDef& shank = character.links[kLeftShank];
+  const LinkDef& foot = character.links[kLeftFoot];
   double kneeHeight = foot.proximalThickness / 2.0 + shank.length * std::sin(shankWorldAngle);
   double sine = std::clamp((hipHeight - kneeHeight) / thigh.length, -0.5, 0.5);
   return std::asin(sine);
@@ -82,13 +84,13 @@ constexpr double kSeatAheadOfHip = 0.05;
 // How far the hip joint is above the lowest point of the pelvis and thighs over the seat
 // (x <= its front edge): the caps and the trapezoid's lower edge, which a sloping thigh
 // carries below its hip cap.
-double hipClearanceOverSeat(const CharacterState& state) {
+double hipClearanceOverSeat(const Character& character, const CharacterState& state) {
   const Vec2 hip = state.jointPositions[kLeftHip];
   double bottom = std::numeric_limits<double>::infinity();
   for (int link : {kPelvis, kLeftThigh, kRightThigh}) {
     const LinkState& s = state.links[link];
-    const LinkDef& def = kLinks[link];
-    Vec2 axis = linkAxis(link, s.angle), normal(-axis.y(), axis.x());
+    const LinkDef& def = character.links[link];
+    Vec2 axis = linkAxis(character, link, s.angle), normal(-axis.y(), axis.x());
     constexpr int kSamples = 64;
     for (int k = 0; k <= kSamples; ++k) {
       double along = def.length * k / kSamples;
@@ -112,48 +114,51 @@ double hipClearanceOverSeat(const CharacterState& state) {
 // Hip and knee angles for sitting on a seat of this height: the shanks keep the pose's
 // world angle and the feet stay flat; the thighs slope so the pelvis and thighs rest on
 // the seat. The clearance depends on the slope, so iterate to the fixed point.
-void fitLegsToSeat(Placement& placement, double seatHeight) {
+void fitLegsToSeat(const Character& character, Placement& placement, double seatHeight) {
   std::array<double, kLinkCount> angles =
-      worldAnglesFromJoints(placement.headAngle, placement.jointAngles);
-  double clearance = kLinks[kLeftThigh].proximalThickness / 2.0;
+      worldAnglesFromJoints(character, placement.headAngle, placement.jointAngles);
+  double clearance = character.links[kLeftThigh].proximalThickness / 2.0;
   for (int iteration = 0; iteration < 6; ++iteration) {
     for (int side = 0; side < 2; ++side) {
       int hip = side ? kRightHip : kLeftHip, knee = side ? kRightKnee : kLeftKnee;
       double shankAngle = angles[side ? kRightShank : kLeftShank];
-      double thighAngle = kPi - thighSlopeForHipHeight(seatHeight + clearance, shankAngle);
+      double thighAngle =
+          kPi - thighSlopeForHipHeight(character, seatHeight + clearance, shankAngle);
       placement.jointAngles[hip] = thighAngle - angles[kPelvis];
       placement.jointAngles[knee] = shankAngle - thighAngle;
     }
     clearance = hipClearanceOverSeat(
-        forwardKinematics(Vec2::Zero(), placement.headAngle, placement.jointAngles));
+        character,
+        forwardKinematics(character, Vec2::Zero(), placement.headAngle, placement.jointAngles));
   }
 }
 
 }  // namespace
 
-double lowestPoint(const CharacterState& state) {
+double lowestPoint(const Character& character, const CharacterState& state) {
   double lowest = std::numeric_limits<double>::infinity();
-  for (const Cap& cap : capsOf(state)) lowest = std::min(lowest, cap.centre.y() - cap.radius);
+  for (const Cap& cap : capsOf(character, state))
+    lowest = std::min(lowest, cap.centre.y() - cap.radius);
   return lowest;
 }
 
-Placement placePose(const PoseDef& pose, bool onChair, double seatHeight,
-                    const std::vector<double>& jointOffsets) {
+Placement placePose(const Character& character, const PoseDef& pose, bool onChair,
+                    double seatHeight, const std::vector<double>& jointOffsets) {
   Placement placement;
   placement.headAngle = degToRad(pose.headAngleDeg);
   for (int j = 0; j < kJointCount; ++j) placement.jointAngles[j] = degToRad(pose.jointDeg[j]);
 
-  if (pose.support == PoseSupport::Seat) fitLegsToSeat(placement, seatHeight);
+  if (pose.support == PoseSupport::Seat) fitLegsToSeat(character, placement, seatHeight);
   for (size_t j = 0; j < jointOffsets.size() && j < kJointCount; ++j)
     placement.jointAngles[j] += jointOffsets[j];
 
   CharacterState state =
-      forwardKinematics(Vec2::Zero(), placement.headAngle, placement.jointAngles);
+      forwardKinematics(character, Vec2::Zero(), placement.headAngle, placement.jointAngles);
   if (pose.support == PoseSupport::Ground) {
-    double turn = restingTurn(state);
+    double turn = restingTurn(character, state);
     placement.headAngle += turn;
-    state = forwardKinematics(Vec2::Zero(), placement.headAngle, placement.jointAngles);
-    placement.headOrigin = Vec2(-state.com.x(), -lowestPoint(state));
+    state = forwardKinematics(character, Vec2::Zero(), placement.headAngle, placement.jointAngles);
+    placement.headOrigin = Vec2(-state.com.x(), -lowestPoint(character, state));
     if (onChair) {
       placement.hasChair = true;
       placement.seatHeight = seatHeight;
@@ -164,14 +169,14 @@ Placement placePose(const PoseDef& pose, bool onChair, double seatHeight,
 
   // Seat: the pelvis and thighs rest on the seat, the feet on the ground (or hang).
   const Vec2 hip = state.jointPositions[kLeftHip];
-  double seatedBottom = hip.y() - hipClearanceOverSeat(state);
+  double seatedBottom = hip.y() - hipClearanceOverSeat(character, state);
   double feetBottom = std::numeric_limits<double>::infinity();
   for (int link : {kLeftFoot, kRightFoot, kLeftShank, kRightShank}) {
     const LinkState& s = state.links[link];
-    const LinkDef& def = kLinks[link];
-    feetBottom = std::min(
-        {feetBottom, s.origin.y() - def.proximalThickness / 2.0,
-         (s.origin + def.length * linkAxis(link, s.angle)).y() - def.distalThickness / 2.0});
+    const LinkDef& def = character.links[link];
+    feetBottom = std::min({feetBottom, s.origin.y() - def.proximalThickness / 2.0,
+                           (s.origin + def.length * linkAxis(character, link, s.angle)).y() -
+                               def.distalThickness / 2.0});
   }
   double lift = std::max(seatHeight - seatedBottom, -feetBottom);
   placement.headOrigin = Vec2(-(hip.x() + kSeatAheadOfHip), lift);

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "primitives/character_state.h"
-#include "scl/poses.h"
+#include "scl/character.h"
 
 namespace scl {
 
@@ -32,10 +32,10 @@ struct Placement {
 ///   and knee angles follow from the seat height so the pelvis and thighs rest on the seat
 ///   (the feet hang from seats too high for that). The seat's front edge is at x = 0.
 /// `jointOffsets` (radians, may be empty) are added to the pose's joint angles first.
-Placement placePose(const PoseDef& pose, bool onChair, double seatHeight,
-                    const std::vector<double>& jointOffsets);
+Placement placePose(const Character& character, const PoseDef& pose, bool onChair,
+                    double seatHeight, const std::vector<double>& jointOffsets);
 
 /// Lowest point of every link's outline (circle caps), metres, in a kinematic state.
-double lowestPoint(const CharacterState& state);
+double lowestPoint(const Character& character, const CharacterState& state);
 
 }  // namespace scl

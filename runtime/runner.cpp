@@ -43,13 +43,24 @@ SimulationDiverged::SimulationDiverged(double time, std::string phase, std::stri
 SimulationDef simulationDefFor(const Program& program) {
   SimulationDef definition;
   definition.scene = program.scene;
+  if (program.character) definition.character = program.character;
   return definition;
 }
 
+namespace {
+
+// The body simulated is the one the program was bound for.
+SimulationDef withProgramCharacter(SimulationDef definition, const Program& program) {
+  if (program.character) definition.character = program.character;
+  return definition;
+}
+
+}  // namespace
+
 Runner::Runner(Program program, const SimulationDef& definition, const DivergenceLimits& limits)
-    : definition_(definition),
+    : definition_(withProgramCharacter(definition, program)),
       limits_(limits),
-      simulation_(definition),
+      simulation_(definition_),
       controller_(std::move(program), simulation_.initialJointAngles()) {
   report_.timeStep = simulation_.timeStep();
 }
@@ -91,14 +102,14 @@ void Runner::checkTorques() const {
   const auto& torques = controller_.output().torques;
   for (int j = 0; j < kJointCount; ++j)
     if (!std::isfinite(torques[j]))
-      diverged(std::string(kJoints[j].name) + " torque is " + describeValue(torques[j]));
+      diverged(std::string(kJointNames[j]) + " torque is " + describeValue(torques[j]));
 }
 
 void Runner::checkState() const {
   const CharacterState& state = simulation_.state();
   for (int i = 0; i < kLinkCount; ++i) {
     const LinkState& link = state.links[i];
-    const std::string name(kLinks[i].name);
+    const std::string name(kLinkNames[i]);
     auto finite = [](const Vec2& v) { return std::isfinite(v.x()) && std::isfinite(v.y()); };
     if (!finite(link.origin)) diverged(name + " position is not finite");
     if (!std::isfinite(link.angle)) diverged(name + " angle is " + describeValue(link.angle));

@@ -76,7 +76,8 @@ class Runner {
  public:
   /// Builds the simulation (throws std::invalid_argument on a bad definition) and the
   /// controller (throws std::invalid_argument on a program it cannot run).
-  /// The controller keeps `program` (pass an rvalue to spare a copy).
+  /// The controller keeps `program` (pass an rvalue to spare a copy). The body simulated
+  /// is the program's character (Program::character), whatever `definition` names.
   Runner(Program program, const SimulationDef& definition, const DivergenceLimits& limits = {});
 
   /// One step. Throws SimulationDiverged when the result is not credible; the runner

@@ -11,7 +11,7 @@
 #include <stdexcept>
 
 #include "runtime/placement.h"
-#include "scl/poses.h"
+#include "scl/character.h"
 
 namespace scl {
 
@@ -35,8 +35,7 @@ Vec2 fromB2(const b2Vec2& v) { return Vec2(v.x, v.y); }
 
 // Fixtures of one link in its body frame (origin at the proximal cap centre, axis along
 // axisSign * x): the trapezoid between the caps and the two cap circles.
-void addLinkFixtures(b2Body* body, int link, double friction) {
-  const LinkDef& def = kLinks[link];
+void addLinkFixtures(b2Body* body, const LinkDef& def, double friction) {
   float sign = static_cast<float>(def.axisSign);
   float length = static_cast<float>(def.length);
   float r1 = static_cast<float>(def.proximalThickness / 2.0);
@@ -69,9 +68,9 @@ void addLinkFixtures(b2Body* body, int link, double friction) {
 
   b2MassData mass;
   mass.mass = static_cast<float>(def.mass);
-  double comOffset = linkComOffset(link);
+  double comOffset = def.comOffset;
   mass.center.Set(static_cast<float>(def.axisSign * comOffset), 0.0f);
-  mass.I = static_cast<float>(linkInertia(link) + def.mass * comOffset * comOffset);
+  mass.I = static_cast<float>(def.inertia + def.mass * comOffset * comOffset);
   body->SetMassData(&mass);
 }
 
@@ -109,11 +108,13 @@ void validate(const SimulationDef& def) {
   }
   if (def.velocityIterations < 1 || def.positionIterations < 1)
     fail("solver iterations must be at least 1 (defaults: 8 velocity, 3 position)");
-  const PoseDef* pose = findPose(def.scene.pose);
+  if (!def.character) fail("no character: SimulationDef::character is null");
+  const PoseDef* pose = def.character->findPose(def.scene.pose);
   if (!pose) {
     std::vector<std::string_view> names;
-    for (const PoseDef& p : poses()) names.push_back(p.name);
-    fail("unknown pose '" + def.scene.pose + "': choose one of " + joinNames(names));
+    for (const PoseDef& p : def.character->poses) names.push_back(p.name);
+    fail("unknown pose '" + def.scene.pose + "' of character '" + def.character->name +
+         "': choose one of " + joinNames(names));
   }
   const auto& environments = kEnvironments;
   if (std::find(environments.begin(), environments.end(), def.scene.environment) ==
@@ -152,9 +153,9 @@ struct Simulation::Impl {
     validate(def);
     world.SetAllowSleeping(false);
     buildEnvironment();
-    const PoseDef& pose = *findPose(def.scene.pose);
-    Placement placement =
-        placePose(pose, def.scene.environment == "chair", def.scene.chairHeight, def.jointOffsets);
+    const PoseDef& pose = *character().findPose(def.scene.pose);
+    Placement placement = placePose(character(), pose, def.scene.environment == "chair",
+                                    def.scene.chairHeight, def.jointOffsets);
     if (placement.hasChair) addChair(placement.seatHeight, placement.seatFront);
     initialJointAngles = placement.jointAngles;
     buildCharacter(placement);
@@ -162,6 +163,8 @@ struct Simulation::Impl {
     settle();
     updateContacts();
   }
+
+  const Character& character() const { return *def.character; }
 
   // Box2D finds contacts during a step; a step of zero length finds them without moving
   // anything, so the initial state reports what touches.
@@ -173,7 +176,7 @@ struct Simulation::Impl {
   // Holds the pose with the default PD until it rests, then zeroes the velocities that
   // remain, so that the state at t = 0 is an equilibrium of the first phase's default PD.
   void settle() {
-    if (def.settleTime <= 0.0 || !findPose(def.scene.pose)->settles) return;
+    if (def.settleTime <= 0.0 || !character().findPose(def.scene.pose)->settles) return;
     // Stop once every link is nearly still (after a short minimum): a pose that needs
     // active balance, such as standing, is not left to drift under PD alone.
     constexpr double kStillSpeed = 0.003;    // m/s
@@ -194,8 +197,9 @@ struct Simulation::Impl {
       bool transientOver = lowestSincePeak < 0.3 * peak && speed > 1.5 * lowestSincePeak;
       if (i >= minimumSteps && (speed < kStillSpeed || transientOver)) break;
       for (int j = 0; j < kJointCount; ++j) {
-        pendingTorques[j] = kJoints[j].kp * (initialJointAngles[j] - state.jointAngles[j]) -
-                            kJoints[j].kd * state.jointVelocities[j];
+        const JointDef& joint = character().joints[j];
+        pendingTorques[j] = joint.kp * (initialJointAngles[j] - state.jointAngles[j]) -
+                            joint.kd * state.jointVelocities[j];
       }
       applyPending();
       world.Step(static_cast<float>(def.timeStep), def.velocityIterations, def.positionIterations);
@@ -240,23 +244,25 @@ struct Simulation::Impl {
   }
 
   void buildCharacter(const Placement& placement) {
-    CharacterState pose =
-        forwardKinematics(placement.headOrigin, placement.headAngle, placement.jointAngles);
+    const Character& character = this->character();
+    CharacterState pose = forwardKinematics(character, placement.headOrigin, placement.headAngle,
+                                            placement.jointAngles);
     for (int i = 0; i < kLinkCount; ++i) {
       b2BodyDef bodyDef;
       bodyDef.type = b2_dynamicBody;
       bodyDef.position = toB2(pose.links[i].origin);
       bodyDef.angle = static_cast<float>(pose.links[i].angle);
       bodies[i] = world.CreateBody(&bodyDef);
-      addLinkFixtures(bodies[i], i, def.friction);
+      addLinkFixtures(bodies[i], character.links[i], def.friction);
     }
     for (int j = 0; j < kJointCount; ++j) {
-      const JointDef& joint = kJoints[j];
+      const JointDef& joint = character.joints[j];
       b2RevoluteJointDef jointDef;
       jointDef.bodyA = bodies[joint.parentLink];
       jointDef.bodyB = bodies[joint.childLink];
       jointDef.localAnchorA.Set(
-          static_cast<float>(kLinks[joint.parentLink].axisSign * joint.anchorOnParent), 0.0f);
+          static_cast<float>(character.links[joint.parentLink].axisSign * joint.anchorOnParent),
+          0.0f);
       jointDef.localAnchorB.SetZero();
       jointDef.referenceAngle = 0.0f;  // joint angle = child angle - parent angle
       jointDef.enableLimit = true;
@@ -293,7 +299,7 @@ struct Simulation::Impl {
       link.contactPoint = contactPoints > 0 ? Vec2(contactSum / contactPoints) : Vec2::Zero();
     }
     state.time = static_cast<double>(stepCount) * def.timeStep;
-    completeDerivedState(state);
+    completeDerivedState(character(), state);
   }
 
   double maxLinkSpeed() const {
@@ -311,7 +317,7 @@ struct Simulation::Impl {
 
   void applyPending() {
     for (int j = 0; j < kJointCount; ++j) {
-      const JointDef& joint = kJoints[j];
+      const JointDef& joint = character().joints[j];
       double torque = std::clamp(pendingTorques[j], -joint.maxTorque, joint.maxTorque);
       if (!std::isfinite(torque)) torque = 0.0;
       appliedTorques[j] = torque;
@@ -341,6 +347,7 @@ Simulation::Simulation(Simulation&&) noexcept = default;
 Simulation& Simulation::operator=(Simulation&&) noexcept = default;
 
 const CharacterState& Simulation::state() const { return impl_->state; }
+const Character& Simulation::character() const { return impl_->character(); }
 const std::array<double, kJointCount>& Simulation::initialJointAngles() const {
   return impl_->initialJointAngles;
 }

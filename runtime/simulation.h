@@ -21,17 +21,21 @@ namespace scl {
 /// above 10 ms the character's stiff joints are no longer simulated credibly.
 inline constexpr double kMinTimeStep = 1e-5;
 inline constexpr double kMaxTimeStep = 0.01;
+/// The thesis's step (§4.5), seconds.
+inline constexpr double kDefaultTimeStep = 0.00025;
 
 /// How to build a simulation. Defaults are the thesis's (§4.5).
 struct SimulationDef {
   /// Fixed time step, seconds.
-  double timeStep = 0.00025;
+  double timeStep = kDefaultTimeStep;
   /// Box2D velocity-constraint iterations per step.
   int velocityIterations = 8;
   /// Box2D position-constraint iterations per step.
   int positionIterations = 3;
   /// Initial pose and environment.
   Scene scene;
+  /// The character: its body and its poses (never null).
+  std::shared_ptr<const Character> character = humanCharacter();
   /// Initial joint angles added to the pose's, radians (for perturbation studies);
   /// empty: none.
   std::vector<double> jointOffsets;
@@ -84,6 +88,8 @@ class Simulation {
 
   /// The state after the last step (or the initial state).
   const CharacterState& state() const;
+  /// The character simulated.
+  const Character& character() const;
   /// Joint angles of the initial pose, radians (the first phase's default PD targets).
   const std::array<double, kJointCount>& initialJointAngles() const;
 

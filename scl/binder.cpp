@@ -6,9 +6,8 @@
 #include <set>
 #include <string>
 
-#include "scl/character_table.h"
+#include "scl/character.h"
 #include "scl/names.h"
-#include "scl/poses.h"
 #include "scl/printer.h"
 #include "scl/scene.h"
 
@@ -18,10 +17,11 @@ namespace {
 
 namespace sx = syntax;
 
-int mirrorJoint(int joint) { return joint < 0 ? joint : kJoints[joint].mirror; }
-int mirrorLink(int link) { return link < 0 ? link : kLinks[link].mirror; }
-
 struct Mirror {
+  const Character& character;
+  int mirrorJoint(int joint) const { return joint < 0 ? joint : character.joints[joint].mirror; }
+  int mirrorLink(int link) const { return link < 0 ? link : character.links[link].mirror; }
+
   Primitive operator()(PdPrimitive pd) const {
     for (auto& target : pd.targets) target.joint = mirrorJoint(target.joint);
     return pd;
@@ -74,9 +74,9 @@ std::vector<int> signature(const Primitive& primitive) {
 }
 
 // The two joints an IK effector moves: shoulder and elbow, or hip and knee.
-std::array<int, 2> ikChain(int effector) {
-  int middle = kLinks[kJoints[effector].parentLink].parentJoint;
-  int base = kLinks[kJoints[middle].parentLink].parentJoint;
+std::array<int, 2> ikChain(const Character& character, int effector) {
+  int middle = character.links[character.joints[effector].parentLink].parentJoint;
+  int base = character.links[character.joints[middle].parentLink].parentJoint;
   return {base, middle};
 }
 
@@ -99,7 +99,12 @@ struct BoundPrimitive {
 
 class Binder {
  public:
-  explicit Binder(DiagnosticSink& sink) : sink_(sink), errorsBefore_(sink.errorCount()) {}
+  Binder(std::shared_ptr<const Character> character, DiagnosticSink& sink)
+      : sink_(sink), names_(*character), errorsBefore_(sink.errorCount()) {
+    program_.character = std::move(character);
+  }
+
+  const Character& character() const { return *program_.character; }
 
   void scene(const sx::SceneHeader& header) { bindScene(header); }
 
@@ -124,7 +129,7 @@ class Binder {
   // --- scene ----------------------------------------------------------------------------
 
   void bindScene(const sx::SceneHeader& header) {
-    program_.scene = scl::bindScene(header, Scene{}, sink_);
+    program_.scene = scl::bindScene(header, Scene{}, character(), sink_);
   }
 
   // --- phases ---------------------------------------------------------------------------
@@ -141,7 +146,7 @@ class Binder {
       if (source >= 0) {
         std::vector<Primitive> copies;
         for (const Primitive& primitive : program_.phases[source].primitives)
-          copies.push_back(mirrored(primitive));
+          copies.push_back(mirrored(primitive, character()));
         for (Primitive& copy : copies) {
           for (int joint : drivenJoints(copy)) drivers_[joint] = phase.mirrorOf->location;
           program_.phases[index].primitives.push_back(std::move(copy));
@@ -165,7 +170,7 @@ class Binder {
             sink_.error(primitive.location, "[symm] must follow a primitive of the same phase");
           continue;
         }
-        Primitive copy = mirrored(*previous);
+        Primitive copy = mirrored(*previous, character());
         const bool selfMirror = signature(copy) == signature(*previous);
         if (selfMirror)
           sink_.warning(primitive.location,
@@ -224,7 +229,7 @@ class Binder {
       while (end < drives.size() && drives[end].location == drives[i].location) {
         const auto& earlier = drivers_[drives[end].joint];
         if (earlier) {
-          names += (names.empty() ? "" : ", ") + quoted(kJoints[drives[end].joint].name);
+          names += (names.empty() ? "" : ", ") + quoted(character().joints[drives[end].joint].name);
           earlierLine = earlier->line;
         }
         ++end;
@@ -238,13 +243,14 @@ class Binder {
     }
   }
 
-  static std::vector<int> drivenJoints(const Primitive& primitive) {
+  std::vector<int> drivenJoints(const Primitive& primitive) const {
+    const Character& character = this->character();
     std::vector<int> joints;
     if (auto* pd = std::get_if<PdPrimitive>(&primitive))
       for (const auto& target : pd->targets) joints.push_back(target.joint);
     if (auto* ik = std::get_if<IkPrimitive>(&primitive))
       for (int effector : ik->effectors)
-        for (int joint : ikChain(effector)) joints.push_back(joint);
+        for (int joint : ikChain(character, effector)) joints.push_back(joint);
     if (auto* relax = std::get_if<RelaxPrimitive>(&primitive)) joints = relax->joints;
     return joints;
   }
@@ -307,7 +313,7 @@ class Binder {
         break;
       }
       out.effectors.push_back(joint);
-      for (int driven : ikChain(joint)) drives.push_back({driven, ik.on.location});
+      for (int driven : ikChain(character(), joint)) drives.push_back({driven, ik.on.location});
     }
     if (ik.rel) out.relJoint = resolveSingleJoint(*ik.rel, "rel:");
     if (ik.time) out.duration = duration(*ik.time, label_ + ".ik.time");
@@ -339,20 +345,21 @@ class Binder {
 
   // Warns when a local target lies outside the joint limits: one warning naming the item
   // as written when every member is outside the same range, else one per member.
-  void checkRange(const std::vector<int>& joints, const sx::PdItem& item) {
+  void checkRange(const std::vector<int>& jointIndices, const sx::PdItem& item) {
     const double angle = item.angle.value;
     std::vector<int> outside;
-    for (int joint : joints)
-      if (angle < kJoints[joint].minDeg || angle > kJoints[joint].maxDeg) outside.push_back(joint);
+    const auto& joints = character().joints;
+    for (int joint : jointIndices)
+      if (angle < joints[joint].minDeg || angle > joints[joint].maxDeg) outside.push_back(joint);
     if (outside.empty()) return;
     auto sameRange = [&](int joint) {
-      return kJoints[joint].minDeg == kJoints[outside[0]].minDeg &&
-             kJoints[joint].maxDeg == kJoints[outside[0]].maxDeg;
+      return joints[joint].minDeg == joints[outside[0]].minDeg &&
+             joints[joint].maxDeg == joints[outside[0]].maxDeg;
     };
     const bool asWritten =
         outside.size() == joints.size() && std::all_of(outside.begin(), outside.end(), sameRange);
     for (int joint : outside) {
-      const JointDef& def = kJoints[joint];
+      const JointDef& def = joints[joint];
       std::string who = quoted(asWritten ? std::string_view(item.joint.text) : def.name);
       if (!asWritten && item.joint.text != def.name) who += " (in " + quoted(item.joint.text) + ")";
       sink_.warning(item.angle.location, "target " + formatNumber(angle) + " deg for " + who +
@@ -466,15 +473,19 @@ class Binder {
 
 }  // namespace
 
-Primitive mirrored(const Primitive& primitive) { return std::visit(Mirror{}, primitive); }
+Primitive mirrored(const Primitive& primitive, const Character& character) {
+  return std::visit(Mirror{character}, primitive);
+}
 
 struct ScriptBinder::Impl {
-  explicit Impl(DiagnosticSink& sink) : binder(sink) {}
+  Impl(std::shared_ptr<const Character> character, DiagnosticSink& sink)
+      : binder(std::move(character), sink) {}
   Binder binder;
   std::optional<Program> program;
 };
 
-ScriptBinder::ScriptBinder(DiagnosticSink& sink) : impl_(std::make_unique<Impl>(sink)) {}
+ScriptBinder::ScriptBinder(DiagnosticSink& sink, std::shared_ptr<const Character> character)
+    : impl_(std::make_unique<Impl>(std::move(character), sink)) {}
 ScriptBinder::~ScriptBinder() = default;
 void ScriptBinder::scene(syntax::SceneHeader header) { impl_->binder.scene(header); }
 void ScriptBinder::phase(syntax::Phase phase, bool last) { impl_->binder.phase(phase, last); }
@@ -483,8 +494,9 @@ void ScriptBinder::end(std::optional<syntax::Finally> finally) {
 }
 std::optional<Program> ScriptBinder::take() { return std::move(impl_->program); }
 
-std::optional<Program> bind(const syntax::Script& script, DiagnosticSink& sink) {
-  ScriptBinder binder(sink);
+std::optional<Program> bind(const syntax::Script& script, DiagnosticSink& sink,
+                            std::shared_ptr<const Character> character) {
+  ScriptBinder binder(sink, std::move(character));
   if (script.scene) binder.scene(*script.scene);
   for (size_t i = 0; i < script.phases.size(); ++i)
     binder.phase(script.phases[i], i + 1 == script.phases.size());

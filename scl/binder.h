@@ -17,13 +17,16 @@
 namespace scl {
 
 /// The bound program, or nullopt when binding reported an error (warnings do not count).
-std::optional<Program> bind(const syntax::Script& script, DiagnosticSink& sink);
+/// Names are resolved against `character`, which the program keeps.
+std::optional<Program> bind(const syntax::Script& script, DiagnosticSink& sink,
+                            std::shared_ptr<const Character> character = humanCharacter());
 
 /// Binds a script as the parser reads it, phase by phase (parser.h's ScriptVisitor): the
 /// program grows while each phase's syntax is dropped once bound.
 class ScriptBinder : public ScriptVisitor {
  public:
-  explicit ScriptBinder(DiagnosticSink& sink);
+  explicit ScriptBinder(DiagnosticSink& sink,
+                        std::shared_ptr<const Character> character = humanCharacter());
   ~ScriptBinder() override;
   void scene(syntax::SceneHeader header) override;
   void phase(syntax::Phase phase, bool last) override;
@@ -37,6 +40,6 @@ class ScriptBinder : public ScriptVisitor {
 };
 
 /// A primitive with every link and joint index replaced by its left-right mirror image.
-Primitive mirrored(const Primitive& primitive);
+Primitive mirrored(const Primitive& primitive, const Character& character);
 
 }  // namespace scl

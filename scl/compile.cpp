@@ -65,10 +65,12 @@ size_t offsetOf(std::string_view source, int line, int column) {
 
 }  // namespace
 
-std::string substituteParameters(std::string_view source, const Program& program) {
+std::string substituteParameters(std::string_view source, const Program& program,
+                                 std::vector<SourceLocation>* newLocations) {
   struct Edit {
     size_t begin, end;
     std::string text;
+    size_t slot;
   };
   std::vector<Edit> edits;
   for (const Parameter& parameter : program.parameters) {
@@ -82,17 +84,27 @@ std::string substituteParameters(std::string_view source, const Program& program
     const size_t end = begin + 1 + numberLength(source.substr(begin + 1));
     std::string text = "@";
     text += formatNumber(parameter.value);
-    edits.push_back({begin, end, std::move(text)});
+    edits.push_back({begin, end, std::move(text), edits.size()});
   }
   std::sort(edits.begin(), edits.end(),
             [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
   std::string out;
   size_t copied = 0;
+  if (newLocations) newLocations->assign(edits.size(), {});
+  // A number holds no line break: an edit moves the later columns of its line only.
+  int line = 0, shift = 0;
   for (const Edit& edit : edits) {
     if (edit.begin < copied) throw std::invalid_argument("two parameters at the same location");
     out.append(source.substr(copied, edit.begin - copied));
     out += edit.text;
     copied = edit.end;
+    if (newLocations) {
+      SourceLocation at = program.parameters[edit.slot].location;
+      if (at.line != line) line = at.line, shift = 0;
+      at.column += shift;
+      (*newLocations)[edit.slot] = at;
+      shift += static_cast<int>(edit.text.size()) - static_cast<int>(edit.end - edit.begin);
+    }
   }
   out.append(source.substr(copied));
   return out;

@@ -27,6 +27,8 @@ CompileResult compile(std::string_view source, std::string_view fileName);
 /// parameter's current value, keeping the `@`; everything else is kept byte for byte.
 /// `program` must have been compiled from `source`; throws std::invalid_argument when a
 /// location does not hold an `@` number.
-std::string substituteParameters(std::string_view source, const Program& program);
+/// When `newLocations` is given, it receives each parameter's location in the result.
+std::string substituteParameters(std::string_view source, const Program& program,
+                                 std::vector<SourceLocation>* newLocations = nullptr);
 
 }  // namespace scl

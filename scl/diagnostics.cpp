@@ -98,8 +98,27 @@ void DiagnosticSink::add(Severity severity, const SourceLocation& location, std:
     diagnostics_.push_back({Severity::Note, location, "too many errors; stopping here"});
     return;
   }
+  if (severity == Severity::Warning && warningCount_ >= maxWarnings_) {
+    ++droppedWarnings_;
+    lastDropped_ = location;
+    return;
+  }
   if (severity == Severity::Error) ++errorCount_;
+  if (severity == Severity::Warning) ++warningCount_;
   diagnostics_.push_back({severity, location, std::move(message)});
+}
+
+std::vector<Diagnostic> DiagnosticSink::take() {
+  if (droppedWarnings_ > 0) {
+    SourceLocation fileOnly;
+    fileOnly.file = lastDropped_.file;
+    diagnostics_.push_back({Severity::Note, fileOnly,
+                            std::to_string(droppedWarnings_) + " more warning" +
+                                (droppedWarnings_ == 1 ? "" : "s") + " not shown (the first " +
+                                std::to_string(maxWarnings_) + " are)"});
+    droppedWarnings_ = 0;
+  }
+  return std::move(diagnostics_);
 }
 
 void DiagnosticSink::error(const SourceLocation& location, std::string message) {

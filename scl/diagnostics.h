@@ -29,10 +29,12 @@ bool hasErrors(std::span<const Diagnostic> diagnostics);
 std::string renderDiagnostics(std::span<const Diagnostic> diagnostics, std::string_view source);
 
 /// Collects diagnostics, stopping after `maxErrors` errors so that garbage input cannot
-/// produce megabytes of output; the first error beyond the limit adds one final note.
+/// produce megabytes of output (the first error beyond the limit adds one final note),
+/// and keeping at most `maxWarnings` warnings (take() adds a note counting the rest).
 class DiagnosticSink {
  public:
-  explicit DiagnosticSink(int maxErrors = 50) : maxErrors_(maxErrors) {}
+  explicit DiagnosticSink(int maxErrors = 50, int maxWarnings = 100)
+      : maxErrors_(maxErrors), maxWarnings_(maxWarnings) {}
 
   void error(const SourceLocation& location, std::string message);
   void warning(const SourceLocation& location, std::string message);
@@ -42,14 +44,21 @@ class DiagnosticSink {
   /// True once the error limit was reached; callers stop reporting (and parsing).
   bool full() const { return full_; }
   const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
-  std::vector<Diagnostic> take() { return std::move(diagnostics_); }
+  /// Warnings beyond the limit, not kept.
+  int droppedWarnings() const { return droppedWarnings_; }
+  /// The diagnostics, with a last note "N more warnings not shown" when some were dropped.
+  std::vector<Diagnostic> take();
 
  private:
   void add(Severity severity, const SourceLocation& location, std::string message);
 
   std::vector<Diagnostic> diagnostics_;
   int maxErrors_;
+  int maxWarnings_;
   int errorCount_ = 0;
+  int warningCount_ = 0;
+  int droppedWarnings_ = 0;
+  SourceLocation lastDropped_;
   bool full_ = false;
 };
 

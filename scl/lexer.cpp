@@ -123,6 +123,9 @@ class Lexer {
         kind = c == '<' ? (length == 2 ? TokenKind::LessEqual : TokenKind::Less)
                         : (length == 2 ? TokenKind::GreaterEqual : TokenKind::Greater);
         break;
+      case '"':
+        if (!options_.strings) return skipInvalid(), false;
+        return lexString(token);
       case '/':
         if (!options_.slash) return skipInvalid(), false;
         kind = TokenKind::Slash;
@@ -134,6 +137,23 @@ class Lexer {
     pos_ += length;
     token.kind = kind;
     token.text = source_.substr(start, length);
+    return true;
+  }
+
+  // STRING := '"' { any byte but '"' and a line break } '"'
+  bool lexString(Token& token) {
+    const size_t start = pos_;
+    const SourceLocation location = here();
+    size_t end = pos_ + 1;
+    while (end < source_.size() && source_[end] != '"' && source_[end] != '\n') ++end;
+    if (end >= source_.size() || source_[end] != '"') {
+      sink_.error(location, "unterminated string: a '\"' must close it on the same line");
+      pos_ = end;
+      return false;
+    }
+    pos_ = end + 1;
+    token.kind = TokenKind::String;
+    token.text = source_.substr(start, pos_ - start);
     return true;
   }
 
@@ -177,8 +197,8 @@ class Lexer {
       char c = source_[pos_];
       if (isSpace(c) || startsName(c) || isDigit(c) || c == '@' || c == '-' || c == '+' ||
           c == '.' || std::string_view("{}[](),:").find(c) != std::string_view::npos ||
-          (options_.comparisons && (c == '<' || c == '>')) || (c == '/' && at(pos_ + 1) == '/') ||
-          (options_.slash && c == '/'))
+          (options_.strings && c == '"') || (options_.comparisons && (c == '<' || c == '>')) ||
+          (c == '/' && at(pos_ + 1) == '/') || (options_.slash && c == '/'))
         break;
       ++pos_;
     }

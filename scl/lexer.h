@@ -33,7 +33,8 @@ enum class TokenKind {
   Greater,       ///< `>`
   GreaterEqual,  ///< `>=`
   Slash,         ///< `/` (LexerOptions::slash; `//` always starts a comment)
-  EndOfLine,     ///< never produced by lex(): ends a one-line statement (TokenCursor)
+  String,     ///< `"text"` on one line, no escapes (LexerOptions::strings); `text` has the quotes
+  EndOfLine,  ///< never produced by lex(): ends a one-line statement (TokenCursor)
   EndOfFile,
 };
 
@@ -47,6 +48,8 @@ struct LexerOptions {
   /// Names may also contain `.`, `#` and `*`, and start with `*`: quantities
   /// (`pelvis.y`), parameter names (`propel.vf.fx#2`) and their patterns (`*.time`).
   bool paths = false;
+  /// `"text"` (one line, no escapes) is a String token: descriptions in character files.
+  bool strings = false;
 };
 
 struct Token {

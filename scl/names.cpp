@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "scl/character_table.h"
+#include "scl/character.h"
 #include "scl/diagnostics.h"
 
 namespace scl {
@@ -24,17 +24,17 @@ std::string unknownNameMessage(std::string_view kind, std::string_view name,
   return "unknown " + std::string(kind) + " " + quoted(name) + didYouMean(name, candidates);
 }
 
-CharacterNames::CharacterNames() {
-  for (const LinkDef& link : kLinks) links_.push_back(link.name);
-  for (const GroupDef& group : kLinkGroups) linkGroups_.push_back(group.name);
-  for (const JointDef& joint : kJoints) joints_.push_back(joint.name);
-  for (const GroupDef& group : kJointGroups) jointGroups_.push_back(group.name);
+CharacterNames::CharacterNames(const Character& character) : character_(&character) {
+  for (const LinkDef& link : character.links) links_.push_back(link.name);
+  for (const GroupDef& group : character.linkGroups) linkGroups_.push_back(group.name);
+  for (const JointDef& joint : character.joints) joints_.push_back(joint.name);
+  for (const GroupDef& group : character.jointGroups) jointGroups_.push_back(group.name);
 }
 
 NameLookup CharacterNames::joints(std::string_view name, Groups groups,
                                   std::string_view argument) const {
-  if (auto joint = findJoint(name)) return {{*joint}, ""};
-  if (auto members = findJointGroup(name); !members.empty()) {
+  if (auto joint = character_->findJoint(name)) return {{*joint}, ""};
+  if (auto members = character_->findJointGroup(name); !members.empty()) {
     if (groups == Groups::Allowed) return {{members.begin(), members.end()}, ""};
     return failure(quoted(name) + " is a group; '" + std::string(argument) +
                    "' needs a single joint");
@@ -47,8 +47,8 @@ NameLookup CharacterNames::joints(std::string_view name, Groups groups,
 
 NameLookup CharacterNames::links(std::string_view name, Groups groups,
                                  std::string_view argument) const {
-  if (auto link = findLink(name)) return {{*link}, ""};
-  if (auto members = findLinkGroup(name); !members.empty()) {
+  if (auto link = character_->findLink(name)) return {{*link}, ""};
+  if (auto members = character_->findLinkGroup(name); !members.empty()) {
     if (groups == Groups::Allowed) return {{members.begin(), members.end()}, ""};
     return failure(quoted(name) + " is a group; '" + std::string(argument) +
                    "' needs a single link");
@@ -68,7 +68,7 @@ std::string unknownChoiceMessage(std::string_view kind, std::string_view name,
 }
 
 NameLookup CharacterNames::pose(std::string_view name) const {
-  const std::span<const PoseDef> all = poses();
+  const std::vector<PoseDef>& all = character_->poses;
   for (size_t i = 0; i < all.size(); ++i)
     if (all[i].name == name) return {{static_cast<int>(i)}, ""};
   return failure(unknownChoiceMessage("pose", name, poseNames()));
@@ -107,7 +107,7 @@ std::vector<std::string_view> CharacterNames::jointNames(bool withGroups) const 
 
 std::vector<std::string_view> CharacterNames::poseNames() const {
   std::vector<std::string_view> names;
-  for (const PoseDef& pose : poses()) names.push_back(pose.name);
+  for (const PoseDef& pose : character_->poses) names.push_back(pose.name);
   return names;
 }
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "scl/poses.h"
+#include "scl/character.h"
 #include "scl/program.h"
 
 namespace scl {
@@ -44,17 +44,18 @@ std::string unknownChoiceMessage(std::string_view kind, std::string_view name,
 /// its slot, or "unknown parameter 'x'; did you mean 'y'? (parameters: ...)".
 NameLookup lookupParameter(const std::vector<Parameter>& parameters, std::string_view name);
 
-/// The names of the character and the scenes, with one rule for each kind of lookup.
+/// The names of a character and the scenes, with one rule for each kind of lookup. Holds
+/// views into `character`, which must outlive it.
 class CharacterNames {
  public:
-  CharacterNames();
+  explicit CharacterNames(const Character& character);
 
   /// A joint, or a joint group when `groups` allows it. `argument` names the place for
   /// the message about a group where one joint is needed (e.g. "by:").
   NameLookup joints(std::string_view name, Groups groups, std::string_view argument = "") const;
   /// A link, or a link group when `groups` allows it.
   NameLookup links(std::string_view name, Groups groups, std::string_view argument = "") const;
-  /// A pose of poses.h (index into poses()).
+  /// A pose of the character (index into Character::poses).
   NameLookup pose(std::string_view name) const;
   /// An environment of kEnvironments (index into it).
   NameLookup environment(std::string_view name) const;
@@ -67,6 +68,7 @@ class CharacterNames {
   static std::string joined(std::span<const std::string_view> names);
 
  private:
+  const Character* character_;
   std::vector<std::string_view> links_, linkGroups_, joints_, jointGroups_;
 };
 

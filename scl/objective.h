@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "scl/character_table.h"
+#include "scl/character.h"
 #include "scl/diagnostics.h"
 #include "scl/program.h"
 

@@ -180,7 +180,7 @@ class ObjectiveParser {
     header.location = in_->location(keyword);
     if (!parseSceneArguments(*in_, header) || !expectLineEnd()) return false;
     const int errorsBefore = sink_.errorCount();
-    Scene scene = bindScene(header, Scene{}, sink_);
+    Scene scene = bindScene(header, Scene{}, *humanCharacter(), sink_);
     if (sink_.errorCount() > errorsBefore) return false;
     if (scene.duration) {
       if (objective_.duration)
@@ -646,7 +646,8 @@ class ObjectiveParser {
   std::string_view file_;
   DiagnosticSink sink_;
   ObjectiveDef objective_;
-  CharacterNames names_;
+  // Quantities name the biped's links and joints, which every character has.
+  CharacterNames names_{*humanCharacter()};
   TokenCursor* in_ = nullptr;                      // the statement being parsed
   const std::vector<Token>* statement_ = nullptr;  // its tokens, ending with EndOfLine
   bool sceneSeen_ = false;

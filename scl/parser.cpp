@@ -3,7 +3,7 @@
 #include <array>
 #include <string>
 
-#include "scl/character_table.h"
+#include "scl/character.h"
 #include "scl/lexer.h"
 #include "scl/scene.h"
 #include "scl/token_cursor.h"
@@ -443,8 +443,11 @@ class ScriptParser : private TokenCursor {
     item.joint = parseName();
     if (!isKind(TokenKind::Number)) {
       std::string_view keyword = closestMatch(item.joint.text, kPrimitiveKeywords);
+      // The parser knows no character; every character has the biped's joint names, and
+      // the built-in groups are the usual ones.
+      const Character& names = *humanCharacter();
       const bool isJointName =
-          findJoint(item.joint.text) || !findJointGroup(item.joint.text).empty();
+          names.findJoint(item.joint.text) || !names.findJointGroup(item.joint.text).empty();
       if (!keyword.empty() && !isJointName)
         sink().error(item.joint.location, "unknown primitive '" + quoteToken(item.joint.text) +
                                               "'; did you mean '" + std::string(keyword) + "'?");
@@ -571,33 +574,6 @@ class ScriptParser : private TokenCursor {
 
   // --- pieces ---------------------------------------------------------------------------
 
-  // vec := "(" NUM "," NUM ")"
-  std::optional<Vec> parseVec(std::string_view what) {
-    const Token& open = next();
-    std::vector<NumberLit> numbers;
-    while (!isKind(TokenKind::RightParen)) {
-      if (!isKind(TokenKind::Number)) {
-        expectedNear("a number in " + std::string(what), peek());
-        if (!isKind(TokenKind::Identifier) && !isKind(TokenKind::Comma)) noteOpened(open);
-        return std::nullopt;
-      }
-      numbers.push_back(*parseNumber(""));
-      if (isKind(TokenKind::Comma)) {
-        next();
-      } else if (!isKind(TokenKind::RightParen)) {
-        expectedNear("',' or ')'", peek());
-        noteOpened(open);
-        return std::nullopt;
-      }
-    }
-    next();
-    if (numbers.size() != 2) {
-      errorAt(open, "expected 2 numbers in " + std::string(what) + ", found " +
-                        std::to_string(numbers.size()));
-      return std::nullopt;
-    }
-    return Vec{numbers[0], numbers[1], location(open)};
-  }
   ScriptVisitor* visitor_ = nullptr;
   // The last phase parsed, not yet given to the visitor: its transition may follow.
   std::optional<Phase> pending_;

@@ -9,11 +9,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "scl/character.h"
 #include "scl/source_location.h"
 
 namespace scl {
@@ -160,6 +162,9 @@ struct Program {
   std::vector<Phase> phases;
   std::vector<Parameter> parameters;
   Scene scene;
+  /// The character the program was bound for (its names, ranges and body); shared and
+  /// immutable. Never null in a bound program.
+  std::shared_ptr<const Character> character;
 
   /// Sets every `@` parameter (script units, in slot order) and the Numbers using it.
   void setParameters(const std::vector<double>& values);

@@ -3,8 +3,8 @@
 #include <array>
 #include <cstdio>
 
+#include "scl/character.h"
 #include "scl/names.h"
-#include "scl/poses.h"
 #include "scl/printer.h"
 
 namespace scl {
@@ -13,8 +13,8 @@ namespace {
 
 std::string quoted(std::string_view text) { return "'" + quoteToken(text) + "'"; }
 
-bool sits(const std::string& pose) {
-  const PoseDef* def = findPose(pose);
+bool sits(const Character& character, const std::string& pose) {
+  const PoseDef* def = character.findPose(pose);
   return def && def->support == PoseSupport::Seat;
 }
 
@@ -27,14 +27,14 @@ bool SceneResolution::ok() const {
 }
 
 SceneResolution resolveScene(const SceneRequest& request, const Scene& base,
-                             const SceneSpelling& spelling) {
+                             const Character& character, const SceneSpelling& spelling) {
   SceneResolution out;
   out.scene = base;
   Scene& scene = out.scene;
   auto error = [&](ScenePart part, std::string message) {
     out.issues.push_back({part, Severity::Error, std::move(message)});
   };
-  const CharacterNames names;
+  const CharacterNames names(character);
   bool poseKnown = true, environmentKnown = true;
   if (request.pose) {
     NameLookup pose = names.pose(*request.pose);
@@ -51,7 +51,7 @@ SceneResolution resolveScene(const SceneRequest& request, const Scene& base,
       scene.environment = *request.environment;
     else
       error(ScenePart::Environment, environment.error);
-  } else if (request.pose && poseKnown && sits(scene.pose)) {
+  } else if (request.pose && poseKnown && sits(character, scene.pose)) {
     scene.environment = "chair";  // a sitting pose brings its chair
   }
   if (request.chairHeight) {
@@ -81,7 +81,8 @@ SceneResolution resolveScene(const SceneRequest& request, const Scene& base,
     else
       scene.duration = duration;
   }
-  if (poseKnown && environmentKnown && sits(scene.pose) && scene.environment != "chair") {
+  if (poseKnown && environmentKnown && sits(character, scene.pose) &&
+      scene.environment != "chair") {
     const bool blameEnvironment = request.environment.has_value();
     error(blameEnvironment ? ScenePart::Environment : ScenePart::Pose,
           "pose " + quoted(scene.pose) + " sits on a chair; it needs '" + spelling.environment +
@@ -101,7 +102,8 @@ bool parseSceneArguments(TokenCursor& cursor, syntax::SceneHeader& header) {
   return cursor.parseArgs(specs, "scene");
 }
 
-Scene bindScene(const syntax::SceneHeader& header, const Scene& base, DiagnosticSink& sink) {
+Scene bindScene(const syntax::SceneHeader& header, const Scene& base, const Character& character,
+                DiagnosticSink& sink) {
   SceneRequest request;
   auto number = [&](const std::optional<syntax::NumberLit>& literal) -> std::optional<double> {
     if (!literal) return std::nullopt;
@@ -115,7 +117,7 @@ Scene bindScene(const syntax::SceneHeader& header, const Scene& base, Diagnostic
   if (header.environment) request.environment = header.environment->text;
   request.chairHeight = number(header.height);
   request.duration = number(header.duration);
-  const SceneResolution resolution = resolveScene(request, base);
+  const SceneResolution resolution = resolveScene(request, base, character);
   for (const SceneIssue& issue : resolution.issues) {
     SourceLocation location = header.location;  // a part taken from `base`
     auto at = [&](const auto& part) {

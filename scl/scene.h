@@ -62,8 +62,9 @@ struct SceneResolution {
 ///   for; asked together with another environment it is an error.
 /// - A chair height must lie in [kMinChairHeight, kMaxChairHeight] and needs the chair.
 /// - A duration must lie in (0, kMaxDuration].
+/// Poses are the character's (Character::poses).
 SceneResolution resolveScene(const SceneRequest& request, const Scene& base,
-                             const SceneSpelling& spelling = {});
+                             const Character& character, const SceneSpelling& spelling = {});
 
 /// scene-args := { [","] ( "pose:" NAME | "env:" NAME | "height:" NUM | "duration:" NUM ) }
 /// (each at most once, in any order), read into `header`. False after a syntax error.
@@ -71,6 +72,7 @@ bool parseSceneArguments(TokenCursor& cursor, syntax::SceneHeader& header);
 
 /// A parsed header through the scene rule, errors reported at the parts' locations
 /// (`@` numbers are errors: a scene is not optimized).
-Scene bindScene(const syntax::SceneHeader& header, const Scene& base, DiagnosticSink& sink);
+Scene bindScene(const syntax::SceneHeader& header, const Scene& base, const Character& character,
+                DiagnosticSink& sink);
 
 }  // namespace scl

@@ -87,6 +87,33 @@ std::optional<syntax::NumberLit> TokenCursor::parseNumber(std::string_view what)
   return syntax::NumberLit{token.number, token.parameter, location(token)};
 }
 
+std::optional<syntax::Vec> TokenCursor::parseVec(std::string_view what) {
+  const Token open = next();
+  std::vector<syntax::NumberLit> numbers;
+  while (!isKind(TokenKind::RightParen)) {
+    if (!isKind(TokenKind::Number)) {
+      expectedNear("a number in " + std::string(what), peek());
+      if (!isKind(TokenKind::Identifier) && !isKind(TokenKind::Comma)) noteOpened(open);
+      return std::nullopt;
+    }
+    numbers.push_back(*parseNumber(""));
+    if (isKind(TokenKind::Comma)) {
+      next();
+    } else if (!isKind(TokenKind::RightParen)) {
+      expectedNear("',' or ')'", peek());
+      noteOpened(open);
+      return std::nullopt;
+    }
+  }
+  next();
+  if (numbers.size() != 2) {
+    errorAt(open, "expected 2 numbers in " + std::string(what) + ", found " +
+                      std::to_string(numbers.size()));
+    return std::nullopt;
+  }
+  return syntax::Vec{numbers[0], numbers[1], location(open)};
+}
+
 bool TokenCursor::expectColonAfter(std::string_view word) {
   if (isKind(TokenKind::Colon)) {
     next();
@@ -120,7 +147,8 @@ bool TokenCursor::parseArgs(std::span<ArgSpec> specs, std::string_view owner) {
     next();
     if (spec->colon && !expectColonAfter(spec->name)) return false;
     if ((spec->nameOut && spec->nameOut->has_value()) ||
-        (spec->numberOut && spec->numberOut->has_value())) {
+        (spec->numberOut && spec->numberOut->has_value()) ||
+        (spec->vecOut && spec->vecOut->has_value())) {
       errorAt(word, "duplicate argument '" + std::string(spec->name) + (spec->colon ? ":'" : "'"));
       return false;
     }
@@ -132,6 +160,13 @@ bool TokenCursor::parseArgs(std::span<ArgSpec> specs, std::string_view owner) {
         return false;
       }
       *spec->nameOut = parseName();
+    } else if (spec->vecOut) {
+      if (!isKind(TokenKind::LeftParen)) {
+        expectedNear(what, peek());
+        return false;
+      }
+      *spec->vecOut = parseVec(what);
+      if (!spec->vecOut->has_value()) return false;
     } else {
       *spec->numberOut = parseNumber(what);
       if (!spec->numberOut->has_value()) return false;

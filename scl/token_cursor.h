@@ -18,7 +18,8 @@
 namespace scl {
 
 /// One named argument a construct accepts: `name: value` (or `name value` when `colon`
-/// is false, as in `strength 0.5`). Exactly one of `nameOut` and `numberOut` is set.
+/// is false, as in `strength 0.5`). Exactly one of `nameOut`, `numberOut` and `vecOut` is
+/// set.
 struct ArgSpec {
   std::string_view name;
   bool colon = true;
@@ -26,6 +27,8 @@ struct ArgSpec {
   std::string_view what;
   std::optional<syntax::Name>* nameOut = nullptr;
   std::optional<syntax::NumberLit>* numberOut = nullptr;
+  /// For a value `(a, b)`.
+  std::optional<syntax::Vec>* vecOut = nullptr;
 };
 
 class TokenCursor {
@@ -72,6 +75,9 @@ class TokenCursor {
   syntax::Name parseName();
   /// NUM, or "expected WHAT near 'tok'" and nullopt.
   std::optional<syntax::NumberLit> parseNumber(std::string_view what);
+  /// vec := "(" NUM "," NUM ")"   (the current token is the "("); `what` names it for
+  /// messages ("a force (fx, fy)").
+  std::optional<syntax::Vec> parseVec(std::string_view what);
   /// ":" after `word`, or "expected ':' after 'word'".
   bool expectColonAfter(std::string_view word);
   /// named-args := { [","] NAME [":"] value }, each name at most once, in any order.

@@ -17,7 +17,7 @@
 
 #include "primitives/character_state.h"
 #include "runtime/placement.h"
-#include "scl/poses.h"
+#include "scl/character.h"
 #include "tools/character_report.h"
 
 using namespace scl;
@@ -60,20 +60,24 @@ Outcome runScl(const std::string& args) {
 
 // The standing pose as the runtime places it, with `deltaDeg` added to one joint.
 CharacterState standingWith(int joint, double deltaDeg) {
-  Placement placement = placePose(*findPose("standing"), false, 0.0, {});
+  Placement placement = placePose(*scl::humanCharacter(),
+                                  *scl::humanCharacter()->findPose("standing"), false, 0.0, {});
   placement.jointAngles[joint] += degToRad(deltaDeg);
-  return forwardKinematics(placement.headOrigin, placement.headAngle, placement.jointAngles);
+  return forwardKinematics(*scl::humanCharacter(), placement.headOrigin, placement.headAngle,
+                           placement.jointAngles);
 }
 
 // Upright: every link at 90°, every joint 0 but those given (degrees).
 CharacterState uprightWith(std::initializer_list<std::pair<int, double>> jointsDeg) {
   std::array<double, kJointCount> joints{};
   for (auto [joint, deg] : jointsDeg) joints[joint] = degToRad(deg);
-  return forwardKinematics(Vec2::Zero(), degToRad(90), joints);
+  return forwardKinematics(*scl::humanCharacter(), Vec2::Zero(), degToRad(90), joints);
 }
 
 Vec2 distalEnd(const CharacterState& state, int link) {
-  return state.links[link].origin + kLinks[link].length * linkAxis(link, state.links[link].angle);
+  return state.links[link].origin +
+         scl::humanCharacter()->links[link].length *
+             linkAxis(*scl::humanCharacter(), link, state.links[link].angle);
 }
 
 // A point of `moved` seen as if link `held` had stayed where it is in `reference`.
@@ -119,13 +123,13 @@ TEST_CASE("the committed reference page and figure are the generators' output") 
 
 TEST_CASE("the page covers every link, joint and group and draws its numbers from the table") {
   std::string page = characterReferenceMarkdown();
-  for (const LinkDef& link : kLinks)
+  for (const LinkDef& link : scl::humanCharacter()->links)
     CHECK_THAT(page, Contains("| `" + std::string(link.name) + "` |"));
-  for (const JointDef& joint : kJoints)
+  for (const JointDef& joint : scl::humanCharacter()->joints)
     CHECK_THAT(page, Contains("| `" + std::string(joint.name) + "` |"));
-  for (const GroupDef& group : kLinkGroups)
+  for (const GroupDef& group : scl::humanCharacter()->linkGroups)
     CHECK_THAT(page, Contains("`" + std::string(group.name) + "` = "));
-  for (const GroupDef& group : kJointGroups)
+  for (const GroupDef& group : scl::humanCharacter()->jointGroups)
     CHECK_THAT(page, Contains("`" + std::string(group.name) + "` = "));
   CHECK_THAT(page, Contains("89.49 kg in all"));
   CHECK_THAT(page, Contains("| `leftHip` | `pelvis` → `leftThigh` | 0.250 | −30° to 100° | 0° | "
@@ -135,7 +139,8 @@ TEST_CASE("the page covers every link, joint and group and draws its numbers fro
 
   // The generator reads only its input: another table gives another page.
   CharacterReferenceInput character = builtInCharacterReference();
-  std::vector<LinkDef> links(kLinks.begin(), kLinks.end());
+  std::vector<LinkDef> links(scl::humanCharacter()->links.begin(),
+                             scl::humanCharacter()->links.end());
   links[kHead].mass += 0.11;
   character.links = links;
   character.signNotes = {};
@@ -151,17 +156,17 @@ TEST_CASE("every joint has a sign note, and its direction holds in the forward k
   CharacterState standing = standingWith(kNeckTop, 0.0);
   for (int j = 0; j < kJointCount; ++j) {
     const JointSignNote* note = findSignNote(character, j);
-    INFO("joint " << kJoints[j].name);
+    INFO("joint " << scl::humanCharacter()->joints[j].name);
     REQUIRE(note != nullptr);
-    CHECK_THAT(page, Contains("`" + std::string(kJoints[j].name) + "`"));
+    CHECK_THAT(page, Contains("`" + std::string(scl::humanCharacter()->joints[j].name) + "`"));
     // Growing the angle turns the child counter-clockwise: its far end moves as stated.
-    int child = kJoints[j].childLink;
+    int child = scl::humanCharacter()->joints[j].childLink;
     CharacterState grown = standingWith(j, 5.0);
     Vec2 moved = distalEnd(grown, child) - distalEnd(standing, child);
     INFO("the child's distal end moved by (" << moved.x() << ", " << moved.y() << ")");
     CHECK(pointsMainly(moved, note->childEndMoves));
     // The parent stays put: the angle is the child's relative to it.
-    int parent = kJoints[j].parentLink;
+    int parent = scl::humanCharacter()->joints[j].parentLink;
     CHECK((grown.links[parent].origin - standing.links[parent].origin).norm() < 1e-12);
     CHECK(grown.links[parent].angle == standing.links[parent].angle);
   }
@@ -187,26 +192,26 @@ TEST_CASE("the sign notes' words hold: nods, tilts, pike, raised arm, level thig
   SECTION("shoulder 90 holds the arm out in front, 180 straight up") {
     CharacterState front = uprightWith({{kLeftShoulder, 90}});
     Vec2 arm = front.jointPositions[kLeftElbow] - front.jointPositions[kLeftShoulder];
-    CHECK(arm.x() == Approx(kLinks[kLeftArm].length));
+    CHECK(arm.x() == Approx(scl::humanCharacter()->links[kLeftArm].length));
     CHECK(arm.y() == Approx(0).margin(1e-12));
     CharacterState up = uprightWith({{kLeftShoulder, 180}});
     arm = up.jointPositions[kLeftElbow] - up.jointPositions[kLeftShoulder];
-    CHECK(arm.y() == Approx(kLinks[kLeftArm].length));
+    CHECK(arm.y() == Approx(scl::humanCharacter()->links[kLeftArm].length));
   }
   SECTION("hip 90 holds the thigh level in front; knee < 0 bends the shank back") {
     CharacterState flexed = uprightWith({{kLeftHip, 90}});
     Vec2 thigh = flexed.jointPositions[kLeftKnee] - flexed.jointPositions[kLeftHip];
-    CHECK(thigh.x() == Approx(kLinks[kLeftThigh].length));
+    CHECK(thigh.x() == Approx(scl::humanCharacter()->links[kLeftThigh].length));
     CHECK(thigh.y() == Approx(0).margin(1e-12));
     CharacterState bent = uprightWith({{kLeftKnee, -30}});
     CHECK(bent.jointPositions[kLeftAnkle].x() < bent.jointPositions[kLeftKnee].x() - 0.2);
-    CHECK(kJoints[kLeftKnee].maxDeg <= 0);
-    CHECK(kJoints[kLeftElbow].minDeg >= 0);
+    CHECK(scl::humanCharacter()->joints[kLeftKnee].maxDeg <= 0);
+    CHECK(scl::humanCharacter()->joints[kLeftElbow].minDeg >= 0);
   }
   SECTION("ankle 90 sets the foot square to the shank, pointing forward") {
     CharacterState square = uprightWith({{kLeftAnkle, 90}});
     Vec2 foot = distalEnd(square, kLeftFoot) - square.jointPositions[kLeftAnkle];
-    CHECK(foot.x() == Approx(kLinks[kLeftFoot].length));
+    CHECK(foot.x() == Approx(scl::humanCharacter()->links[kLeftFoot].length));
     CHECK(foot.y() == Approx(0).margin(1e-12));
   }
 }
@@ -215,7 +220,8 @@ TEST_CASE("the figure draws every joint's arrow and label from the standing pose
   std::string figure = jointSignFigureSvg();
   CHECK(figure.starts_with("<?xml"));
   CHECK_THAT(figure, Contains("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"780.0\""));
-  for (const JointDef& joint : kJoints) CHECK_THAT(figure, Contains(std::string(joint.name)));
+  for (const JointDef& joint : scl::humanCharacter()->joints)
+    CHECK_THAT(figure, Contains(std::string(joint.name)));
   // One arc per sign note, each ending in an arrowhead.
   size_t arrows = 0;
   for (size_t at = figure.find("marker-end=\"url(#head"); at != std::string::npos;
@@ -236,8 +242,10 @@ TEST_CASE("scl character prints the tables, the page and the figure") {
   Outcome text = runScl("character");
   CHECK(text.exitCode == 0);
   CHECK(text.err.empty());
-  for (const LinkDef& link : kLinks) CHECK_THAT(text.out, Contains(std::string(link.name)));
-  for (const JointDef& joint : kJoints) CHECK_THAT(text.out, Contains(std::string(joint.name)));
+  for (const LinkDef& link : scl::humanCharacter()->links)
+    CHECK_THAT(text.out, Contains(std::string(link.name)));
+  for (const JointDef& joint : scl::humanCharacter()->joints)
+    CHECK_THAT(text.out, Contains(std::string(joint.name)));
   CHECK_THAT(text.out, Contains("89.49 kg"));
   CHECK(text.out == characterReferenceText(builtInCharacterReference()));
 

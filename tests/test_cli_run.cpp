@@ -1,8 +1,5 @@
 // `scl run` as a user runs it: the built binary, its exit codes, its summary (human and
 // JSON), the trajectory CSV and the filmstrip SVG. Scripts are in tests/cli/.
-#include <stdlib.h>
-#include <sys/wait.h>
-
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -15,66 +12,13 @@
 #include <string>
 #include <vector>
 
-namespace fs = std::filesystem;
+#include "tests/cli_support.h"
+
+using namespace scl::testing;
 
 namespace {
 
-const std::string kScl = SCL_BINARY_DIR "/tools/scl";
-const std::string kCliScripts = SCL_SOURCE_DIR "/tests/cli/";
 const std::string kThesis = SCL_SOURCE_DIR "/scripts/thesis/";
-
-// A fresh directory, removed with everything in it at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "scl_cli_test_XXXXXX").string();
-    REQUIRE(mkdtemp(pattern.data()) != nullptr);
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code error;
-    fs::remove_all(path_, error);
-  }
-  const fs::path& path() const { return path_; }
-  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
-  // Names of the files in the directory, sorted.
-  std::vector<std::string> entries() const {
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(path_))
-      names.push_back(entry.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-
- private:
-  fs::path path_;
-};
-
-std::string readText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-struct Outcome {
-  int exitCode = -1;
-  std::string out, err;
-};
-
-// Runs `scl ARGS` (arguments are shell-quoted by the caller where needed) with stdout
-// and stderr captured in files of a private directory.
-Outcome runScl(const std::string& args) {
-  TempDir capture;
-  std::string command = kScl + " " + args + " >" + (capture / "out") + " 2>" + (capture / "err");
-  int status = std::system(command.c_str());
-  Outcome outcome;
-  REQUIRE(WIFEXITED(status));
-  outcome.exitCode = WEXITSTATUS(status);
-  outcome.out = readText(capture / "out");
-  outcome.err = readText(capture / "err");
-  return outcome;
-}
 
 // The JSON object printed on stdout, parsed (the test fails when it does not parse).
 nlohmann::json parseJson(const std::string& text) {
@@ -83,12 +27,6 @@ nlohmann::json parseJson(const std::string& text) {
   REQUIRE(!json.is_discarded());
   REQUIRE(json.is_object());
   return json;
-}
-
-size_t countOf(const std::string& text, const std::string& what) {
-  size_t count = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++count;
-  return count;
 }
 
 // --- CSV: fields per line, honouring quotes -------------------------------------------

@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "runtime/controller.h"
+#include "scl/character.h"
 #include "scl/compile.h"
-#include "scl/poses.h"
 
 using namespace scl;
 
@@ -15,14 +15,14 @@ namespace {
 constexpr double kDt = 0.001;
 
 JointTargets standingAngles() {
-  const PoseDef* pose = findPose("standing");
+  const PoseDef* pose = scl::humanCharacter()->findPose("standing");
   JointTargets angles{};
   for (int j = 0; j < kJointCount; ++j) angles[j] = degToRad(pose->jointDeg[j]);
   return angles;
 }
 
 CharacterState standingState() {
-  return forwardKinematics(Vec2(0.0, 1.8), kPi / 2, standingAngles());
+  return forwardKinematics(*scl::humanCharacter(), Vec2(0.0, 1.8), kPi / 2, standingAngles());
 }
 
 Phase phase(std::string name, std::vector<Primitive> primitives = {}) {
@@ -266,7 +266,7 @@ TEST_CASE("torques: default PD, explicit PD, relax, virtual forces, clamping",
   Controller controller(program, initial);
   const ControlOutput& out = controller.step(state, kDt);
   for (int j = 0; j < kJointCount; ++j) {
-    const JointDef& joint = kJoints[j];
+    const JointDef& joint = scl::humanCharacter()->joints[j];
     double theta = state.jointAngles[j], omega = state.jointVelocities[j];
     double expectedPd = joint.kp * (initial[j] - theta) - joint.kd * omega;
     if (j == kWaist) expectedPd = joint.kp * (0.5 - theta) - joint.kd * omega;
@@ -277,7 +277,7 @@ TEST_CASE("torques: default PD, explicit PD, relax, virtual forces, clamping",
     double net = std::clamp(expectedPd + out.addedTorques[j], -joint.maxTorque, joint.maxTorque);
     CHECK(out.torques[j] == Approx(net));
   }
-  CHECK(out.torques[kNeckTop] == kJoints[kNeckTop].maxTorque);
+  CHECK(out.torques[kNeckTop] == scl::humanCharacter()->joints[kNeckTop].maxTorque);
   CHECK(out.addedTorques[kLeftKnee] != 0.0);
   CHECK(out.addedTorques[kRightKnee] == 0.0);
   REQUIRE(out.forces.size() == 1);
@@ -299,9 +299,10 @@ TEST_CASE("relax torque is -s kd thetadot every step", "[controller][relax]") {
     state.jointVelocities[kLeftKnee] = std::sin(0.7 * i);
     state.jointVelocities[kRightShoulder] = std::cos(0.3 * i);
     const ControlOutput& out = controller.step(state, kDt);
-    CHECK(out.torques[kLeftKnee] == Approx(-0.4 * kJoints[kLeftKnee].kd * std::sin(0.7 * i)));
+    CHECK(out.torques[kLeftKnee] ==
+          Approx(-0.4 * scl::humanCharacter()->joints[kLeftKnee].kd * std::sin(0.7 * i)));
     CHECK(out.torques[kRightShoulder] ==
-          Approx(-0.4 * kJoints[kRightShoulder].kd * std::cos(0.3 * i)));
+          Approx(-0.4 * scl::humanCharacter()->joints[kRightShoulder].kd * std::cos(0.3 * i)));
   }
 }
 
@@ -373,8 +374,8 @@ TEST_CASE("mirrored phases swap left and right everywhere, ik rel: included",
   REQUIRE(second.phase == 1);
   // The standing pose is symmetric, so the mirrored phase's outputs are the mirror image.
   for (int j = 0; j < kJointCount; ++j) {
-    int mirror = kJoints[j].mirror;
-    INFO(kJoints[j].name);
+    int mirror = scl::humanCharacter()->joints[j].mirror;
+    INFO(scl::humanCharacter()->joints[j].name);
     CHECK(second.targets[mirror] == Approx(first.targets[j]).margin(1e-9));
     CHECK(second.torques[mirror] == Approx(first.torques[j]).margin(1e-6));
     CHECK(second.modes[mirror] == first.modes[j]);

@@ -5,7 +5,7 @@
 
 #include "runtime/placement.h"
 #include "runtime/simulation.h"
-#include "scl/poses.h"
+#include "scl/character.h"
 
 using namespace scl;
 using Catch::Matchers::Contains;
@@ -17,8 +17,9 @@ std::array<double, kJointCount> holdTorques(const Simulation& simulation) {
   std::array<double, kJointCount> torques{};
   const CharacterState& state = simulation.state();
   for (int j = 0; j < kJointCount; ++j) {
-    torques[j] = kJoints[j].kp * (simulation.initialJointAngles()[j] - state.jointAngles[j]) -
-                 kJoints[j].kd * state.jointVelocities[j];
+    torques[j] = scl::humanCharacter()->joints[j].kp *
+                     (simulation.initialJointAngles()[j] - state.jointAngles[j]) -
+                 scl::humanCharacter()->joints[j].kd * state.jointVelocities[j];
   }
   return torques;
 }
@@ -41,26 +42,31 @@ SimulationDef sceneDef(const std::string& pose, const std::string& environment =
 }  // namespace
 
 TEST_CASE("the character has the thesis's 16 links, 15 joints and 89.49 kg") {
-  CHECK(totalMass() == Approx(89.49).margin(1e-9));
-  CHECK(findLink("leftForearm") == kLeftForearm);
-  CHECK(findJoint("rightAnkle") == kRightAnkle);
-  CHECK_FALSE(findLink("leftForeArm"));
-  CHECK(findJointGroup("necks").size() == 2);
+  CHECK(scl::humanCharacter()->totalMass == Approx(89.49).margin(1e-9));
+  CHECK(scl::humanCharacter()->findLink("leftForearm") == kLeftForearm);
+  CHECK(scl::humanCharacter()->findJoint("rightAnkle") == kRightAnkle);
+  CHECK_FALSE(scl::humanCharacter()->findLink("leftForeArm"));
+  CHECK(scl::humanCharacter()->findJointGroup("necks").size() == 2);
   // Mirror pairs are involutions and map left names to right names.
-  for (int i = 0; i < kLinkCount; ++i) CHECK(kLinks[kLinks[i].mirror].mirror == i);
+  for (int i = 0; i < kLinkCount; ++i)
+    CHECK(scl::humanCharacter()->links[scl::humanCharacter()->links[i].mirror].mirror == i);
   for (int j = 0; j < kJointCount; ++j) {
-    CHECK(kJoints[kJoints[j].mirror].mirror == j);
-    std::string_view name = kJoints[j].name;
-    if (name.starts_with("left")) CHECK(kJoints[kJoints[j].mirror].name.starts_with("right"));
+    CHECK(scl::humanCharacter()->joints[scl::humanCharacter()->joints[j].mirror].mirror == j);
+    std::string_view name = scl::humanCharacter()->joints[j].name;
+    if (name.starts_with("left"))
+      CHECK(scl::humanCharacter()->joints[scl::humanCharacter()->joints[j].mirror].name.starts_with(
+          "right"));
   }
   // Every link but the head hangs from exactly the joint whose child it is.
-  for (int j = 0; j < kJointCount; ++j) CHECK(kLinks[kJoints[j].childLink].parentJoint == j);
+  for (int j = 0; j < kJointCount; ++j)
+    CHECK(scl::humanCharacter()->links[scl::humanCharacter()->joints[j].childLink].parentJoint ==
+          j);
 }
 
 TEST_CASE("link mass properties are those of a capped trapezoid") {
   // A rectangle with two equal half-discs (a stadium) has a known inertia: check the
   // forearm (8.4 cm thick, 32 cm between caps) against the closed form.
-  const LinkDef& forearm = kLinks[kLeftForearm];
+  const LinkDef& forearm = scl::humanCharacter()->links[kLeftForearm];
   double r = forearm.proximalThickness / 2.0, L = forearm.length;
   double rectangle = 2 * r * L, disc = kPi * r * r;
   double density = forearm.mass / (rectangle + disc);
@@ -70,16 +76,19 @@ TEST_CASE("link mass properties are those of a capped trapezoid") {
       density * (kPi * r * r * r * r / 4.0 - (disc / 2.0) * offset * offset);
   double halfDiscs =
       2 * (halfDiscAtCentroid + density * (disc / 2.0) * std::pow(L / 2 + offset, 2));
-  CHECK(linkInertia(kLeftForearm) == Approx(rectangleI + halfDiscs).epsilon(1e-9));
-  CHECK(linkComOffset(kLeftForearm) == Approx(L / 2.0).epsilon(1e-12));
+  CHECK(scl::humanCharacter()->links[kLeftForearm].inertia ==
+        Approx(rectangleI + halfDiscs).epsilon(1e-9));
+  CHECK(scl::humanCharacter()->links[kLeftForearm].comOffset == Approx(L / 2.0).epsilon(1e-12));
   // A tapered link has its centre of mass toward its thick end.
-  CHECK(linkComOffset(kLeftThigh) < kLinks[kLeftThigh].length / 2.0);
+  CHECK(scl::humanCharacter()->links[kLeftThigh].comOffset <
+        scl::humanCharacter()->links[kLeftThigh].length / 2.0);
 }
 
 TEST_CASE("a standing pose reads link world angles 90 degrees and ankles 90 degrees") {
   std::array<double, kJointCount> joints{};
   joints[kLeftAnkle] = joints[kRightAnkle] = degToRad(90);
-  CharacterState state = forwardKinematics(Vec2::Zero(), degToRad(90), joints);
+  CharacterState state =
+      forwardKinematics(*scl::humanCharacter(), Vec2::Zero(), degToRad(90), joints);
   for (int i = 0; i < kLinkCount; ++i) {
     if (i == kLeftFoot || i == kRightFoot) {
       CHECK(radToDeg(state.links[i].angle) == Approx(180.0));
@@ -92,7 +101,8 @@ TEST_CASE("a standing pose reads link world angles 90 degrees and ankles 90 degr
   CHECK(state.jointPositions[kLeftShoulder].y() == Approx(state.jointPositions[kNeckBottom].y()));
   // The foot points forward (+x) from the ankle.
   Vec2 toe = state.links[kLeftFoot].origin +
-             kLinks[kLeftFoot].length * linkAxis(kLeftFoot, state.links[kLeftFoot].angle);
+             scl::humanCharacter()->links[kLeftFoot].length *
+                 linkAxis(*scl::humanCharacter(), kLeftFoot, state.links[kLeftFoot].angle);
   CHECK(toe.x() > state.jointPositions[kLeftAnkle].x() + 0.2);
 }
 
@@ -101,7 +111,8 @@ TEST_CASE("docs/character.md signs: hip > 0 swings the thigh forward, knee < 0 b
   joints[kLeftHip] = degToRad(45);
   joints[kLeftKnee] = degToRad(-45);
   joints[kLeftElbow] = degToRad(90);
-  CharacterState state = forwardKinematics(Vec2::Zero(), degToRad(90), joints);
+  CharacterState state =
+      forwardKinematics(*scl::humanCharacter(), Vec2::Zero(), degToRad(90), joints);
   CHECK(state.jointPositions[kLeftKnee].x() > state.jointPositions[kLeftHip].x() + 0.3);
   CHECK(state.jointPositions[kLeftAnkle].x() < state.jointPositions[kLeftKnee].x() + 0.45);
   CHECK(state.jointPositions[kLeftWrist].x() > state.jointPositions[kLeftElbow].x() + 0.3);
@@ -118,10 +129,11 @@ TEST_CASE("standing reference heights match docs/marks.md within 1 cm") {
     CHECK(state.jointPositions[hip].y() == Approx(1.02).margin(0.01));
   CHECK(state.jointPositions[kWaist].y() == Approx(1.27).margin(0.01));
   CHECK(state.jointPositions[kNeckTop].y() == Approx(1.79).margin(0.01));
-  double headTop =
-      (state.links[kHead].origin + kLinks[kHead].length * linkAxis(kHead, state.links[kHead].angle))
-          .y() +
-      kLinks[kHead].distalThickness / 2.0;
+  double headTop = (state.links[kHead].origin +
+                    scl::humanCharacter()->links[kHead].length *
+                        linkAxis(*scl::humanCharacter(), kHead, state.links[kHead].angle))
+                       .y() +
+                   scl::humanCharacter()->links[kHead].distalThickness / 2.0;
   CHECK(headTop == Approx(2.25).margin(0.01));
   // Link lengths: distance between consecutive joints.
   CHECK((state.jointPositions[kLeftKnee] - state.jointPositions[kLeftHip]).norm() ==
@@ -133,7 +145,8 @@ TEST_CASE("standing reference heights match docs/marks.md within 1 cm") {
   // Quiet stance leans 2° forward at the ankles over flat feet.
   for (int i = 0; i < kLinkCount; ++i) {
     if (i == kLeftFoot || i == kRightFoot) {
-      CHECK(radToDeg(state.links[i].angle) == Approx(footFlatAngleDeg()).margin(1e-4));
+      CHECK(radToDeg(state.links[i].angle) ==
+            Approx(scl::humanCharacter()->footFlatAngleDeg()).margin(1e-4));
     } else {
       CHECK(radToDeg(state.links[i].angle) == Approx(88.0).margin(1e-4));
     }
@@ -162,7 +175,8 @@ TEST_CASE("every initial state rests: no link moves more than 2 cm under default
     CAPTURE(c.pose);
     Simulation simulation(sceneDef(c.pose, c.environment));
     CharacterState start = simulation.state();
-    CHECK(lowestPoint(start) >= -0.002);  // no interpenetration beyond Box2D's slop
+    CHECK(lowestPoint(*scl::humanCharacter(), start) >=
+          -0.002);  // no interpenetration beyond Box2D's slop
     bool touching = false;
     for (const LinkState& link : start.links) touching = touching || link.contact;
     CHECK(touching);  // placed on its support, not dropped onto it
@@ -199,7 +213,8 @@ TEST_CASE("the seated pose adapts its legs to the chair height") {
     Simulation simulation(def);
     const CharacterState& state = simulation.state();
     CHECK(state.jointPositions[kLeftAnkle].y() == Approx(0.04).margin(0.02));
-    CHECK(state.jointPositions[kLeftHip].y() - kLinks[kLeftThigh].proximalThickness / 2 ==
+    CHECK(state.jointPositions[kLeftHip].y() -
+              scl::humanCharacter()->links[kLeftThigh].proximalThickness / 2 ==
           Approx(height).margin(0.015));
     REQUIRE(simulation.environmentBoxes().size() == 1);
     CHECK(simulation.environmentBoxes()[0].halfSize.y() * 2 == Approx(height));
@@ -209,14 +224,16 @@ TEST_CASE("the seated pose adapts its legs to the chair height") {
 TEST_CASE("joint limits hold under torques that push past them") {
   Simulation simulation(sceneDef("supine"));
   std::array<double, kJointCount> push{};
-  for (int j = 0; j < kJointCount; ++j) push[j] = kJoints[j].maxTorque;  // drive every joint up
+  for (int j = 0; j < kJointCount; ++j)
+    push[j] = scl::humanCharacter()->joints[j].maxTorque;  // drive every joint up
   double worstExcess = 0.0;
   for (int i = 0; i < 4000; ++i) {
     simulation.setJointTorques(push);
     simulation.step();
     for (int j = 0; j < kJointCount; ++j) {
       double angle = radToDeg(simulation.state().jointAngles[j]);
-      worstExcess = std::max({worstExcess, angle - kJoints[j].maxDeg, kJoints[j].minDeg - angle});
+      worstExcess = std::max({worstExcess, angle - scl::humanCharacter()->joints[j].maxDeg,
+                              scl::humanCharacter()->joints[j].minDeg - angle});
     }
   }
   CAPTURE(worstExcess);
@@ -231,7 +248,8 @@ TEST_CASE("torques are clamped to each joint's max torque and applied equal and 
   simulation.setJointTorques(torques);
   simulation.step();
   for (int j = 0; j < kJointCount; ++j)
-    CHECK(std::abs(simulation.appliedTorques()[j]) == Approx(kJoints[j].maxTorque));
+    CHECK(std::abs(simulation.appliedTorques()[j]) ==
+          Approx(scl::humanCharacter()->joints[j].maxTorque));
   CHECK(simulation.appliedTorques()[kWaist] == Approx(-250.0));
   // Internal torques cannot change the angular momentum about the COM while airborne;
   // on the ground contacts do, so just check the sign: a positive elbow torque bends it.

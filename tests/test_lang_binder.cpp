@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "scl/binder.h"
-#include "scl/character_table.h"
+#include "scl/character.h"
 #include "scl/compile.h"
 #include "scl/lexer.h"
 #include "tests/test_support.h"

@@ -93,7 +93,7 @@ TEST_CASE("token cursor: named arguments in any order, with and without commas")
 }
 
 TEST_CASE("name lookup: one rule and one message for every kind of name") {
-  const scl::CharacterNames names;
+  const scl::CharacterNames names(*scl::humanCharacter());
   CHECK(names.joints("leftKnee", scl::Groups::Rejected).indices ==
         std::vector<int>{scl::kLeftKnee});
   CHECK(names.joints("knees", scl::Groups::Allowed).indices ==
@@ -121,7 +121,8 @@ TEST_CASE("the scene rule: one rule for headers, objective files and options") {
     SceneRequest request;
     request.pose = "sitting";
     request.chairHeight = 0.5;
-    const scl::SceneResolution resolution = scl::resolveScene(request, base);
+    const scl::SceneResolution resolution =
+        scl::resolveScene(request, base, *scl::humanCharacter());
     CHECK(resolution.ok());
     CHECK(resolution.issues.empty());
     CHECK(resolution.scene.environment == "chair");
@@ -132,7 +133,8 @@ TEST_CASE("the scene rule: one rule for headers, objective files and options") {
     request.pose = "sitting";
     request.environment = "flat";
     request.chairHeight = 0.5;
-    const auto resolution = scl::resolveScene(request, base, scl::SceneSpelling::options());
+    const auto resolution =
+        scl::resolveScene(request, base, *scl::humanCharacter(), scl::SceneSpelling::options());
     CHECK_FALSE(resolution.ok());
     REQUIRE(resolution.issues.size() == 2);
     CHECK(resolution.issues[0].part == scl::ScenePart::ChairHeight);
@@ -148,19 +150,20 @@ TEST_CASE("the scene rule: one rule for headers, objective files and options") {
     chair.chairHeight = 0.6;
     SceneRequest request;
     request.duration = 2;
-    const auto resolution = scl::resolveScene(request, chair);
+    const auto resolution = scl::resolveScene(request, chair, *scl::humanCharacter());
     CHECK(resolution.ok());
     CHECK(resolution.scene.chairHeight == 0.6);
     CHECK(resolution.scene.duration == 2.0);
     request.environment = "flat";
-    CHECK_FALSE(scl::resolveScene(request, chair).ok());  // still sitting: needs the chair
+    CHECK_FALSE(scl::resolveScene(request, chair, *scl::humanCharacter())
+                    .ok());  // still sitting: needs the chair
   }
   SECTION("limits") {
     SceneRequest request;
     request.environment = "chair";
     request.chairHeight = 2.0;
     request.duration = 1e9;
-    const auto resolution = scl::resolveScene(request, base);
+    const auto resolution = scl::resolveScene(request, base, *scl::humanCharacter());
     REQUIRE(resolution.issues.size() == 2);
     CHECK(resolution.issues[0].message == "chair height must be from 0.05 to 1.5 m (found 2 m)");
     CHECK(resolution.issues[1].message == "duration must be at most 3600 s (found 1000000000 s)");

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "scl/character_table.h"
+#include "scl/character.h"
 #include "scl/compile.h"
 #include "scl/parser.h"
 #include "scl/printer.h"

@@ -10,7 +10,8 @@ namespace {
 CharacterState standingState(double time) {
   std::array<double, kJointCount> joints{};
   joints[kLeftAnkle] = joints[kRightAnkle] = degToRad(86.45);
-  CharacterState state = forwardKinematics(Vec2(0.0, 1.79), degToRad(90), joints);
+  CharacterState state =
+      forwardKinematics(*scl::humanCharacter(), Vec2(0.0, 1.79), degToRad(90), joints);
   state.time = time;
   state.links[kLeftFoot].contact = state.links[kRightFoot].contact = true;
   return state;
@@ -18,7 +19,8 @@ CharacterState standingState(double time) {
 
 CharacterState lyingState(double time) {
   std::array<double, kJointCount> joints{};
-  CharacterState state = forwardKinematics(Vec2(0.0, 0.15), degToRad(180), joints);
+  CharacterState state =
+      forwardKinematics(*scl::humanCharacter(), Vec2(0.0, 0.15), degToRad(180), joints);
   state.time = time;
   state.links[kTrunk].contact = true;
   return state;
@@ -93,4 +95,62 @@ TEST_CASE("a walk is meant to be upright from the start") {
   state.links[kLeftShank].contact = true;
   metrics.observe(state, kNoTorque, kDt, 0);
   CHECK(metrics.summary().fell);
+}
+
+TEST_CASE("standing since: the start of the standing that lasts to the end") {
+  MotionMetrics metrics;
+  double t = 0.0;
+  for (; t < 0.5 - 1e-9; t += kDt) metrics.observe(lyingState(t), kNoTorque, kDt, 0);
+  CHECK_FALSE(metrics.summary().standingSince);
+  for (; t < 2.0 - 1e-9; t += kDt) metrics.observe(standingState(t), kNoTorque, kDt, 1);
+  REQUIRE(metrics.summary().standing);
+  REQUIRE(metrics.summary().firstStanding);
+  REQUIRE(metrics.summary().standingSince);
+  CHECK(*metrics.summary().standingSince == Approx(1.5).margin(0.02));
+  CHECK(*metrics.summary().standingSince == *metrics.summary().firstStanding);
+
+  // It bends over (trunk far from upright, nothing but the feet touching): not standing.
+  for (; t < 2.5 - 1e-9; t += kDt) {
+    CharacterState state = standingState(t);
+    state.links[kTrunk].angle = degToRad(90 + 45);
+    metrics.observe(state, kNoTorque, kDt, 1);
+  }
+  CHECK_FALSE(metrics.summary().standing);
+  CHECK_FALSE(metrics.summary().standingSince);
+  CHECK(*metrics.summary().firstStanding == Approx(1.5).margin(0.02));
+
+  // Upright again: standing at once (only the feet touched throughout), since 2.5 s.
+  for (; t < 3.5 - 1e-9; t += kDt) metrics.observe(standingState(t), kNoTorque, kDt, 1);
+  REQUIRE(metrics.summary().standing);
+  REQUIRE(metrics.summary().standingSince);
+  CHECK(*metrics.summary().standingSince == Approx(2.5).margin(0.02));
+  CHECK(*metrics.summary().firstStanding == Approx(1.5).margin(0.02));
+  CHECK_FALSE(metrics.summary().fell);
+}
+
+TEST_CASE("rise time: none for a motion that starts with the head up") {
+  SECTION("standing from the start") {
+    MotionMetrics metrics;
+    REQUIRE(MotionMetrics::headHeight(standingState(0.0)) >= MetricsDef{}.riseHeadHeight);
+    for (double t = 0.0; t < 2.0; t += kDt) metrics.observe(standingState(t), kNoTorque, kDt, 0);
+    CHECK(metrics.summary().standing);
+    CHECK_FALSE(metrics.summary().riseTime);
+  }
+  SECTION("the head exactly at the threshold at the start") {
+    MetricsDef def;
+    def.riseHeadHeight = MotionMetrics::headHeight(standingState(0.0));
+    MotionMetrics metrics(def);
+    for (double t = 0.0; t < 0.5; t += kDt) metrics.observe(standingState(t), kNoTorque, kDt, 0);
+    CHECK_FALSE(metrics.summary().riseTime);
+  }
+  SECTION("starting low and rising: the first time the head is that high") {
+    MotionMetrics metrics;
+    REQUIRE(MotionMetrics::headHeight(lyingState(0.0)) < MetricsDef{}.riseHeadHeight);
+    double t = 0.0;
+    for (; t < 0.3 - 1e-9; t += kDt) metrics.observe(lyingState(t), kNoTorque, kDt, 0);
+    CHECK_FALSE(metrics.summary().riseTime);
+    for (; t < 1.0 - 1e-9; t += kDt) metrics.observe(standingState(t), kNoTorque, kDt, 1);
+    REQUIRE(metrics.summary().riseTime);
+    CHECK(*metrics.summary().riseTime == Approx(0.3).margin(0.02));
+  }
 }

@@ -7,8 +7,8 @@
 
 #include "optimize/objective.h"
 #include "runtime/runner.h"
+#include "scl/character.h"
 #include "scl/compile.h"
-#include "scl/poses.h"
 
 using namespace scl;
 #include "tests/test_support.h"
@@ -232,8 +232,8 @@ term 1 skid tolerance: 1
     if (lastHead > 1.0) minVy = std::min(minVy, report.comVelocity.y());
     for (int foot : {kLeftFoot, kRightFoot}) {
       if (!report.contact[foot]) continue;
-      double deviation =
-          std::remainder(state.links[foot].angle - degToRad(footFlatAngleDeg()), 2 * kPi);
+      double deviation = std::remainder(
+          state.links[foot].angle - degToRad(scl::humanCharacter()->footFlatAngleDeg()), 2 * kPi);
       if (std::abs(deviation) > degToRad(1.0)) skid += dt * deviation * deviation;
     }
   }

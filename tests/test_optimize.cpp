@@ -6,7 +6,10 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "optimize/optimizer.h"
 #include "scl/compile.h"
@@ -90,6 +93,15 @@ OptimizeSettings settingsFor(const fs::path& dir, int generations, int threads) 
   settings.outDir = dir;
   return settings;
 }
+
+// Removes a directory of freshDir() at the end of a test.
+struct RemovedAtEnd {
+  std::vector<fs::path> dirs;
+  ~RemovedAtEnd() {
+    std::error_code error;
+    for (const fs::path& dir : dirs) fs::remove_all(dir, error);
+  }
+};
 
 }  // namespace
 
@@ -313,11 +325,12 @@ TEST_CASE("checkpoints are guarded", "[optimize]") {
   OptimizeSettings missing = settingsFor(freshDir("missing"), 2, 1);
   missing.resume = true;
   CHECK(exitCodeOf([&] { Optimizer(problem, missing); }) == 2);
-  // An output directory that cannot be created: its parent is a file.
+  // An output directory that cannot be created (its parent is a file) is a usage error, as
+  // an unwritable --out of scl run is.
   const fs::path file = freshDir("blocker");
   fs::create_directories(file.parent_path());
   std::ofstream(file) << "not a directory";
-  CHECK(exitCodeOf([&] { Optimizer(problem, settingsFor(file / "out", 1, 1)); }) == 3);
+  CHECK(exitCodeOf([&] { Optimizer(problem, settingsFor(file / "out", 1, 1)); }) == 2);
 }
 
 TEST_CASE("malformed and old checkpoints give clear errors", "[optimize]") {
@@ -414,4 +427,122 @@ TEST_CASE("infeasible candidates are counted and never crash the run", "[optimiz
   const nlohmann::ordered_json record = readCheckpoint(dir).at("log").at(1);
   CHECK(record.at("best") == "inf");
   CHECK(record.at("mean") == "nan");
+}
+
+TEST_CASE("best.scl is never worse than the script it came from", "[optimize]") {
+  // The script's waist target 0 keeps the waist straight: J (the mean squared waist angle)
+  // is close to its minimum there, and with a large step every candidate of the first two
+  // generations is far worse (checked below, so the test keeps its point).
+  const std::string script = "scene pose: supine duration: 0.2\n{\n  (hold)\n  [waist @0]\n}\n";
+  const OptimizationProblem problem = problemOf(script, "term 1 mean sq waist.angle\n");
+  const fs::path dir = freshDir("never_worse");
+  const RemovedAtEnd cleanup{{dir}};
+  OptimizeSettings settings = settingsFor(dir, 2, 2);
+  settings.populationSize = 6;
+  settings.sigma = 10;
+  settings.seed = 1;
+  const double scriptJ = evaluateParameters(problem, problem.initial).value;
+  REQUIRE(std::isfinite(scriptJ));
+
+  std::vector<std::string> events;
+  std::optional<ObjectiveEvaluation> started;
+  OptimizeCallbacks callbacks;
+  callbacks.start = [&](const ObjectiveEvaluation& initial) {
+    events.push_back("start");
+    started = initial;
+  };
+  callbacks.generation = [&](const GenerationRecord& record, double, double, const std::string&) {
+    events.push_back("generation " + std::to_string(record.generation));
+    CHECK(record.generationBest > scriptJ);  // every candidate worse than the script
+    CHECK(record.best == scriptJ);           // ... so the best so far is the script
+  };
+  const OptimizeResult result = Optimizer(problem, settings).run(callbacks);
+  CHECK(events == std::vector<std::string>{"start", "generation 1", "generation 2"});
+  REQUIRE(started);
+  CHECK(started->feasible);
+  CHECK(started->value == scriptJ);
+  REQUIRE(started->summary);  // evaluated with the motion figures, as the report shows them
+
+  CHECK(result.best.fitness == scriptJ);
+  CHECK(result.best.x == problem.initial);
+  REQUIRE(result.before);
+  REQUIRE(result.after);
+  CHECK(result.after->value <= result.before->value);
+  // best.scl, compiled and evaluated, is the script's J (its @ values are the script's).
+  const std::string best = readText(dir / "best.scl");
+  CHECK(best == script);
+  const OptimizationProblem bestProblem = problemOf(best, "term 1 mean sq waist.angle\n");
+  CHECK(evaluateParameters(bestProblem, bestProblem.initial).value <= scriptJ);
+  CHECK(readCheckpoint(dir).at("log").at(1).at("best").get<double>() == scriptJ);
+}
+
+TEST_CASE("an interrupted run stops at a generation boundary and resumes exactly", "[optimize]") {
+  const OptimizationProblem problem = problemOf(kScript, kObjective);
+  const fs::path whole = freshDir("interrupt_whole"), split = freshDir("interrupt_split");
+  const RemovedAtEnd cleanup{{whole, split}};
+  Optimizer uninterrupted(problem, settingsFor(whole, 4, 2));
+  const OptimizeResult a = uninterrupted.run();
+  REQUIRE(a.log.size() == 4);
+  CHECK_FALSE(a.interrupted);
+
+  std::atomic<bool> interrupt{false};
+  std::atomic<int> generations{0};
+  OptimizeCallbacks callbacks;
+  SECTION("the flag is set after generation 2") {
+    callbacks.generation = [&](const GenerationRecord& record, double, double, const std::string&) {
+      ++generations;
+      if (record.generation == 2) interrupt = true;
+    };
+  }
+  SECTION("the flag is set during generation 3: that generation is abandoned") {
+    callbacks.generation = [&](const GenerationRecord&, double, double, const std::string&) {
+      ++generations;
+    };
+    callbacks.evaluated = [&](int, int) {
+      if (generations == 2) interrupt = true;
+    };
+  }
+  OptimizeSettings first = settingsFor(split, 4, 2);
+  first.interrupt = &interrupt;
+  const OptimizeResult stopped = Optimizer(problem, first).run(callbacks);
+  CHECK(stopped.interrupted);
+  CHECK(stopped.stopReason == "interrupted");
+  CHECK(generations == 2);
+  REQUIRE(stopped.log.size() == 2);
+  CHECK(readCheckpoint(split).at("log").size() == 2);
+  CHECK(readCheckpoint(split).at("log").at(1).at("generation") == 2);
+  CHECK(fs::exists(split / "report.txt"));  // the report of the best so far
+
+  OptimizeSettings resume = settingsFor(split, 4, 1);
+  resume.resume = true;
+  Optimizer second(problem, resume);
+  CHECK(second.log().size() == 2);
+  const OptimizeResult b = second.run();
+  REQUIRE(b.log.size() == 4);
+  CHECK_FALSE(b.interrupted);
+  CHECK(a.best.x == b.best.x);
+  CHECK(a.best.fitness == b.best.fitness);
+  CHECK(uninterrupted.cmaes().serialize().dump() == second.cmaes().serialize().dump());
+  CHECK(checkpointWithoutWallTime(whole) == checkpointWithoutWallTime(split));
+  CHECK(logWithoutWallTime(whole) == logWithoutWallTime(split));
+  CHECK(readText(whole / "best.scl") == readText(split / "best.scl"));
+}
+
+TEST_CASE("an interrupt before the first generation runs none", "[optimize]") {
+  const OptimizationProblem problem = problemOf(kScript, kObjective);
+  const fs::path dir = freshDir("interrupt_at_once");
+  const RemovedAtEnd cleanup{{dir}};
+  std::atomic<bool> interrupt{true};
+  OptimizeSettings settings = settingsFor(dir, 2, 1);
+  settings.interrupt = &interrupt;
+  int generations = 0;
+  OptimizeCallbacks callbacks;
+  callbacks.generation = [&](const GenerationRecord&, double, double, const std::string&) {
+    ++generations;
+  };
+  const OptimizeResult result = Optimizer(problem, settings).run(callbacks);
+  CHECK(result.interrupted);
+  CHECK(result.stopReason == "interrupted");
+  CHECK(generations == 0);
+  CHECK(result.log.empty());
 }

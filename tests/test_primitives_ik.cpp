@@ -6,7 +6,7 @@
 #include "primitives/ik_primitive.h"
 #include "primitives/pd_primitive.h"
 #include "primitives/primitive.h"
-#include "scl/poses.h"
+#include "scl/character.h"
 
 using namespace scl;
 
@@ -16,20 +16,20 @@ using Angles = std::array<double, kJointCount>;
 const Vec2 kHeadOrigin(0.0, 1.8);
 
 Angles poseAngles(const char* name) {
-  const PoseDef* pose = findPose(name);
+  const PoseDef* pose = scl::humanCharacter()->findPose(name);
   Angles angles{};
   for (int j = 0; j < kJointCount; ++j) angles[j] = degToRad(pose->jointDeg[j]);
   return angles;
 }
 
 CharacterState standingState(const Angles& angles) {
-  return forwardKinematics(kHeadOrigin, kPi / 2, angles);
+  return forwardKinematics(*scl::humanCharacter(), kHeadOrigin, kPi / 2, angles);
 }
 
 // Runs the primitive's drives through forward kinematics: the pose the PD targets ask for
 // with the head (and so every base joint) held where it is.
 CharacterState poseFromTargets(const ControlFrame& frame) {
-  return forwardKinematics(kHeadOrigin, kPi / 2, frame.target);
+  return forwardKinematics(*scl::humanCharacter(), kHeadOrigin, kPi / 2, frame.target);
 }
 
 Number num(double value) { return Number{value}; }
@@ -37,20 +37,20 @@ Number num(double value) { return Number{value}; }
 }  // namespace
 
 TEST_CASE("limb chains of the IK effectors", "[primitives][ik]") {
-  LimbChain arm = limbChain(kLeftWrist);
+  LimbChain arm = limbChain(*scl::humanCharacter(), kLeftWrist);
   CHECK(arm.baseJoint == kLeftShoulder);
   CHECK(arm.middleJoint == kLeftElbow);
   CHECK(arm.upperLink == kLeftArm);
   CHECK(arm.upperLength == Approx(0.32));
   CHECK(arm.lowerLength == Approx(0.32));
   CHECK(arm.bendSign == 1.0);
-  LimbChain leg = limbChain(kRightAnkle);
+  LimbChain leg = limbChain(*scl::humanCharacter(), kRightAnkle);
   CHECK(leg.baseJoint == kRightHip);
   CHECK(leg.middleJoint == kRightKnee);
   CHECK(leg.upperLength == Approx(0.50));
   CHECK(leg.lowerLength == Approx(0.48));
   CHECK(leg.bendSign == -1.0);
-  CHECK_THROWS_AS(limbChain(kLeftKnee), std::invalid_argument);
+  CHECK_THROWS_AS(limbChain(*scl::humanCharacter(), kLeftKnee), std::invalid_argument);
 }
 
 TEST_CASE("two-link IK reaches reachable targets, bending elbows + and knees -",
@@ -59,7 +59,7 @@ TEST_CASE("two-link IK reaches reachable targets, bending elbows + and knees -",
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   Angles angles = poseAngles("standing");
   for (int effector : {kLeftWrist, kRightWrist, kLeftAnkle, kRightAnkle}) {
-    LimbChain limb = limbChain(effector);
+    LimbChain limb = limbChain(*scl::humanCharacter(), effector);
     for (int trial = 0; trial < 50; ++trial) {
       CharacterState state = standingState(angles);
       Vec2 base = state.jointPositions[limb.baseJoint];
@@ -69,12 +69,13 @@ TEST_CASE("two-link IK reaches reachable targets, bending elbows + and knees -",
       Vec2 target = base + offset;
       TwoLinkSolution solution =
           solveTwoLink(limb, base, target, state.links[limb.upperLink].angle);
-      INFO(kJoints[effector].name << " trial " << trial);
+      INFO(scl::humanCharacter()->joints[effector].name << " trial " << trial);
       REQUIRE(solution.reachable);
       CHECK(solution.middleAngle * limb.bendSign >= 0.0);
       Angles solved = angles;
       solved[limb.baseJoint] =
-          solution.upperAngle - state.links[kJoints[limb.baseJoint].parentLink].angle;
+          solution.upperAngle -
+          state.links[scl::humanCharacter()->joints[limb.baseJoint].parentLink].angle;
       solved[limb.middleJoint] = solution.middleAngle;
       CharacterState reached = standingState(solved);
       CHECK((reached.jointPositions[effector] - target).norm() < 0.01);
@@ -88,7 +89,7 @@ TEST_CASE("two-link IK reaches reachable targets, bending elbows + and knees -",
 TEST_CASE("two-link IK stretches straight toward an unreachable target", "[primitives][ik]") {
   Angles angles = poseAngles("standing");
   CharacterState state = standingState(angles);
-  LimbChain leg = limbChain(kLeftAnkle);
+  LimbChain leg = limbChain(*scl::humanCharacter(), kLeftAnkle);
   Vec2 base = state.jointPositions[kLeftHip];
   Vec2 target = base + Vec2(1.5, -2.0);
   TwoLinkSolution solution = solveTwoLink(leg, base, target, state.links[kLeftThigh].angle);
@@ -114,7 +115,7 @@ TEST_CASE("the IK primitive follows its targets piecewise linearly", "[primitive
   ik.effectors = {kRightAnkle};
   ik.relJoint = kLeftAnkle;
   ik.duration = num(0.4);
-  IkInstance instance(ik);
+  IkInstance instance(ik, *scl::humanCharacter());
   instance.begin(state);
   Vec2 reference = state.jointPositions[kLeftAnkle];
   Vec2 start = state.jointPositions[kRightAnkle];
@@ -148,7 +149,7 @@ TEST_CASE("an IK group places both effectors at the same offsets", "[primitives]
   ik.targets = {{num(0.30), num(0.25)}};
   ik.effectors = {kLeftWrist, kRightWrist};
   ik.relJoint = kLeftHip;
-  IkInstance instance(ik);  // no time: the target jumps
+  IkInstance instance(ik, *scl::humanCharacter());  // no time: the target jumps
   instance.begin(state);
   Vec2 target = state.jointPositions[kLeftHip] + Vec2(0.30, 0.25);
   CHECK(instance.effectorTarget(0, 0.0).isApprox(target));
@@ -164,7 +165,7 @@ TEST_CASE("an IK group places both effectors at the same offsets", "[primitives]
 
   // Without rel: each effector from its own shoulder.
   ik.relJoint = -1;
-  IkInstance own(ik);
+  IkInstance own(ik, *scl::humanCharacter());
   own.begin(state);
   CHECK(
       own.effectorTarget(0, 0.0).isApprox(state.jointPositions[kLeftShoulder] + Vec2(0.30, 0.25)));
@@ -181,7 +182,7 @@ TEST_CASE("PD targets: local, child and parent frames, with and without time", "
                 {kLeftAnkle, num(degToRad(180)), TargetFrame::Child},
                 {kNeckTop, num(degToRad(80)), TargetFrame::Parent}};
   pd.duration = num(1.0);
-  PdInstance instance(pd);
+  PdInstance instance(pd, *scl::humanCharacter());
   instance.begin(start);
 
   // Later in the phase the body has moved: child/parent targets follow the other link.
@@ -204,7 +205,7 @@ TEST_CASE("PD targets: local, child and parent frames, with and without time", "
   }
   // time: 0 (or none) jumps at once.
   pd.duration = num(0.0);
-  PdInstance jump(pd);
+  PdInstance jump(pd, *scl::humanCharacter());
   jump.begin(start);
   ControlFrame frame;
   frame.reset(angles);
@@ -220,7 +221,7 @@ TEST_CASE("relax sets the target to the current angle and keeps its strength",
   RelaxPrimitive relax;
   relax.joints = {kLeftElbow, kRightElbow};
   relax.strength = num(0.3);
-  auto primitive = makePrimitive(relax);
+  auto primitive = makePrimitive(relax, *scl::humanCharacter());
   ControlFrame frame;
   frame.reset(JointTargets{});
   frame.track(kLeftElbow, 1.5);

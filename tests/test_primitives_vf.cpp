@@ -8,7 +8,7 @@
 #include "primitives/joint_chain.h"
 #include "primitives/primitive.h"
 #include "primitives/stance_balance_primitive.h"
-#include "scl/poses.h"
+#include "scl/character.h"
 
 using namespace scl;
 
@@ -20,8 +20,8 @@ using Angles = std::array<double, kJointCount>;
 Angles randomPose(std::mt19937& random) {
   Angles angles{};
   for (int j = 0; j < kJointCount; ++j) {
-    std::uniform_real_distribution<double> range(degToRad(kJoints[j].minDeg),
-                                                 degToRad(kJoints[j].maxDeg));
+    std::uniform_real_distribution<double> range(degToRad(scl::humanCharacter()->joints[j].minDeg),
+                                                 degToRad(scl::humanCharacter()->joints[j].maxDeg));
     angles[j] = range(random);
   }
   return angles;
@@ -30,10 +30,10 @@ Angles randomPose(std::mt19937& random) {
 // COM of `link` after changing joint `joint` by `delta`, with the base link held where it
 // is in the unperturbed pose (the whole body is moved rigidly to put the base back).
 Vec2 comWithBaseFixed(const Angles& angles, int joint, double delta, int base, int link) {
-  CharacterState reference = forwardKinematics(Vec2(0.3, 1.1), 0.7, angles);
+  CharacterState reference = forwardKinematics(*scl::humanCharacter(), Vec2(0.3, 1.1), 0.7, angles);
   Angles moved = angles;
   moved[joint] += delta;
-  CharacterState perturbed = forwardKinematics(Vec2(0.3, 1.1), 0.7, moved);
+  CharacterState perturbed = forwardKinematics(*scl::humanCharacter(), Vec2(0.3, 1.1), 0.7, moved);
   double turn = reference.links[base].angle - perturbed.links[base].angle;
   Eigen::Rotation2Dd rotation(turn);
   return rotation * (perturbed.links[link].com - perturbed.links[base].origin) +
@@ -56,13 +56,13 @@ std::array<double, kJointCount> virtualWorkTorques(const Angles& angles, int bas
 std::array<double, kJointCount> jacobianTorques(const Angles& angles, int link, int byJoint,
                                                 const Vec2& force,
                                                 ControlFrame* frameOut = nullptr) {
-  CharacterState state = forwardKinematics(Vec2(0.3, 1.1), 0.7, angles);
+  CharacterState state = forwardKinematics(*scl::humanCharacter(), Vec2(0.3, 1.1), 0.7, angles);
   VirtualForcePrimitive vf;
   vf.fx.value = force.x();
   vf.fy.value = force.y();
   vf.link = link;
   vf.byJoint = byJoint;
-  auto primitive = makePrimitive(vf);
+  auto primitive = makePrimitive(vf, *scl::humanCharacter());
   ControlFrame frame;
   frame.reset(angles);
   primitive->begin(state);
@@ -76,7 +76,8 @@ void requireClose(const std::array<double, kJointCount>& actual,
   double scale = 0.0;
   for (double value : expected) scale = std::max(scale, std::abs(value));
   for (int j = 0; j < kJointCount; ++j) {
-    INFO("joint " << kJoints[j].name << ": " << actual[j] << " vs " << expected[j]);
+    INFO("joint " << scl::humanCharacter()->joints[j].name << ": " << actual[j] << " vs "
+                  << expected[j]);
     REQUIRE(std::abs(actual[j] - expected[j]) <= 1e-6 * scale + 1e-9);
   }
 }
@@ -84,20 +85,20 @@ void requireClose(const std::array<double, kJointCount>& actual,
 }  // namespace
 
 TEST_CASE("the base of a virtual force is the by-joint's link off the path", "[primitives][vf]") {
-  CHECK(virtualForceBase(kTrunk, kLeftAnkle) == kLeftFoot);
-  CHECK(virtualForceBase(kLeftFoot, kWaist) == kTrunk);
-  CHECK(virtualForceBase(kLeftHand, kWaist) == kPelvis);
-  CHECK(virtualForceBase(kTrunk, kLeftWrist) == kLeftHand);
-  CHECK(virtualForceBase(kLeftShank, kLeftAnkle) == kLeftFoot);
-  CHECK(virtualForceBase(kLeftFoot, kLeftAnkle) == kLeftShank);
+  CHECK(virtualForceBase(*scl::humanCharacter(), kTrunk, kLeftAnkle) == kLeftFoot);
+  CHECK(virtualForceBase(*scl::humanCharacter(), kLeftFoot, kWaist) == kTrunk);
+  CHECK(virtualForceBase(*scl::humanCharacter(), kLeftHand, kWaist) == kPelvis);
+  CHECK(virtualForceBase(*scl::humanCharacter(), kTrunk, kLeftWrist) == kLeftHand);
+  CHECK(virtualForceBase(*scl::humanCharacter(), kLeftShank, kLeftAnkle) == kLeftFoot);
+  CHECK(virtualForceBase(*scl::humanCharacter(), kLeftFoot, kLeftAnkle) == kLeftShank);
 
-  JointChain chain = virtualForceChain(kTrunk, kLeftAnkle);
+  JointChain chain = virtualForceChain(*scl::humanCharacter(), kTrunk, kLeftAnkle);
   REQUIRE(chain.size == 4);  // ankle, knee, hip, waist; all crossed child -> parent
   CHECK(chain.joints[0].joint == kLeftAnkle);
   CHECK(chain.joints[3].joint == kWaist);
   for (const ChainJoint& entry : chain) CHECK(entry.sign == -1.0);
 
-  JointChain across = virtualForceChain(kLeftHand, kWaist);
+  JointChain across = virtualForceChain(*scl::humanCharacter(), kLeftHand, kWaist);
   REQUIRE(across.size == 4);  // waist (up), shoulder, elbow, wrist (down)
   CHECK(across.joints[0].joint == kWaist);
   CHECK(across.joints[0].sign == -1.0);
@@ -128,8 +129,9 @@ TEST_CASE("virtual-force torques equal virtual work by finite differences", "[pr
     Angles angles = randomPose(random);
     for (const Case& c : cases) {
       const Vec2 force(137.0, -421.0);
-      INFO("pose " << pose << ", on " << kLinks[c.link].name << " by " << kJoints[c.byJoint].name);
-      int base = virtualForceBase(c.link, c.byJoint);
+      INFO("pose " << pose << ", on " << scl::humanCharacter()->links[c.link].name << " by "
+                   << scl::humanCharacter()->joints[c.byJoint].name);
+      int base = virtualForceBase(*scl::humanCharacter(), c.link, c.byJoint);
       requireClose(jacobianTorques(angles, c.link, c.byJoint, force),
                    virtualWorkTorques(angles, base, c.link, force));
     }
@@ -141,7 +143,7 @@ TEST_CASE("a virtual force records its force at the link's centre of mass", "[pr
   ControlFrame frame;
   jacobianTorques(angles, kTrunk, kLeftAnkle, Vec2(0, 400), &frame);
   REQUIRE(frame.forces.size() == 1);
-  CharacterState state = forwardKinematics(Vec2(0.3, 1.1), 0.7, angles);
+  CharacterState state = forwardKinematics(*scl::humanCharacter(), Vec2(0.3, 1.1), 0.7, angles);
   CHECK(frame.forces[0].link == kTrunk);
   CHECK(frame.forces[0].point.isApprox(state.links[kTrunk].com));
   CHECK(frame.forces[0].force.isApprox(Vec2(0, 400)));
@@ -152,14 +154,16 @@ TEST_CASE("a virtual force records its force at the link's centre of mass", "[pr
 
 TEST_CASE("stance balance pushes the centre of mass toward the middle of the feet",
           "[primitives][sb]") {
-  const auto* standing = findPose("standing");
+  const auto* standing = scl::humanCharacter()->findPose("standing");
   Angles angles{};
   for (int j = 0; j < kJointCount; ++j) angles[j] = degToRad(standing->jointDeg[j]);
-  CharacterState state = forwardKinematics(Vec2(0.0, 1.8), kPi / 2, angles);
+  CharacterState state = forwardKinematics(*scl::humanCharacter(), Vec2(0.0, 1.8), kPi / 2, angles);
   // The target is the middle of the two soles, wherever the feet touch.
   auto soleMiddle = [&](int foot) {
     const LinkState& link = state.links[foot];
-    return (link.origin + 0.5 * kLinks[foot].length * linkAxis(foot, link.angle)).x();
+    return (link.origin + 0.5 * scl::humanCharacter()->links[foot].length *
+                              linkAxis(*scl::humanCharacter(), foot, link.angle))
+        .x();
   };
   double middle = 0.5 * (soleMiddle(kLeftFoot) + soleMiddle(kRightFoot));
   CHECK(middle > state.jointPositions[kLeftAnkle].x() + 0.09);  // ahead of the ankles
@@ -167,9 +171,9 @@ TEST_CASE("stance balance pushes the centre of mass toward the middle of the fee
   state.links[kLeftFoot].contactPoint =
       state.jointPositions[kLeftAnkle] - Vec2(0.0, 0.04);  // heel only
   state.links[kRightFoot].contactPoint = state.jointPositions[kRightAnkle] - Vec2(0.0, 0.04);
-  CHECK(stanceBalanceTargetX(state) == Approx(middle));
+  CHECK(stanceBalanceTargetX(*scl::humanCharacter(), state) == Approx(middle));
   state.links[kRightFoot].contact = false;
-  CHECK(stanceBalanceTargetX(state) == Approx(middle));
+  CHECK(stanceBalanceTargetX(*scl::humanCharacter(), state) == Approx(middle));
   state.links[kRightFoot].contact = true;
 
   state.comVelocity = Vec2(0.5, 0.0);
@@ -179,7 +183,7 @@ TEST_CASE("stance balance pushes the centre of mass toward the middle of the fee
   sb.kd.value = 30;
   sb.link = kTrunk;
   sb.byJoint = kLeftAnkle;
-  auto primitive = makePrimitive(sb);
+  auto primitive = makePrimitive(sb, *scl::humanCharacter());
   ControlFrame frame;
   frame.reset(angles);
   primitive->apply(state, 0.0, frame);
@@ -195,7 +199,7 @@ TEST_CASE("stance balance pushes the centre of mass toward the middle of the fee
   plain.byJoint = kLeftAnkle;
   ControlFrame plainFrame;
   plainFrame.reset(angles);
-  makePrimitive(plain)->apply(state, 0.0, plainFrame);
+  makePrimitive(plain, *scl::humanCharacter())->apply(state, 0.0, plainFrame);
   for (int j = 0; j < kJointCount; ++j)
     CHECK(frame.addedTorque[j] == Approx(plainFrame.addedTorque[j]).margin(1e-9));
   CHECK(frame.addedTorque[kLeftKnee] != 0.0);
@@ -212,13 +216,13 @@ double potentialGradient(const Angles& angles, int joint, int base, const std::v
     double dy = (comWithBaseFixed(angles, joint, h, base, links[k]).y() -
                  comWithBaseFixed(angles, joint, -h, base, links[k]).y()) /
                 (2 * h);
-    gradient += shares[k] * kLinks[links[k]].mass * kGravityAcceleration * dy;
+    gradient += shares[k] * scl::humanCharacter()->links[links[k]].mass * kGravityAcceleration * dy;
   }
   return gradient;
 }
 
 ControlFrame applyGc(const GravityCompPrimitive& gc, const CharacterState& state) {
-  auto primitive = makePrimitive(gc);
+  auto primitive = makePrimitive(gc, *scl::humanCharacter());
   ControlFrame frame;
   frame.reset({});
   primitive->begin(state);
@@ -232,7 +236,7 @@ TEST_CASE("gravity compensation cancels the gradient of the potential energy", "
   std::mt19937 random(99);
   for (int pose = 0; pose < 3; ++pose) {
     Angles angles = randomPose(random);
-    CharacterState state = forwardKinematics(Vec2(0.3, 1.1), 0.7, angles);
+    CharacterState state = forwardKinematics(*scl::humanCharacter(), Vec2(0.3, 1.1), 0.7, angles);
 
     SECTION("one foot planted: every other link through that foot") {
       state.links[kLeftFoot].contact = true;
@@ -244,7 +248,7 @@ TEST_CASE("gravity compensation cancels the gradient of the potential energy", "
         if (i != kLeftFoot) links.push_back(i);
       std::vector<double> shares(links.size(), 0.8);
       for (int j = 0; j < kJointCount; ++j) {
-        INFO("pose " << pose << " joint " << kJoints[j].name);
+        INFO("pose " << pose << " joint " << scl::humanCharacter()->joints[j].name);
         CHECK(frame.addedTorque[j] == Approx(potentialGradient(angles, j, kLeftFoot, links, shares))
                                           .epsilon(1e-6)
                                           .margin(1e-6));
@@ -260,7 +264,7 @@ TEST_CASE("gravity compensation cancels the gradient of the potential energy", "
         if (i != kRightHand) links.push_back(i);
       std::vector<double> shares(links.size(), 1.0);
       for (int j = 0; j < kJointCount; ++j) {
-        INFO("pose " << pose << " joint " << kJoints[j].name);
+        INFO("pose " << pose << " joint " << scl::humanCharacter()->joints[j].name);
         CHECK(frame.addedTorque[j] ==
               Approx(potentialGradient(angles, j, kRightHand, links, shares))
                   .epsilon(1e-6)
@@ -276,7 +280,7 @@ TEST_CASE("gravity compensation cancels the gradient of the potential energy", "
 }
 
 TEST_CASE("gravity compensation on two feet splits the upper body evenly", "[primitives][gc]") {
-  GravityCompensationInstance gc(GravityCompPrimitive{});
+  GravityCompensationInstance gc(GravityCompPrimitive{}, *scl::humanCharacter());
   const auto& loads = gc.loads(true, true);
   std::array<double, kLinkCount> carried{};
   for (const auto& load : loads) {
@@ -288,14 +292,14 @@ TEST_CASE("gravity compensation on two feet splits the upper body evenly", "[pri
       CHECK(!load.chain.contains(kLeftAnkle));
   }
   for (int i = 0; i < kLinkCount; ++i) {
-    INFO(kLinks[i].name);
+    INFO(scl::humanCharacter()->links[i].name);
     CHECK(carried[i] == (i == kLeftFoot || i == kRightFoot ? 0.0 : 1.0));
   }
   // Symmetric: in the standing pose the two ankles get mirror torques.
-  const auto* standing = findPose("standing");
+  const auto* standing = scl::humanCharacter()->findPose("standing");
   Angles angles{};
   for (int j = 0; j < kJointCount; ++j) angles[j] = degToRad(standing->jointDeg[j]);
-  CharacterState state = forwardKinematics(Vec2(0.0, 1.8), kPi / 2, angles);
+  CharacterState state = forwardKinematics(*scl::humanCharacter(), Vec2(0.0, 1.8), kPi / 2, angles);
   state.links[kLeftFoot].contact = state.links[kRightFoot].contact = true;
   ControlFrame frame = applyGc(GravityCompPrimitive{}, state);
   CHECK(frame.addedTorque[kLeftAnkle] == Approx(frame.addedTorque[kRightAnkle]));

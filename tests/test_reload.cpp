@@ -11,7 +11,7 @@
 #include <fstream>
 #include <string>
 
-#include "scl/character_table.h"
+#include "scl/character.h"
 #include "tools/reload/hot_reload.h"
 
 namespace fs = std::filesystem;
@@ -332,4 +332,25 @@ TEST_CASE("reload: polled once a frame, a save runs two frames after the frame t
   CHECK(loadedAt == 3);
   CHECK(phaseCount(reloader) == 3);
   CHECK(loadedAt * frame < 100ms);
+}
+
+TEST_CASE("reload: a UTF-8 byte-order mark is no content, as for every input file", "[reload]") {
+  // docs/cli.md: one reader reads every input file and drops the mark; the viewer's
+  // loads and reloads must see the text `scl check` and `scl run` see.
+  TempDir dir;
+  const std::string script = dir.file("bom.scl");
+  writeFile(script, "\xEF\xBB\xBF" + kOnePhase);
+  const scl::FileSnapshot snapshot = scl::takeSnapshot(script);
+  REQUIRE(snapshot.kind == scl::FileKind::Regular);
+  CHECK(snapshot.content == kOnePhase);
+  HotReloader reloader({script});
+  CHECK(reloader.loadNow() == ReloadEvent::Loaded);
+  CHECK(reloader.status() == ReloadStatus::Running);
+  CHECK(reloader.programSource() == kOnePhase);
+
+  // Saved again with the mark and a second phase: reloaded.
+  writeFile(script, "\xEF\xBB\xBF" + kTwoPhases);
+  auto now = WatchClock::now();
+  CHECK(pollSettled(reloader, now) == ReloadEvent::Loaded);
+  CHECK(phaseCount(reloader) == 2);
 }

@@ -102,7 +102,7 @@ TEST_CASE("relax applies -s kd thetadot in simulation", "[runner][relax]") {
   for (int i = 0; i < 2000; ++i) {
     double velocity = runner.state().jointVelocities[kLeftElbow];
     const StepReport& report = runner.step();
-    double expected = -0.5 * kJoints[kLeftElbow].kd * velocity;
+    double expected = -0.5 * scl::humanCharacter()->joints[kLeftElbow].kd * velocity;
     REQUIRE(report.torques[kLeftElbow] == Approx(expected).margin(1e-9));
     largest = std::max(largest, std::abs(expected));
   }

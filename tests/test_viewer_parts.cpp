@@ -76,8 +76,10 @@ TEST_CASE("viewer camera: follow converges on the character", "[viewer]") {
 }
 
 TEST_CASE("viewer geometry: capped trapezoids and picking", "[viewer]") {
-  scl::CharacterState state = scl::forwardKinematics(Vec2(0.0, 1.8), scl::degToRad(90.0), {});
-  scl::CappedTrapezoid trunk = scl::linkShape(scl::kTrunk, state.links[scl::kTrunk]);
+  scl::CharacterState state =
+      scl::forwardKinematics(*scl::humanCharacter(), Vec2(0.0, 1.8), scl::degToRad(90.0), {});
+  scl::CappedTrapezoid trunk =
+      scl::linkShape(*scl::humanCharacter(), scl::kTrunk, state.links[scl::kTrunk]);
   CHECK((trunk.distal - trunk.proximal).norm() == Approx(0.5));
   CHECK(trunk.proximalRadius == Approx(0.15));
   CHECK(trunk.distalRadius == Approx(0.10));
@@ -87,18 +89,19 @@ TEST_CASE("viewer geometry: capped trapezoids and picking", "[viewer]") {
   CHECK(scl::contains(trunk, middle + Vec2(0.12, 0.0)));
   CHECK_FALSE(scl::contains(trunk, middle + Vec2(0.14, 0.0)));
 
-  auto picked = scl::pickLink(state, state.links[scl::kHead].com, 0.01);
+  auto picked = scl::pickLink(*scl::humanCharacter(), state, state.links[scl::kHead].com, 0.01);
   REQUIRE(picked);
   CHECK(*picked == scl::kHead);
-  CHECK_FALSE(scl::pickLink(state, Vec2(3.0, 1.0), 0.05));
-  CHECK(scl::pickLink(state, middle + Vec2(0.16, 0.0), 0.05));  // near enough
+  CHECK_FALSE(scl::pickLink(*scl::humanCharacter(), state, Vec2(3.0, 1.0), 0.05));
+  CHECK(
+      scl::pickLink(*scl::humanCharacter(), state, middle + Vec2(0.16, 0.0), 0.05));  // near enough
 
   // A point fixed on a link rides with it.
-  scl::LinkPoint point =
-      scl::toLinkPoint(scl::kTrunk, state.links[scl::kTrunk], middle + Vec2(0.05, 0.0));
+  scl::LinkPoint point = scl::toLinkPoint(*scl::humanCharacter(), scl::kTrunk,
+                                          state.links[scl::kTrunk], middle + Vec2(0.05, 0.0));
   scl::LinkState turned = state.links[scl::kTrunk];
   turned.angle += scl::degToRad(90.0);
-  Vec2 world = scl::toWorld(point, turned);
+  Vec2 world = scl::toWorld(*scl::humanCharacter(), point, turned);
   CHECK((world - turned.origin).norm() ==
         Approx((middle + Vec2(0.05, 0.0) - trunk.proximal).norm()));
 }
@@ -120,8 +123,9 @@ TEST_CASE("viewer session: a drag pushes the character toward the mouse", "[view
   scl::ViewerSession still(program);
   const scl::CharacterState& start = pushed.state();
   Vec2 grab = start.links[scl::kTrunk].com;
-  pushed.setDrag(scl::DragState{scl::toLinkPoint(scl::kTrunk, start.links[scl::kTrunk], grab),
-                                grab + Vec2(0.5, 0.0)});
+  pushed.setDrag(scl::DragState{
+      scl::toLinkPoint(*scl::humanCharacter(), scl::kTrunk, start.links[scl::kTrunk], grab),
+      grab + Vec2(0.5, 0.0)});
   pushed.advanceTo(0.2);
   still.advanceTo(0.2);
   CHECK(pushed.dragForce().x() > 50.0);

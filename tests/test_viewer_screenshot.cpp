@@ -91,7 +91,8 @@ TEST_CASE("viewer screenshot: size, colours and the standing character in place"
   for (int link : {scl::kHead, scl::kTrunk, scl::kPelvis, scl::kLeftThigh, scl::kRightThigh,
                    scl::kLeftShank, scl::kRightShank}) {
     scl::Vec2 pixel = camera.worldToScreen(state.links[link].com);
-    INFO(scl::kLinks[link].name << " expected at pixel (" << pixel.x() << ", " << pixel.y() << ")");
+    INFO(scl::humanCharacter()->links[link].name << " expected at pixel (" << pixel.x() << ", "
+                                                 << pixel.y() << ")");
     CHECK(linkCoverage(image, pixel, 3) >= 0.6);
   }
   // Nothing of the character a metre to either side, from the ground to above the head.

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "runtime/placement.h"
-#include "scl/poses.h"
+#include "scl/character.h"
 
 namespace scl {
 
@@ -292,18 +292,23 @@ std::string uncoveredJointLines(const CharacterReferenceInput& character, bool m
 
 }  // namespace
 
-CharacterReferenceInput builtInCharacterReference() {
+CharacterReferenceInput characterReference(const Character& source) {
   CharacterReferenceInput character;
-  character.name = "human";
-  character.links = kLinks;
-  character.joints = kJoints;
-  character.linkGroups = kLinkGroups;
-  character.jointGroups = kJointGroups;
+  character.name = source.name;
+  character.links = source.links;
+  character.joints = source.joints;
+  character.linkGroups = source.linkGroups;
+  character.jointGroups = source.jointGroups;
+  // Every character is the same biped with the same conventions: the notes hold for all.
   character.signNotes = kHumanSignNotes;
-  if (const PoseDef* standing = findPose("standing"))
+  if (const PoseDef* standing = source.findPose("standing"))
     character.standingJointDeg = standing->jointDeg;
-  character.footFlatAngleDeg = footFlatAngleDeg();
+  character.footFlatAngleDeg = source.footFlatAngleDeg();
   return character;
+}
+
+CharacterReferenceInput builtInCharacterReference() {
+  return characterReference(*humanCharacter());
 }
 
 const JointSignNote* findSignNote(const CharacterReferenceInput& character, int joint) {
@@ -686,12 +691,15 @@ std::string jointSignFigureSvg(const CharacterReferenceInput& character,
   return svg.str();
 }
 
-CharacterState builtInStandingState() {
-  const PoseDef* standing = findPose("standing");
-  if (!standing) return forwardKinematics(Vec2::Zero(), degToRad(90.0), {});
-  Placement placement = placePose(*standing, false, 0.0, {});
-  return forwardKinematics(placement.headOrigin, placement.headAngle, placement.jointAngles);
+CharacterState standingState(const Character& character) {
+  const PoseDef* standing = character.findPose("standing");
+  if (!standing) return forwardKinematics(character, Vec2::Zero(), degToRad(90.0), {});
+  Placement placement = placePose(character, *standing, false, 0.0, {});
+  return forwardKinematics(character, placement.headOrigin, placement.headAngle,
+                           placement.jointAngles);
 }
+
+CharacterState builtInStandingState() { return standingState(*humanCharacter()); }
 
 std::string jointSignFigureSvg() {
   return jointSignFigureSvg(builtInCharacterReference(), builtInStandingState());

@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "primitives/character_state.h"
-#include "scl/character_table.h"
+#include "scl/character.h"
 
 namespace scl {
 
@@ -62,6 +62,8 @@ struct CharacterReferenceInput {
 /// The built-in human: scl/character_table.h, the `standing` pose of scl/poses.h and the
 /// sign notes written for it. The one place the generators' input is read from.
 CharacterReferenceInput builtInCharacterReference();
+/// The generators' input for any character (its data must outlive the result).
+CharacterReferenceInput characterReference(const Character& character);
 
 /// The note covering a joint, by its name or a group containing it; nullptr when none.
 const JointSignNote* findSignNote(const CharacterReferenceInput& character, int joint);
@@ -87,5 +89,7 @@ std::string jointSignFigureSvg();
 /// The built-in human's `standing` pose placed on the ground (runtime/placement.h) and
 /// turned into link and joint positions by the project's forward kinematics.
 CharacterState builtInStandingState();
+/// A character in its `standing` pose as placed (or straight up when it has none).
+CharacterState standingState(const Character& character);
 
 }  // namespace scl

@@ -195,6 +195,13 @@ int sclOptimizeMain(int argc, char** argv) {
     bar.clear();
     if (result.interrupted) {
       const int done = result.log.empty() ? 0 : result.log.back().generation;
+      std::error_code error;
+      if (!std::filesystem::exists(settings.outDir / "checkpoint.json", error)) {
+        std::fprintf(stderr,
+                     "scl optimize: interrupted before the first checkpoint; nothing to "
+                     "resume: run the same command again\n");
+        return interrupt.exitCode();
+      }
       std::fprintf(stderr,
                    "scl optimize: interrupted after generation %d; the checkpoint and report "
                    "are in %s; continue with: scl optimize %s %s --out %s --resume "

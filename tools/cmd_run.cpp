@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -21,9 +22,11 @@
 #include "runtime/run_session.h"
 #include "scl/compile.h"
 #include "scl/names.h"
+#include "scl/printer.h"
 #include "tools/cli.h"
 #include "tools/commands.h"
 #include "tools/filmstrip.h"
+#include "tools/interrupt.h"
 #include "tools/run_report.h"
 #include "tools/run_request.h"
 #include "tools/trajectory_csv.h"
@@ -32,22 +35,45 @@ namespace scl {
 
 namespace {
 
-// --set NAME=VALUE for each named `@` parameter.
-void applySets(Program& program, const std::vector<std::pair<std::string, double>>& sets) {
+// --set NAME=VALUE for each named `@` parameter. The values go through the checks of
+// written numbers: substituted at their `@` in the script's text, which is compiled
+// again; what the checks say at a set parameter is said of its --set (an error is a usage
+// error, a warning is printed).
+void applySets(Program& program, const std::string& source, const RunRequest& request) {
+  if (request.sets.empty()) return;
   std::vector<double> values = program.parameterValues();
-  for (const auto& [name, value] : sets) {
+  std::vector<std::string> setBy(values.size());  // the --set of each set slot
+  for (const auto& [name, value] : request.sets) {
     const NameLookup parameter = lookupParameter(program.parameters, name);
     if (!parameter.ok()) throw UsageError("--set: " + parameter.error);
-    values[static_cast<size_t>(parameter.index())] = value;
+    const auto slot = static_cast<size_t>(parameter.index());
+    values[slot] = value;
+    setBy[slot] = "--set " + name + "=" + formatNumber(value);
   }
   program.setParameters(values);
+  std::vector<SourceLocation> locations;
+  const std::string text = substituteParameters(source, program, &locations);
+  const CompileResult again = compile(text, request.script);
+  for (const Diagnostic& diagnostic : again.diagnostics) {
+    for (size_t slot = 0; slot < locations.size(); ++slot) {
+      const SourceLocation& at = locations[slot];
+      if (setBy[slot].empty() || diagnostic.location.line != at.line ||
+          diagnostic.location.column != at.column)
+        continue;
+      if (diagnostic.severity == Severity::Error)
+        throw UsageError(setBy[slot] + ": " + diagnostic.message);
+      if (diagnostic.severity == Severity::Warning)
+        std::fprintf(stderr, "scl run: warning: %s: %s\n", setBy[slot].c_str(),
+                     diagnostic.message.c_str());
+    }
+  }
 }
 
 // The simulation the request asks for: the script's scene with the options' overrides
 // (the one scene rule, scl/scene.h), the step and the perturbation.
 SimulationDef simulationDef(const Program& program, const RunRequest& request) {
   const SceneResolution scene =
-      resolveScene(request.scene, program.scene, SceneSpelling::options());
+      resolveScene(request.scene, program.scene, *program.character, SceneSpelling::options());
   for (const SceneIssue& issue : scene.issues)
     if (issue.severity == Severity::Error) throw UsageError(issue.message);
   SimulationDef def = simulationDefFor(program);
@@ -86,10 +112,42 @@ struct Recorded {
   std::optional<TrajectoryRecorder> trajectory;
   std::vector<FilmstripFrame> frames;
   std::vector<EnvironmentBox> environment;
+  std::shared_ptr<const Character> character;
 };
 
 // Runs `program` (moved into the run: a long script is held once).
-Recorded simulate(Program program, const SimulationDef& def, const RunRequest& request) {
+// A run of more than a few seconds shows how far it is on a terminal.
+class RunProgress {
+ public:
+  explicit RunProgress(std::optional<double> end) : end_(end), shown_(::isatty(STDERR_FILENO)) {}
+  ~RunProgress() {
+    if (drawn_) std::fprintf(stderr, "\r\x1b[K");
+  }
+  void update(double simulated) {
+    if (!shown_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - start_ < std::chrono::seconds(2) || now - last_ < std::chrono::milliseconds(200))
+      return;
+    last_ = now;
+    drawn_ = true;
+    const double wall = std::chrono::duration<double>(now - start_).count();
+    if (end_)
+      std::fprintf(stderr, "\r  simulating %.1f / %.1f s (%.1fx real time; Ctrl-C stops)\x1b[K",
+                   simulated, *end_, simulated / wall);
+    else
+      std::fprintf(stderr, "\r  simulating %.1f s (%.1fx real time; Ctrl-C stops)\x1b[K", simulated,
+                   simulated / wall);
+  }
+
+ private:
+  std::optional<double> end_;
+  bool shown_;
+  bool drawn_ = false;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_;
+};
+
+Recorded simulate(Program program, const SimulationDef& def, const RunRequest& request,
+                  const std::atomic<bool>& interrupt) {
   using Clock = std::chrono::steady_clock;
   RunSessionDef run;
   run.simulation = def;
@@ -102,12 +160,17 @@ Recorded simulate(Program program, const SimulationDef& def, const RunRequest& r
   RunSession session(std::move(program), run);
   const auto runStart = Clock::now();
   recorded.environment = session.runner().simulation().environmentBoxes();
+  recorded.character = session.program().character;
   std::optional<FilmstripSampler> filmstrip;
   if (request.svgPath) filmstrip.emplace(request.frames, run.length.duration, def.timeStep);
   if (request.csvPath) recorded.trajectory.emplace(request.rate, def.timeStep);
+  RunProgress progress(run.length.duration);
   session.run([&](const StepView& step) {
     if (recorded.trajectory) recorded.trajectory->observe(step);
     if (filmstrip) filmstrip->observe(step);
+    if (session.steps() % 256 != 0) return;
+    progress.update(step.state.time);
+    if (interrupt.load()) session.stop("interrupted");
   });
   RunOutcome& outcome = recorded.outcome;
   outcome.runWall = std::chrono::duration<double>(Clock::now() - runStart).count();
@@ -146,12 +209,13 @@ int runCommand(const RunRequest& request) {
   if (!compiled.ok())
     return fail(kExitInputError, "'" + request.script + "' has errors (see above)");
   Program& program = *compiled.program;
-  applySets(program, request.sets);
+  applySets(program, *source, request);
   const SimulationDef def = simulationDef(program, request);
 
+  InterruptGuard interrupt;
   Recorded run;
   try {
-    run = simulate(std::move(program), def, request);
+    run = simulate(std::move(program), def, request, interrupt.requested());
   } catch (const SimulationDiverged& error) {
     return fail(kExitFailure, std::string(error.what()) +
                                   " (no output written; try a smaller --dt or gentler forces)");
@@ -159,10 +223,16 @@ int runCommand(const RunRequest& request) {
     return fail(kExitInputError, request.script + ": " + error.what());
   }
 
+  if (interrupt.requested().load()) {
+    std::fprintf(stderr, "scl run: interrupted at t = %.3f s; nothing written\n",
+                 run.outcome.simulatedTime);
+    return interrupt.exitCode();
+  }
   // Both files or neither; a file that was there stays as it was when writing fails.
   OutputFiles outputs;
   if (run.trajectory) outputs.add(*request.csvPath, run.trajectory->csv().text());
-  if (request.svgPath) outputs.add(*request.svgPath, renderFilmstrip(run.frames, run.environment));
+  if (request.svgPath)
+    outputs.add(*request.svgPath, renderFilmstrip(*run.character, run.frames, run.environment));
   try {
     outputs.write();
   } catch (const OutputError& error) {

@@ -83,6 +83,10 @@ int sclViewMain(int argc, char** argv) {
     return 2;
   }
   readInputFile(def.script, "script");  // a missing file is a usage error before any window
+  std::vector<NamedPath> outputs;
+  if (!def.screenshot.empty()) outputs.push_back({"--screenshot", def.screenshot});
+  if (!def.record.empty()) outputs.push_back({"--record", def.record});
+  checkOutputsAgainstInputs({{"script", def.script}}, outputs);
   return runViewer(def);
 }
 

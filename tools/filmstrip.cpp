@@ -41,13 +41,12 @@ std::string escapeXml(const std::string& text) {
 // Left links are drawn lighter and first, so the right side is in front.
 const char* linkColour(int link, bool contact) {
   if (contact) return "#d9472b";
-  std::string_view name = kLinks[link].name;
-  return name.starts_with("left") ? "#9fb3c8" : "#3d5a80";
+  return kLinkNames[link].starts_with("left") ? "#9fb3c8" : "#3d5a80";
 }
 
 }  // namespace
 
-std::string renderFilmstrip(const std::vector<FilmstripFrame>& frames,
+std::string renderFilmstrip(const Character& character, const std::vector<FilmstripFrame>& frames,
                             const std::vector<EnvironmentBox>& environment,
                             const FilmstripDef& def) {
   const double s = def.scale;
@@ -85,11 +84,11 @@ std::string renderFilmstrip(const std::vector<FilmstripFrame>& frames,
     }
     for (int pass = 0; pass < 2; ++pass) {
       for (int i = 0; i < kLinkCount; ++i) {
-        bool left = kLinks[i].name.starts_with("left");
+        bool left = kLinkNames[i].starts_with("left");
         if ((pass == 0) != left) continue;
         const LinkState& link = frame.state.links[i];
-        const LinkDef& def = kLinks[i];
-        Vec2 axis = linkAxis(i, link.angle);
+        const LinkDef& def = character.links[i];
+        Vec2 axis = linkAxis(character, i, link.angle);
         Vec2 normal(-axis.y(), axis.x());
         Vec2 a = link.origin, b = link.origin + def.length * axis;
         double r1 = def.proximalThickness / 2, r2 = def.distalThickness / 2;

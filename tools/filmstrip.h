@@ -32,7 +32,7 @@ struct FilmstripDef {
 /// One SVG document with a panel per frame, left to right; each panel is centred on the
 /// pelvis and shows the ground, the chair, the links (those touching the environment
 /// highlighted) and the whole-body centre of mass, labelled with time and phase.
-std::string renderFilmstrip(const std::vector<FilmstripFrame>& frames,
+std::string renderFilmstrip(const Character& character, const std::vector<FilmstripFrame>& frames,
                             const std::vector<EnvironmentBox>& environment,
                             const FilmstripDef& def = {});
 

@@ -57,7 +57,7 @@ std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
     line("parameters", values);
   }
   for (const Push& push : request.pushes)
-    line("push", std::string(kLinks[push.link].name) + " (" + fixedDecimals(push.force.x(), 1) +
+    line("push", std::string(kLinkNames[push.link]) + " (" + fixedDecimals(push.force.x(), 1) +
                      ", " + fixedDecimals(push.force.y(), 1) + ") N from " +
                      fixedDecimals(push.start, 3) + " s for " + fixedDecimals(push.duration, 3) +
                      " s");
@@ -115,7 +115,7 @@ nlohmann::ordered_json runSummaryJson(const RunRequest& request, const RunOutcom
     parameters[parameter.name] = number(parameter.value);
   Json pushes = Json::array();
   for (const Push& push : request.pushes)
-    pushes.push_back({{"link", std::string(kLinks[push.link].name)},
+    pushes.push_back({{"link", std::string(kLinkNames[push.link])},
                       {"fx", number(push.force.x())},
                       {"fy", number(push.force.y())},
                       {"start", number(push.start)},

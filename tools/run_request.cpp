@@ -85,7 +85,7 @@ Push parsePushOption(const std::string& text) {
   if (!fx || !fy || !start || !duration) throw UsageError(form);
   if (*start < 0.0 || !(*duration > 0.0))
     throw UsageError("--push '" + text + "': the start time must be >= 0 s and the duration > 0 s");
-  const CharacterNames names;
+  const CharacterNames names(*humanCharacter());  // every character has the biped's links
   NameLookup link = names.links(linkName, Groups::Rejected, "--push");
   if (!link.ok())
     throw UsageError("--push '" + text + "': " + link.error +
@@ -99,7 +99,7 @@ cxxopts::Options runOptions() {
       "Simulate an SCL script headless and print a summary of the motion.\n"
       "Exit codes: 0 ok, 1 script error, 2 usage error, 3 simulation failure.");
   options.positional_help("SCRIPT");
-  const std::string poses = CharacterNames::joined(CharacterNames().poseNames());
+  const std::string poses = CharacterNames::joined(CharacterNames(*humanCharacter()).poseNames());
   options.add_options("Scene (overrides the script's `scene` header)")(
       "pose", "initial pose: " + poses + " (a sitting pose brings the chair)",
       cxxopts::value<std::string>(),

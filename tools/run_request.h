@@ -21,7 +21,7 @@ struct RunRequest {
   /// `--pose`, `--env`, `--chair-height`, `--duration`: overrides of the script's scene.
   SceneRequest scene;
   /// `--dt`, seconds.
-  double timeStep = SimulationDef{}.timeStep;
+  double timeStep = kDefaultTimeStep;
   /// `--set NAME=VALUE` (script units), in order.
   std::vector<std::pair<std::string, double>> sets;
   /// `--push`, in order.

@@ -31,9 +31,9 @@ void appendQuoted(std::string& out, std::string_view text) {
 TrajectoryCsv::TrajectoryCsv() {
   columns_ = {"time",           "phase",       "phase_name", "root_x",  "root_y",
               "root_angle_deg", "head_height", "pelvis_x",   "pelvis_y"};
-  for (const JointDef& joint : kJoints) columns_.push_back(std::string(joint.name) + "_deg");
-  for (const JointDef& joint : kJoints) columns_.push_back(std::string(joint.name) + "_torque");
-  for (const LinkDef& link : kLinks) columns_.push_back(std::string(link.name) + "_contact");
+  for (std::string_view joint : kJointNames) columns_.push_back(std::string(joint) + "_deg");
+  for (std::string_view joint : kJointNames) columns_.push_back(std::string(joint) + "_torque");
+  for (std::string_view link : kLinkNames) columns_.push_back(std::string(link) + "_contact");
   for (const char* name : {"com_x", "com_y", "com_vx", "com_vy"}) columns_.push_back(name);
   for (size_t i = 0; i < columns_.size(); ++i) {
     if (i > 0) text_ += ',';

@@ -36,6 +36,9 @@ FileSnapshot takeSnapshot(const std::string& path) {
   }
   snapshot.kind = FileKind::Regular;
   snapshot.content = std::move(text).str();
+  // A UTF-8 byte-order mark is no content, as for every input file (tools/cli.h,
+  // readInputFile): the viewer compiles what `scl check` and `scl run` compile.
+  if (snapshot.content.rfind("\xEF\xBB\xBF", 0) == 0) snapshot.content.erase(0, 3);
   return snapshot;
 }
 

@@ -33,8 +33,9 @@ struct FileSnapshot {
   /// Size in bytes and modification time in nanoseconds since the epoch.
   std::uint64_t size = 0;
   std::int64_t modifiedNs = 0;
-  /// The whole file (Regular only). Compared too, because the modification time may not
-  /// change between two quick writes of the same size.
+  /// The whole file (Regular only), a UTF-8 byte-order mark dropped. Compared too,
+  /// because the modification time may not change between two quick writes of the same
+  /// size.
   std::string content;
   bool operator==(const FileSnapshot&) const = default;
 };

@@ -32,9 +32,9 @@ double outsideDistance(const CappedTrapezoid& shape, const Vec2& point) {
 
 }  // namespace
 
-CappedTrapezoid linkShape(int link, const LinkState& state) {
-  const LinkDef& def = kLinks[link];
-  Vec2 axis = linkAxis(link, state.angle);
+CappedTrapezoid linkShape(const Character& character, int link, const LinkState& state) {
+  const LinkDef& def = character.links[link];
+  Vec2 axis = linkAxis(character, link, state.angle);
   Vec2 normal = leftNormal(axis);
   CappedTrapezoid shape;
   shape.proximal = state.origin;
@@ -61,11 +61,12 @@ bool contains(const CappedTrapezoid& shape, const Vec2& point) {
   return positive == 0 || negative == 0;
 }
 
-std::optional<int> pickLink(const CharacterState& state, const Vec2& point, double tolerance) {
+std::optional<int> pickLink(const Character& character, const CharacterState& state,
+                            const Vec2& point, double tolerance) {
   std::optional<int> best;
   double bestScore = std::numeric_limits<double>::infinity();
   for (int link = 0; link < kLinkCount; ++link) {
-    CappedTrapezoid shape = linkShape(link, state.links[link]);
+    CappedTrapezoid shape = linkShape(character, link, state.links[link]);
     double gap = outsideDistance(shape, point);
     if (gap > tolerance) continue;
     // Inside beats near; among overlapping links, the one whose axis is nearest wins.
@@ -78,14 +79,15 @@ std::optional<int> pickLink(const CharacterState& state, const Vec2& point, doub
   return best;
 }
 
-LinkPoint toLinkPoint(int link, const LinkState& state, const Vec2& world) {
-  Vec2 axis = linkAxis(link, state.angle);
+LinkPoint toLinkPoint(const Character& character, int link, const LinkState& state,
+                      const Vec2& world) {
+  Vec2 axis = linkAxis(character, link, state.angle);
   Vec2 offset = world - state.origin;
   return {link, offset.dot(axis), offset.dot(leftNormal(axis))};
 }
 
-Vec2 toWorld(const LinkPoint& point, const LinkState& state) {
-  Vec2 axis = linkAxis(point.link, state.angle);
+Vec2 toWorld(const Character& character, const LinkPoint& point, const LinkState& state) {
+  Vec2 axis = linkAxis(character, point.link, state.angle);
   return state.origin + point.along * axis + point.across * leftNormal(axis);
 }
 

@@ -20,14 +20,15 @@ struct CappedTrapezoid {
   std::array<Vec2, 4> corners{};
 };
 
-CappedTrapezoid linkShape(int link, const LinkState& state);
+CappedTrapezoid linkShape(const Character& character, int link, const LinkState& state);
 
 /// True when `point` lies inside the shape (either cap or the trapezoid).
 bool contains(const CappedTrapezoid& shape, const Vec2& point);
 
 /// The link under `point`: the one containing it whose axis is nearest, else the link
 /// whose outline is within `tolerance` metres; nullopt when none is.
-std::optional<int> pickLink(const CharacterState& state, const Vec2& point, double tolerance);
+std::optional<int> pickLink(const Character& character, const CharacterState& state,
+                            const Vec2& point, double tolerance);
 
 /// A point fixed on a link, in the link's own frame: `along` its axis from the origin and
 /// `across` to the left of the axis, metres.
@@ -37,8 +38,9 @@ struct LinkPoint {
   double across = 0.0;
 };
 
-LinkPoint toLinkPoint(int link, const LinkState& state, const Vec2& world);
-Vec2 toWorld(const LinkPoint& point, const LinkState& state);
+LinkPoint toLinkPoint(const Character& character, int link, const LinkState& state,
+                      const Vec2& world);
+Vec2 toWorld(const Character& character, const LinkPoint& point, const LinkState& state);
 /// Velocity of a point fixed on the link, m/s.
 Vec2 pointVelocity(const LinkState& state, const Vec2& world);
 

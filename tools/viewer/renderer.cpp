@@ -19,14 +19,14 @@ sf::Vector2f toPixels(const Vec2& point) {
 
 enum class Side { Far, Mid, Near };
 
-Side sideOf(int link) {
-  if (kLinks[link].mirror == link) return Side::Mid;
-  return kLinks[link].name.starts_with("left") ? Side::Far : Side::Near;
+Side sideOf(const Character& character, int link) {
+  if (character.links[link].mirror == link) return Side::Mid;
+  return kLinkNames[link].starts_with("left") ? Side::Far : Side::Near;
 }
 
-sf::Color linkColour(int link, bool contact) {
+sf::Color linkColour(const Character& character, int link, bool contact) {
   if (contact) return palette::kLinkContact;
-  switch (sideOf(link)) {
+  switch (sideOf(character, link)) {
     case Side::Far:
       return palette::kLinkFar;
     case Side::Mid:
@@ -136,7 +136,8 @@ SceneRenderer::SceneRenderer(const RendererDef& def) : def_(def) {
 }
 
 void SceneRenderer::drawWorld(sf::RenderTarget& target, const Camera& camera,
-                              const CharacterState& state, std::span<const EnvironmentBox> boxes,
+                              const Character& character, const CharacterState& state,
+                              std::span<const EnvironmentBox> boxes,
                               std::span<const AppliedForce> forces) const {
   target.clear(palette::kBackground);
   drawGround(target, camera);
@@ -148,8 +149,8 @@ void SceneRenderer::drawWorld(sf::RenderTarget& target, const Camera& camera,
     rectangle.setFillColor(palette::kChair);
     target.draw(rectangle);
   }
-  drawCharacter(target, camera, state);
-  drawBalance(target, camera, state);
+  drawCharacter(target, camera, character, state);
+  drawBalance(target, camera, character, state);
   for (const AppliedForce& force : forces) {
     sf::Color colour = force.kind == ForceKind::Virtual         ? palette::kVirtualForce
                        : force.kind == ForceKind::StanceBalance ? palette::kStanceForce
@@ -181,13 +182,13 @@ void SceneRenderer::drawGround(sf::RenderTarget& target, const Camera& camera) c
 }
 
 void SceneRenderer::drawCharacter(sf::RenderTarget& target, const Camera& camera,
-                                  const CharacterState& state) const {
+                                  const Character& character, const CharacterState& state) const {
   float outline = 1.5f;
   for (Side side : {Side::Far, Side::Mid, Side::Near}) {
     for (int link = 0; link < kLinkCount; ++link) {
-      if (sideOf(link) != side) continue;
-      CappedTrapezoid shape = linkShape(link, state.links[link]);
-      sf::Color fill = linkColour(link, state.links[link].contact);
+      if (sideOf(character, link) != side) continue;
+      CappedTrapezoid shape = linkShape(character, link, state.links[link]);
+      sf::Color fill = linkColour(character, link, state.links[link].contact);
       double scale = camera.pixelsPerMetre();
       sf::ConvexShape trapezoid(4);
       for (int i = 0; i < 4; ++i)
@@ -209,11 +210,11 @@ void SceneRenderer::drawCharacter(sf::RenderTarget& target, const Camera& camera
 }
 
 void SceneRenderer::drawBalance(sf::RenderTarget& target, const Camera& camera,
-                                const CharacterState& state) const {
+                                const Character& character, const CharacterState& state) const {
   // Foot span: the horizontal extent of both feet, drawn on the ground, with its middle.
   double low = 1e9, high = -1e9;
   for (int foot : {kLeftFoot, kRightFoot}) {
-    CappedTrapezoid shape = linkShape(foot, state.links[foot]);
+    CappedTrapezoid shape = linkShape(character, foot, state.links[foot]);
     low = std::min(
         {low, shape.proximal.x() - shape.proximalRadius, shape.distal.x() - shape.distalRadius});
     high = std::max(

@@ -83,8 +83,9 @@ class SceneRenderer {
   explicit SceneRenderer(const RendererDef& def = {});
 
   /// Background, ground, environment, character, centre of mass, foot span, forces.
-  void drawWorld(sf::RenderTarget& target, const Camera& camera, const CharacterState& state,
-                 std::span<const EnvironmentBox> boxes, std::span<const AppliedForce> forces) const;
+  void drawWorld(sf::RenderTarget& target, const Camera& camera, const Character& character,
+                 const CharacterState& state, std::span<const EnvironmentBox> boxes,
+                 std::span<const AppliedForce> forces) const;
   void drawDrag(sf::RenderTarget& target, const Camera& camera, const DragView& drag) const;
   void drawHud(sf::RenderTarget& target, const HudInfo& hud) const;
 
@@ -92,9 +93,9 @@ class SceneRenderer {
 
  private:
   void drawGround(sf::RenderTarget& target, const Camera& camera) const;
-  void drawCharacter(sf::RenderTarget& target, const Camera& camera,
+  void drawCharacter(sf::RenderTarget& target, const Camera& camera, const Character& character,
                      const CharacterState& state) const;
-  void drawBalance(sf::RenderTarget& target, const Camera& camera,
+  void drawBalance(sf::RenderTarget& target, const Camera& camera, const Character& character,
                    const CharacterState& state) const;
   void drawArrow(sf::RenderTarget& target, const Camera& camera, const Vec2& from, const Vec2& to,
                  sf::Color colour, float width) const;

@@ -70,7 +70,7 @@ void ViewerSession::advanceTo(double time) {
 
 std::optional<Vec2> ViewerSession::dragPoint() const {
   if (!drag_) return std::nullopt;
-  return toWorld(drag_->grabbed, state().links[drag_->grabbed.link]);
+  return toWorld(character(), drag_->grabbed, state().links[drag_->grabbed.link]);
 }
 
 std::span<const AppliedForce> ViewerSession::appliedForces() const {
@@ -82,7 +82,7 @@ void ViewerSession::stepOnce() {
   dragForce_.setZero();
   if (drag_) {
     const LinkState& link = state().links[drag_->grabbed.link];
-    Vec2 point = toWorld(drag_->grabbed, link);
+    Vec2 point = toWorld(character(), drag_->grabbed, link);
     dragForce_ = dragSpringForce(spring_, point, pointVelocity(link, point), drag_->target);
     runner().simulation().addExternalForce({drag_->grabbed.link, dragForce_, point});
   }

@@ -51,6 +51,8 @@ class ViewerSession {
   std::optional<Vec2> dragPoint() const;
 
   const CharacterState& state() const { return runner().state(); }
+  /// The character simulated (the running program's).
+  const Character& character() const { return runner().simulation().character(); }
   double time() const { return runner().time(); }
   double timeStep() const { return runner().simulation().timeStep(); }
   const std::vector<EnvironmentBox>& environmentBoxes() const {

@@ -198,8 +198,8 @@ HudInfo ViewerApp::hud() const {
 }
 
 void ViewerApp::render() {
-  renderer_.drawWorld(canvas_, camera_, session_->state(), session_->environmentBoxes(),
-                      session_->appliedForces());
+  renderer_.drawWorld(canvas_, camera_, session_->character(), session_->state(),
+                      session_->environmentBoxes(), session_->appliedForces());
   if (auto point = session_->dragPoint())
     renderer_.drawDrag(canvas_, camera_,
                        {*point, session_->drag()->target, session_->dragForce().norm()});
@@ -318,8 +318,10 @@ void ViewerApp::handleEvent(const sf::Event& event, sf::RenderWindow& window) {
       if (event.mouseButton.button == sf::Mouse::Left) {
         Vec2 world = camera_.screenToWorld(screen);
         const CharacterState& state = session_->state();
-        if (auto link = pickLink(state, world, kPickPixels / camera_.pixelsPerMetre()))
-          session_->setDrag(DragState{toLinkPoint(*link, state.links[*link], world), world});
+        const Character& character = session_->character();
+        if (auto link = pickLink(character, state, world, kPickPixels / camera_.pixelsPerMetre()))
+          session_->setDrag(
+              DragState{toLinkPoint(character, *link, state.links[*link], world), world});
       }
       break;
     }

@@ -1,0 +1,326 @@
+#include "dynamics/qp_solver.h"
+
+#include <Eigen/Jacobi>
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <limits>
+
+namespace scl {
+
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// The plane rotation taking (a, b) to (rho, 0), rho >= 0.
+struct Givens {
+  double c = 1.0, s = 0.0, rho = 0.0;
+};
+
+Givens givensFor(double a, double b) {
+  // Not std::hypot: its guard against overflow (entries beyond 1e154, which J and R never
+  // reach) was a fifth of a solve's time.
+  double rho = std::sqrt(a * a + b * b);
+  if (rho == 0.0) return {};
+  return {a / rho, b / rho, rho};
+}
+
+// (column i, column k) <- (c·i + s·k, −s·i + c·k): the same rotation as applied to (a, b).
+// Eigen's plane rotation is vectorized; its (c, −s), transposed on the right, is ours.
+void rotateColumns(Eigen::MatrixXd& m, int i, int k, const Givens& g) {
+  m.applyOnTheRight(i, k, Eigen::JacobiRotation<double>(g.c, -g.s));
+}
+
+}  // namespace
+
+QpProblem QpProblem::zero(int variables, int equalities, int inequalities) {
+  QpProblem problem;
+  problem.objectiveMatrix.setZero(variables, variables);
+  problem.objectiveVector.setZero(variables);
+  problem.equalityMatrix.setZero(equalities, variables);
+  problem.equalityVector.setZero(equalities);
+  problem.inequalityMatrix.setZero(inequalities, variables);
+  problem.inequalityVector.setZero(inequalities);
+  return problem;
+}
+
+QpResult solveQp(const QpProblem& problem, const QpSettings& settings) {
+  QpSolver solver(settings);
+  QpResult result;
+  solver.solve(problem, result);
+  return result;
+}
+
+void QpSolver::resize(int variables, int equalities, int inequalities) {
+  if (variables == variables_ && equalities == equalities_ && inequalities == inequalities_) return;
+  variables_ = variables;
+  equalities_ = equalities;
+  inequalities_ = inequalities;
+  cholesky_ = Eigen::LLT<Eigen::MatrixXd>(variables);
+  j_.resize(variables, variables);
+  r_.resize(variables, variables);
+  x_.resize(variables);
+  normal_.resize(variables);
+  d_.resize(variables);
+  z_.resize(variables);
+  dualDirection_.resize(variables);
+  multipliers_.resize(variables + 1);
+  inequalityResiduals_.resize(inequalities);
+  inequalityRowNorms_.resize(inequalities);
+  gradient_.resize(variables);
+  active_.assign(variables, -1);
+  inequalityActive_.assign(inequalities, 0);
+}
+
+int QpSolver::iterationCap() const {
+  if (settings_.maxIterations > 0) return settings_.maxIterations;
+  return 10 * (variables_ + equalities_ + inequalities_) + 10;
+}
+
+QpStatus QpSolver::solve(const QpProblem& problem, QpResult& result) {
+  const int n = problem.variableCount();
+  assert(n > 0 && problem.objectiveMatrix.rows() == n && problem.objectiveMatrix.cols() == n);
+  assert(problem.equalityMatrix.rows() == problem.equalityCount() &&
+         (problem.equalityCount() == 0 || problem.equalityMatrix.cols() == n));
+  assert(problem.inequalityMatrix.rows() == problem.inequalityCount() &&
+         (problem.inequalityCount() == 0 || problem.inequalityMatrix.cols() == n));
+  resize(n, problem.equalityCount(), problem.inequalityCount());
+  activeCount_ = 0;
+  iterations_ = 0;
+  std::fill(inequalityActive_.begin(), inequalityActive_.end(), 0);
+  x_.setZero();
+
+  QpStatus status = QpStatus::Optimal;
+  if (!allFinite(problem)) {
+    status = QpStatus::InvalidInput;
+  } else if (!factorObjective(problem)) {
+    status = QpStatus::NotPositiveDefinite;
+  } else {
+    // Step 0: the unconstrained minimum, x = −G⁻¹a, with no constraint active.
+    x_ = -problem.objectiveVector;
+    cholesky_.solveInPlace(x_);
+    if (problem.inequalityCount() > 0)
+      inequalityRowNorms_ = problem.inequalityMatrix.rowwise().norm();
+    status = addEqualities(problem);
+    if (status == QpStatus::Optimal) status = addViolatedInequalities(problem);
+  }
+  fillResult(problem, status, result);
+  return status;
+}
+
+bool QpSolver::allFinite(const QpProblem& problem) {
+  return problem.objectiveMatrix.allFinite() && problem.objectiveVector.allFinite() &&
+         problem.equalityMatrix.allFinite() && problem.equalityVector.allFinite() &&
+         problem.inequalityMatrix.allFinite() && problem.inequalityVector.allFinite();
+}
+
+bool QpSolver::factorObjective(const QpProblem& problem) {
+  const Eigen::MatrixXd& g = problem.objectiveMatrix;
+  cholesky_.compute(g);
+  if (cholesky_.info() != Eigen::Success) return false;
+  // A pivot this small means G is singular to working precision: its inverse, which the
+  // method steps with, would be noise.
+  double threshold = static_cast<double>(g.rows()) * std::numeric_limits<double>::epsilon() *
+                     g.diagonal().cwiseAbs().maxCoeff();
+  const Eigen::MatrixXd& factor = cholesky_.matrixLLT();
+  for (int i = 0; i < g.rows(); ++i)
+    if (!(factor(i, i) * factor(i, i) > threshold)) return false;
+  // With no constraint active, Q = I: J = L⁻ᵀ.
+  j_.setIdentity();
+  cholesky_.matrixU().solveInPlace(j_);
+  return true;
+}
+
+bool QpSolver::computeStepDirections() {
+  const int n = variables_, q = activeCount_;
+  d_.noalias() = j_.transpose() * normal_;
+  z_.noalias() = j_.rightCols(n - q) * d_.tail(n - q);
+  dualDirection_.head(q) = d_.head(q);
+  r_.topLeftCorner(q, q).triangularView<Eigen::Upper>().solveInPlace(dualDirection_.head(q));
+  return d_.tail(n - q).norm() > settings_.dependenceTolerance * d_.norm();
+}
+
+double QpSolver::residual(const Eigen::MatrixXd& rows, const Eigen::VectorXd& bounds,
+                          int row) const {
+  return rows.row(row).dot(x_) - bounds[row];
+}
+
+bool QpSolver::satisfied(double residual, double bound, double rowNorm, double xNorm) const {
+  return residual >= -settings_.feasibilityTolerance * (std::abs(bound) + rowNorm * xNorm);
+}
+
+int QpSolver::blockingConstraint(double& step) const {
+  // Only inequalities' multipliers are bound to stay >= 0; those that the dual step
+  // decreases (r > 0) limit it, the first to reach 0 the most.
+  int blocking = -1;
+  step = kInfinity;
+  for (int position = 0; position < activeCount_; ++position) {
+    if (active_[position] < equalities_ || !(dualDirection_[position] > 0.0)) continue;
+    double ratio = std::max(multipliers_[position], 0.0) / dualDirection_[position];
+    if (ratio < step) {
+      step = ratio;
+      blocking = position;
+    }
+  }
+  return blocking;
+}
+
+void QpSolver::addConstraint(int constraint) {
+  // Rotate d = Jᵀn⁺ (and J's columns with it) so that d₂ becomes (‖d₂‖, 0, …): then
+  // (d₁, ‖d₂‖) is R's new column and J's first q + 1 columns span the active normals.
+  const int n = variables_, q = activeCount_;
+  for (int k = n - 1; k > q; --k) {
+    if (d_[k] == 0.0) continue;
+    Givens g = givensFor(d_[k - 1], d_[k]);
+    d_[k - 1] = g.rho;
+    d_[k] = 0.0;
+    rotateColumns(j_, k - 1, k, g);
+  }
+  r_.col(q).head(q + 1) = d_.head(q + 1);
+  active_[q] = constraint;
+  if (constraint >= equalities_) inequalityActive_[constraint - equalities_] = 1;
+  activeCount_ = q + 1;
+}
+
+void QpSolver::dropConstraint(int position) {
+  const int q = activeCount_;
+  if (active_[position] >= equalities_) inequalityActive_[active_[position] - equalities_] = 0;
+  // Remove R's column (R turns upper Hessenberg from it on), the multiplier (the one of
+  // the constraint being added, at q, moves down with the others) and the entry.
+  for (int c = position; c < q - 1; ++c) {
+    r_.col(c).head(q) = r_.col(c + 1).head(q);
+    active_[c] = active_[c + 1];
+  }
+  for (int c = position; c < q; ++c) multipliers_[c] = multipliers_[c + 1];
+  r_.col(q - 1).setZero();
+  active_[q - 1] = -1;
+  // Rotations of rows c, c + 1 (and of J's columns alike) make R triangular again.
+  for (int c = position; c < q - 1; ++c) {
+    if (r_(c + 1, c) == 0.0) continue;
+    Givens g = givensFor(r_(c, c), r_(c + 1, c));
+    for (int col = c; col < q - 1; ++col) {
+      double a = r_(c, col), b = r_(c + 1, col);
+      r_(c, col) = g.c * a + g.s * b;
+      r_(c + 1, col) = -g.s * a + g.c * b;
+    }
+    r_(c + 1, c) = 0.0;
+    rotateColumns(j_, c, c + 1, g);
+  }
+  activeCount_ = q - 1;
+}
+
+void QpSolver::takeDualStep(double step) {
+  // u⁺ ← u⁺ + t (−r, 1); rounding must not push an inequality's multiplier below 0.
+  const int q = activeCount_;
+  multipliers_.head(q) -= step * dualDirection_.head(q);
+  multipliers_[q] += step;
+  for (int position = 0; position < q; ++position)
+    if (active_[position] >= equalities_)
+      multipliers_[position] = std::max(multipliers_[position], 0.0);
+}
+
+QpStatus QpSolver::addEqualities(const QpProblem& problem) {
+  // Equalities first, each with a full step (their multipliers may take any sign, so no
+  // dual step is ever blocked); none is dropped afterwards.
+  const int n = variables_;
+  for (int e = 0; e < equalities_; ++e) {
+    if (iterations_ >= iterationCap()) return QpStatus::IterationLimit;
+    ++iterations_;
+    normal_ = problem.equalityMatrix.row(e).transpose();
+    double s = residual(problem.equalityMatrix, problem.equalityVector, e);
+    if (!computeStepDirections()) {
+      // A combination of the equalities already active: consistent with them (skip it,
+      // its multiplier stays 0) or contradicting them.
+      if (satisfied(-std::abs(s), problem.equalityVector[e], normal_.norm(), x_.norm())) continue;
+      return QpStatus::Infeasible;
+    }
+    const int q = activeCount_;
+    double step = -s / d_.tail(n - q).squaredNorm();
+    x_ += step * z_;
+    multipliers_[q] = 0.0;
+    takeDualStep(step);
+    addConstraint(e);
+  }
+  return QpStatus::Optimal;
+}
+
+int QpSolver::mostViolatedInequality(const QpProblem& problem) {
+  // The largest violation measured as a distance (residual / ‖row‖), so that scaling a
+  // row does not change the choice.
+  inequalityResiduals_.noalias() = problem.inequalityMatrix * x_;
+  inequalityResiduals_ -= problem.inequalityVector;
+  const double xNorm = x_.norm();
+  int worst = -1;
+  double worstDistance = 0.0;
+  for (int i = 0; i < inequalities_; ++i) {
+    double s = inequalityResiduals_[i], norm = inequalityRowNorms_[i];
+    if (inequalityActive_[i] || satisfied(s, problem.inequalityVector[i], norm, xNorm)) continue;
+    double distance = norm > 0.0 ? s / norm : -kInfinity;
+    if (worst < 0 || distance < worstDistance) {
+      worst = i;
+      worstDistance = distance;
+    }
+  }
+  return worst;
+}
+
+QpStatus QpSolver::addViolatedInequalities(const QpProblem& problem) {
+  const int n = variables_;
+  // Step 1: pick a violated constraint p; none left means x is optimal.
+  for (int p = mostViolatedInequality(problem); p >= 0; p = mostViolatedInequality(problem)) {
+    normal_ = problem.inequalityMatrix.row(p).transpose();
+    multipliers_[activeCount_] = 0.0;
+    // Step 2: move toward satisfying p until it is (add p) or an active inequality's
+    // multiplier reaches 0 first (drop that one and go on).
+    for (;;) {
+      if (iterations_ >= iterationCap()) return QpStatus::IterationLimit;
+      ++iterations_;
+      const int q = activeCount_;
+      bool primalStep = computeStepDirections();
+      double dualStep = kInfinity;
+      int blocking = blockingConstraint(dualStep);
+      if (!primalStep && blocking < 0) return QpStatus::Infeasible;  // the dual is unbounded
+      double fullStep = primalStep
+                            ? -residual(problem.inequalityMatrix, problem.inequalityVector, p) /
+                                  d_.tail(n - q).squaredNorm()
+                            : kInfinity;
+      double step = std::min(dualStep, fullStep);
+      if (primalStep) x_ += step * z_;
+      takeDualStep(step);
+      if (fullStep <= dualStep) {
+        addConstraint(equalities_ + p);
+        break;
+      }
+      multipliers_[blocking] = 0.0;
+      dropConstraint(blocking);
+    }
+  }
+  return QpStatus::Optimal;
+}
+
+void QpSolver::fillResult(const QpProblem& problem, QpStatus status, QpResult& result) {
+  result.status = status;
+  result.x = x_;
+  result.iterations = iterations_;
+  result.equalityMultipliers.setZero(equalities_);
+  result.inequalityMultipliers.setZero(inequalities_);
+  if (result.activeSet.capacity() < static_cast<std::size_t>(variables_))
+    result.activeSet.reserve(variables_);
+  result.activeSet.clear();
+  for (int position = 0; position < activeCount_; ++position) {
+    int constraint = active_[position];
+    result.activeSet.push_back(constraint);
+    if (constraint < equalities_)
+      result.equalityMultipliers[constraint] = multipliers_[position];
+    else
+      result.inequalityMultipliers[constraint - equalities_] = multipliers_[position];
+  }
+  if (status == QpStatus::InvalidInput || status == QpStatus::NotPositiveDefinite) {
+    result.objective = 0.0;
+    return;
+  }
+  gradient_.noalias() = problem.objectiveMatrix.selfadjointView<Eigen::Lower>() * x_;
+  result.objective = 0.5 * x_.dot(gradient_) + problem.objectiveVector.dot(x_);
+}
+
+}  // namespace scl
