@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Fuzzes the script front end and the objective-file parser with libFuzzer, AddressSanitizer
+# Fuzzes the script front end, the objective-file parser and the character-file parser with libFuzzer, AddressSanitizer
 # and UBSan, each for a bounded time (CI's fuzz stage; docs/ci.md).
 #
 #   fuzz/fuzz.sh [SECONDS [TARGET...]]   default 60 s each for fuzz_script fuzz_objective
+#                                        fuzz_character
 #
 # Needs clang and its libFuzzer runtime (Debian: clang libclang-rt-14-dev; `tools/setup.sh
 # fuzz` installs them and runs this). Builds the CMake preset `fuzz` into build-fuzz/, then
@@ -16,7 +17,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 seconds=${1:-60}
-if (($# > 1)); then targets=("${@:2}"); else targets=(fuzz_script fuzz_objective); fi
+if (($# > 1)); then targets=("${@:2}"); else targets=(fuzz_script fuzz_objective fuzz_character); fi
 build=build-fuzz
 
 cmake --preset fuzz -DSCL_WERROR="${SCL_WERROR:-OFF}" >/dev/null
@@ -27,7 +28,9 @@ for target in "${targets[@]}"; do
   case "$target" in
     fuzz_script) name=script ;;
     fuzz_objective) name=objective ;;
-    *) echo "fuzz: unknown target '$target' (fuzz_script, fuzz_objective)" >&2; exit 2 ;;
+    fuzz_character) name=character ;;
+    *) echo "fuzz: unknown target '$target' (fuzz_script, fuzz_objective, fuzz_character)" >&2
+       exit 2 ;;
   esac
   seeds=tests/fuzz/corpus-$name
   scratch=$build/corpus-$name
