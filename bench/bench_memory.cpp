@@ -5,9 +5,9 @@
 // within a small constant of the source size; it once grew by 18.5 KB per phase.
 //
 //   bench_memory [SCL_BINARY]     (default: the scl built beside this benchmark)
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/resource.h>
-#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
   const double phases = rows[1].phases - rows[0].phases;
   const double checkSlope = static_cast<double>(rows[1].checkKb - rows[0].checkKb) / phases;
   const double runSlope = static_cast<double>(rows[1].runKb - rows[0].runKb) / phases;
-  std::printf("growth per phase: scl run %.2f KB (goal <= 2 KB: %s), scl check %.2f KB\n",
-              runSlope, runSlope <= 2.0 ? "met" : "NOT met", checkSlope);
+  std::printf("growth per phase: scl run %.2f KB (goal <= 2 KB: %s), scl check %.2f KB\n", runSlope,
+              runSlope <= 2.0 ? "met" : "NOT met", checkSlope);
   return 0;
 }

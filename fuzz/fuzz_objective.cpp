@@ -17,8 +17,7 @@ namespace {
 
 void checkObjective(const scl::ObjectiveDef& objective) {
   if (objective.fileName != "fuzz.objective") std::abort();
-  if (objective.duration && !(*objective.duration > 0 && *objective.duration <= 3600))
-    std::abort();
+  if (objective.duration && !(*objective.duration > 0 && *objective.duration <= 3600)) std::abort();
   if (objective.populationSize != 0 &&
       (objective.populationSize < 2 || objective.populationSize > 10000))
     std::abort();

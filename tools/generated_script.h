@@ -13,8 +13,7 @@ namespace scl {
 /// receives its number of phases.
 inline std::string generateScript(size_t bytes, int& phases, double duration = 5) {
   char buffer[512];
-  std::snprintf(buffer, sizeof buffer, "// generated\nscene pose: supine duration: %g\n",
-                duration);
+  std::snprintf(buffer, sizeof buffer, "// generated\nscene pose: supine duration: %g\n", duration);
   std::string script = buffer;
   phases = 0;
   while (script.size() < bytes) {
