@@ -2,10 +2,8 @@
 // script. Nothing may crash; every result compiles or carries an error; whatever parses
 // cleanly also round-trips through the printer.
 #include <catch2/catch.hpp>
-#include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <random>
 #include <sstream>
 
@@ -137,7 +135,9 @@ TEST_CASE("too many errors stop early") {
   CHECK(result.diagnostics.back().message.find("too many errors") != std::string::npos);
 }
 
-TEST_CASE("a 1 MB script checks in well under a second") {
+// How fast this is, is `scl bench`'s to measure (its "check" row: a generated 1 MB script),
+// not a test's: a wall-clock bound fails on a loaded machine or under a sanitizer.
+TEST_CASE("a 1 MB script compiles, and 1 MB of random bytes gives few diagnostics") {
   std::string source = "scene pose: supine duration: 5\n";
   int phases = 0;
   while (source.size() < 1'000'000) {
@@ -154,26 +154,18 @@ TEST_CASE("a 1 MB script checks in well under a second") {
     ++phases;
   }
   source += "finally after 1 backto phase_0\n";
-  const auto start = std::chrono::steady_clock::now();
   scl::CompileResult result = scl::compile(source, "big.scl");
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::cout << "compile of a " << source.size() / 1024 << " KiB script (" << phases << " phases, "
-            << result.program->parameters.size() << " parameters): " << seconds * 1000 << " ms\n";
   REQUIRE(result.ok());
   CHECK(result.program->phases.size() == static_cast<size_t>(phases));
-  CHECK(seconds < 2.0);
+  CHECK(result.program->parameters.size() == static_cast<size_t>(2 * phases - 1));
 
   std::mt19937 rng(7);
   std::string garbage(1'000'000, ' ');
   for (char& c : garbage) c = static_cast<char>(std::uniform_int_distribution<int>(0, 255)(rng));
-  const auto garbageStart = std::chrono::steady_clock::now();
   scl::CompileResult bad = scl::compile(garbage, "garbage.scl");
   const std::string rendered = scl::renderDiagnostics(bad.diagnostics, garbage);
-  const double garbageSeconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - garbageStart).count();
-  std::cout << "compile + render of 1 MB of random bytes: " << garbageSeconds * 1000 << " ms, "
-            << rendered.size() << " bytes of diagnostics\n";
   CHECK_FALSE(bad.ok());
-  CHECK(garbageSeconds < 2.0);
+  // The error limit stops the front end early: a page of diagnostics, not megabytes.
+  CHECK(bad.diagnostics.size() <= 60);
+  CHECK(rendered.size() < 64 * 1024);
 }

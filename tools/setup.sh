@@ -2,23 +2,38 @@
 # One-stop setup for a fresh Debian 12 machine: installs the missing Debian packages,
 # configures and builds, then runs what you ask for.
 #
-#   tools/setup.sh run     build, then run the main job: the kip-up headless, its
-#                          summary and its filmstrip (kipup.svg)
-#   tools/setup.sh test    build, then run the whole test suite
-#   tools/setup.sh build   build only
+#   tools/setup.sh run       build, then run the main job: the kip-up headless, its
+#                            summary and its filmstrip (kipup.svg)
+#   tools/setup.sh test      build, then run the whole test suite
+#   tools/setup.sh build     build only
 #
-# Environment: BUILD_DIR (default build), CI=true turns warnings into errors.
+# The sanitizer and fuzzing stages of CI (docs/ci.md), each in its own build directory
+# (the presets of CMakePresets.json):
+#
+#   tools/setup.sh asan      AddressSanitizer + UBSan build (build-asan), every test but
+#                            the lint checks (format, tidy: the same in every build)
+#   tools/setup.sh tsan      ThreadSanitizer build (build-tsan) of the tests of threaded
+#                            code (target threaded_tests), and those tests
+#   tools/setup.sh sanitize  asan, then tsan
+#   tools/setup.sh fuzz      clang libFuzzer targets (build-fuzz), each run for
+#                            FUZZ_SECONDS (default 60) on the seed corpora (fuzz/fuzz.sh)
+#
+# Environment: BUILD_DIR (default build; run, test and build only), CI=true turns
+# warnings into errors, FUZZ_SECONDS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 action=${1:-run}
 case "$action" in
-  run|test|build) ;;
-  *) echo "usage: tools/setup.sh run|test|build (got '$action')" >&2; exit 2 ;;
+  run|test|build|asan|tsan|sanitize|fuzz) ;;
+  *) echo "usage: tools/setup.sh run|test|build|asan|tsan|sanitize|fuzz (got '$action')" >&2
+     exit 2 ;;
 esac
 
 packages=(cmake ninja-build g++ pkg-config libbox2d-dev libeigen3-dev libcxxopts-dev catch2
           nlohmann-json3-dev libsfml-dev xvfb xauth fonts-dejavu-core clang-format clang-tidy git)
+# The fuzzers need clang and its libFuzzer runtime (g++ has no libFuzzer).
+if [ "$action" = fuzz ]; then packages+=(clang libclang-rt-14-dev); fi
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
@@ -33,9 +48,31 @@ if ((${#missing[@]})); then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-build_dir=${BUILD_DIR:-build}
 werror=OFF
 [ "${CI:-}" = "true" ] && werror=ON
+
+# Sanitizer stages: configure, build and test through the presets (-j: ctest runs the
+# tests in parallel; each sanitized test is several times slower than in Release).
+sanitized() {
+  local configure=$1 build=$2 test=$3
+  echo "setup: $test: configuring and building"
+  cmake --preset "$configure" -DSCL_WERROR=$werror >/dev/null
+  cmake --build --preset "$build" -j "$(nproc)"
+  echo "setup: $test: running the tests"
+  ctest --preset "$test" -j "$(nproc)"
+}
+case "$action" in
+  asan) sanitized asan-ubsan asan-ubsan asan-ubsan; exit ;;
+  tsan) sanitized tsan tsan-threads tsan-threads; exit ;;
+  sanitize)
+    sanitized asan-ubsan asan-ubsan asan-ubsan
+    sanitized tsan tsan-threads tsan-threads
+    exit
+    ;;
+  fuzz) SCL_WERROR=$werror fuzz/fuzz.sh "${FUZZ_SECONDS:-60}"; exit ;;
+esac
+
+build_dir=${BUILD_DIR:-build}
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSCL_WERROR=$werror >/dev/null
 cmake --build "$build_dir" -j "$(nproc)"
 

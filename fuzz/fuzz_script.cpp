@@ -1,22 +1,26 @@
-// libFuzzer target for the SCL front end (built by bench/fuzz.sh, not by CMake).
+// libFuzzer target for the SCL front end (SCL_FUZZ=ON builds it; fuzz/fuzz.sh runs it).
 //
-// Invariants checked on every input: compile() never crashes, a program is returned
-// exactly when there is no error, rendering the diagnostics works, and a script that
-// parses cleanly prints to text that parses back to the same tree, also when printed
-// with its comments (which must all be kept).
+// Invariants checked on every input: compile() never crashes (nor leaks, nor hangs), a
+// program is returned exactly when there is no error, every diagnostic is located in the
+// file and renders, and a script that parses cleanly prints to text that parses back to
+// the same tree, also when printed with its comments (which must all be kept).
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <string_view>
+#include <vector>
 
+#include "fuzz/fuzz_checks.h"
 #include "scl/compile.h"
+#include "scl/lexer.h"
 #include "scl/parser.h"
 #include "scl/printer.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  std::string_view source(reinterpret_cast<const char*>(data), size);
-  scl::CompileResult result = scl::compile(source, "fuzz.scl");
-  if (result.ok() == scl::hasErrors(result.diagnostics)) std::abort();
-  (void)scl::renderDiagnostics(result.diagnostics, source);
+  const std::string_view source(reinterpret_cast<const char*>(data), size);
+  const scl::CompileResult result = scl::compile(source, "fuzz.scl");
+  scl::fuzz::checkDiagnostics(result.ok(), result.diagnostics, source, "fuzz.scl");
 
   scl::ParseResult parsed = scl::parse(source, "fuzz.scl");
   if (!scl::hasErrors(parsed.diagnostics)) {
