@@ -7,7 +7,8 @@
 namespace scl {
 
 HotReloader::HotReloader(HotReloadDef def)
-    : watcher_(std::move(def.path), FileWatcherDef{def.debounce}) {}
+    : watcher_(std::move(def.path), FileWatcherDef{def.debounce}),
+      character_(std::move(def.character)) {}
 
 ReloadEvent HotReloader::loadNow() { return apply(watcher_.readNow()); }
 
@@ -37,7 +38,9 @@ ReloadEvent HotReloader::apply(const FileSnapshot& snapshot) {
     status_ = ReloadStatus::Running;
     return ReloadEvent::Resumed;
   }
-  CompileResult result = compile(snapshot.content, path());
+  CompileOptions options;
+  options.character = character_;
+  CompileResult result = compile(snapshot.content, path(), options);
   diagnostics_ = std::move(result.diagnostics);
   diagnosticsSource_ = snapshot.content;
   if (!result.program) {
