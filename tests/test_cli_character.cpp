@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "tests/cli_support.h"
 
@@ -234,4 +235,48 @@ TEST_CASE("scl character NAME|FILE prints that character", "[cli][character]") {
   CHECK(unknown.err == "scl character: unknown character 'humn'; did you mean 'human'?\n");
   CHECK(runScl("character " + (dir / "gone.character")).exitCode == 2);
   CHECK(runScl("character human --file --markdown").exitCode == 2);
+}
+
+// The commands docs/character.md ("Making your own") and docs/cli.md show, run as written
+// in a fresh working directory: each must appear verbatim in its page.
+TEST_CASE("the documented character-file commands run as the docs say", "[cli][character][docs]") {
+  const std::string characterPage = readText(SCL_SOURCE_DIR "/docs/character.md");
+  const std::string cliPage = readText(SCL_SOURCE_DIR "/docs/cli.md");
+  const std::vector<std::string> commands = {
+      "scl character human --file > heavy.character", "scl check heavy.character",
+      "scl fmt heavy.character", "scl character heavy.character",
+      "scl run scripts/stand.scl --character heavy.character"};
+  for (const std::string& command : commands) {
+    INFO(command);
+    CHECK(characterPage.find("\n" + command + "\n") != std::string::npos);
+  }
+  for (size_t i : {0, 3, 4}) {
+    INFO(commands[i]);
+    CHECK(cliPage.find("\n" + commands[i] + "\n") != std::string::npos);
+  }
+
+  TempDir dir;
+  fs::create_directories(dir.path() / "scripts");
+  writeText(dir.path() / "scripts" / "stand.scl", readText(SCL_SOURCE_DIR "/scripts/stand.scl"));
+  scl::testing::RunOptions here;
+  here.workingDirectory = dir.path().string();
+  scl::testing::RunOptions intoFile = here;
+  intoFile.stdoutPath = dir / "heavy.character";
+  REQUIRE(runScl("character human --file", intoFile).exitCode == 0);
+  CHECK(readText(dir.path() / "heavy.character") == readText(kHumanFile));
+  // The edit the page describes: 'character heavy', a heavier trunk.
+  writeText(dir.path() / "heavy.character", heavyCharacter());
+  const Outcome check = runScl("check heavy.character", here);
+  CHECK(check.exitCode == 0);
+  CHECK(check.err.empty());
+  const Outcome fmt = runScl("fmt heavy.character", here);
+  CHECK(fmt.exitCode == 0);
+  CHECK(fmt.out == heavyCharacter());
+  const Outcome table = runScl("character heavy.character", here);
+  CHECK(table.exitCode == 0);
+  CHECK_THAT(table.out, Contains("heavy: 16 links"));
+  const Outcome run = runScl("run scripts/stand.scl --character heavy.character", here);
+  INFO(run.err);
+  CHECK(run.exitCode == 0);
+  CHECK_THAT(run.out, Contains("character          heavy (heavy.character)"));
 }
