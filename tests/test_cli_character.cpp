@@ -280,3 +280,20 @@ TEST_CASE("the documented character-file commands run as the docs say", "[cli][c
   CHECK(run.exitCode == 0);
   CHECK_THAT(run.out, Contains("character          heavy (heavy.character)"));
 }
+
+TEST_CASE("scl view --character: bad values fail before any window", "[cli][character]") {
+  if (runScl("view --help").exitCode != 0) return;  // built without the viewer
+  scl::testing::RunOptions noDisplay;
+  noDisplay.unsetEnvironment = {"DISPLAY", "WAYLAND_DISPLAY"};
+  const std::string script = SCL_SOURCE_DIR "/tests/viewer/stand.scl";
+  const Outcome typo = runScl("view " + script + " --character humn", noDisplay);
+  CHECK(typo.exitCode == 2);
+  CHECK_THAT(typo.err, Contains("did you mean 'human'?"));
+  TempDir dir;
+  writeText(dir.path() / "bad.character", badCharacter());
+  const Outcome bad =
+      runScl("view " + script + " --character " + (dir / "bad.character"), noDisplay);
+  CHECK(bad.exitCode == 1);
+  CHECK_THAT(bad.err, Contains("'mass:' must be positive"));
+  CHECK_THAT(runScl("view --help").out, Contains("--character"));
+}
