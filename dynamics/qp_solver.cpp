@@ -56,7 +56,9 @@ void QpSolver::resize(int variables, int equalities, int inequalities) {
   variables_ = variables;
   equalities_ = equalities;
   inequalities_ = inequalities;
-  cholesky_ = Eigen::LLT<Eigen::MatrixXd>(variables);
+  // Sized by a factorization, not by LLT(size): Eigen 3.4's sized constructor leaves the
+  // status uninitialized and moving it is undefined behaviour (UBSan reports it).
+  cholesky_.compute(Eigen::MatrixXd::Identity(variables, variables));
   j_.resize(variables, variables);
   r_.resize(variables, variables);
   x_.resize(variables);

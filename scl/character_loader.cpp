@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "scl/character_file.h"
+#include "scl/lexer.h"
 #include "scl/names.h"
 
 namespace scl {
@@ -92,8 +93,7 @@ CharacterLoad loadCharacter(std::string_view nameOrPath,
   // A byte-order mark (some Windows editors write one) is no content, as for scripts.
   if (text->rfind("\xEF\xBB\xBF", 0) == 0) text->erase(0, 3);
   // Lines ending in CR alone (classic Mac OS) would read as one line.
-  if (text->find('\r') != std::string::npos && text->find('\n') == std::string::npos &&
-      text->find('\r') + 1 < text->size()) {
+  if (hasCrOnlyLineEndings(*text)) {
     Diagnostic diagnostic;
     diagnostic.location.file = FileName(path.string());
     diagnostic.message = shown +

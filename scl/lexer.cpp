@@ -277,6 +277,12 @@ std::string describeToken(const Token& token) {
   return quoted;
 }
 
+bool hasCrOnlyLineEndings(std::string_view text) {
+  const size_t cr = text.find('\r');
+  return cr != std::string_view::npos && text.find('\n') == std::string_view::npos &&
+         cr + 1 < text.size();
+}
+
 std::vector<Comment> scanComments(std::string_view source) {
   std::vector<Comment> comments;
   bool previousBlank = false;

@@ -114,6 +114,10 @@ struct Comment {
   bool blankLineBefore = false;
 };
 
+/// True when `text`'s lines end in CR alone (classic Mac OS): the front end would read the
+/// file as one line, so readers refuse it with a message of their own.
+bool hasCrOnlyLineEndings(std::string_view text);
+
 /// Every comment of `source`, in order: each `//` outside a `"string"` (strings end on
 /// their line) starts one.
 std::vector<Comment> scanComments(std::string_view source);

@@ -1,6 +1,8 @@
 // Character files (docs/character.md, "Character files"): every tests/characters/*.character
 // file states the exact set of errors and warnings the parser and builder must report
 // (tests/inline_expectations.h), and the committed characters are in canonical form.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 
 #include "scl/character_file.h"
@@ -121,4 +123,19 @@ TEST_CASE("loadCharacter: built-ins by name, files by path, and why not") {
   REQUIRE(good.ok());
   CHECK(good.character->name == "sturdy");
   CHECK(good.character->source == SCL_SOURCE_DIR "/tests/characters/good.character");
+}
+
+TEST_CASE("loadCharacter: a character file with CR-only line endings is refused, as scripts are") {
+  const fs::path path =
+      fs::temp_directory_path() / ("scl_cr_only_" + std::to_string(::getpid()) + ".character");
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << "character cr\rlink head length: 1\r";
+  }
+  const scl::CharacterLoad load = scl::loadCharacter(path.string());
+  fs::remove(path);
+  CHECK_FALSE(load.ok());
+  CHECK_FALSE(load.notFound);  // read, but unusable: an input error
+  REQUIRE(load.diagnostics.size() == 1);
+  CHECK_THAT(load.diagnostics[0].message, Catch::Contains("CR-only line endings"));
 }

@@ -281,6 +281,22 @@ TEST_CASE("reload: a directory is not a script", "[reload]") {
   CHECK(phaseCount(watching) == 1);
 }
 
+TEST_CASE("reload: a script saved with CR-only line endings is refused, the old one kept",
+          "[reload]") {
+  TempDir dir;
+  std::string script = dir.file("motion.scl");
+  writeFile(script, kOnePhase);
+  HotReloader reloader({script});
+  REQUIRE(reloader.loadNow() == ReloadEvent::Loaded);
+  const std::string classicMac = "{ (lean) [waist 10] }\rafter 1\r{ (back) [waist 0] }\r";
+  writeFile(script, classicMac);
+  auto now = WatchClock::now();
+  REQUIRE(pollSettled(reloader, now) == ReloadEvent::Failed);
+  CHECK(reloader.status() == ReloadStatus::CompileError);
+  CHECK(reloader.renderedDiagnostics().find("CR-only line endings") != std::string::npos);
+  CHECK(phaseCount(reloader) == 1);
+}
+
 TEST_CASE("reload: save-to-running latency is under 100 ms", "[reload][latency]") {
   TempDir dir;
   std::string script = dir.file("motion.scl");

@@ -13,6 +13,7 @@
 
 #include "runtime/output_files.h"
 #include "scl/character_file.h"
+#include "scl/lexer.h"
 
 namespace scl {
 
@@ -37,8 +38,7 @@ std::string readInputFile(const std::string& path, std::string_view kind) {
   // A byte-order mark (some Windows editors write one) is no content.
   if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
   // Lines ending in CR alone (classic Mac OS) would read as one line.
-  if (text.find('\r') != std::string::npos && text.find('\n') == std::string::npos &&
-      text.find('\r') + 1 < text.size())
+  if (hasCrOnlyLineEndings(text))
     throw InputFileError(kExitInputError,
                          name +
                              " has CR-only line endings (classic Mac OS); save it with LF "

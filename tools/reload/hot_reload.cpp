@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "scl/compile.h"
+#include "scl/lexer.h"
 
 namespace scl {
 
@@ -37,6 +38,16 @@ ReloadEvent HotReloader::apply(const FileSnapshot& snapshot) {
   if (status_ == ReloadStatus::FileMissing && program_ && snapshot.content == programSource_) {
     status_ = ReloadStatus::Running;
     return ReloadEvent::Resumed;
+  }
+  // As every reader does (tools/cli.cpp's readInputFile): a file of CR-only lines would
+  // read as one line.
+  if (hasCrOnlyLineEndings(snapshot.content)) {
+    diagnostics_ = {{Severity::Error, SourceLocation{FileName(path()), 0, 0},
+                     "the script has CR-only line endings (classic Mac OS); save it with LF "
+                     "(or CRLF) line endings"}};
+    diagnosticsSource_ = snapshot.content;
+    status_ = ReloadStatus::CompileError;
+    return ReloadEvent::Failed;
   }
   CompileOptions options;
   options.character = character_;
