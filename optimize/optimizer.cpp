@@ -131,9 +131,10 @@ std::string readFile(const std::filesystem::path& path) {
 // --- the problem ----------------------------------------------------------------------
 
 ProblemResult makeProblem(std::string scriptSource, std::string scriptFile,
-                          std::string objectiveSource, std::string objectiveFile) {
+                          std::string objectiveSource, std::string objectiveFile,
+                          const CompileOptions& options) {
   ProblemResult result;
-  CompileResult compiled = compile(scriptSource, scriptFile);
+  CompileResult compiled = compile(scriptSource, scriptFile, options);
   result.diagnostics = compiled.diagnostics;
   ObjectiveParseResult parsed = parseObjective(objectiveSource, objectiveFile);
   result.diagnostics.insert(result.diagnostics.end(), parsed.diagnostics.begin(),
@@ -248,9 +249,72 @@ ObjectiveEvaluation evaluateParameters(const OptimizationProblem& problem,
   return evaluateObjective(program, problem.objective, withSummary);
 }
 
+std::string characterFingerprint(const Character& character) {
+  std::string text = character.name;
+  auto add = [&](double value) {
+    char buffer[64];
+    auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::hex);
+    text += ' ';
+    text.append(buffer, ec == std::errc() ? end : buffer);
+  };
+  auto addName = [&](const std::string& name) { text += ' ' + name; };
+  for (const LinkDef& link : character.links) {
+    addName(link.name);
+    for (double value : {link.length, link.proximalThickness, link.distalThickness, link.mass,
+                         static_cast<double>(link.mirror)})
+      add(value);
+  }
+  for (const JointDef& joint : character.joints) {
+    addName(joint.name);
+    for (double value :
+         {static_cast<double>(joint.parentLink), static_cast<double>(joint.childLink),
+          joint.anchorOnParent, joint.minDeg, joint.maxDeg, joint.kp, joint.kd, joint.maxTorque,
+          static_cast<double>(joint.mirror)})
+      add(value);
+  }
+  for (const auto* groups : {&character.linkGroups, &character.jointGroups}) {
+    text += " |";
+    for (const GroupDef& group : *groups) {
+      addName(group.name);
+      for (int member : group.members) add(member);
+    }
+  }
+  for (const PoseDef& pose : character.poses) {
+    addName(pose.name);
+    add(pose.headAngleDeg);
+    for (double angle : pose.jointDeg) add(angle);
+    add(pose.support == PoseSupport::Seat ? 1 : 0);
+    add(pose.settles ? 1 : 0);
+  }
+  std::ostringstream out;
+  out << std::hex << fnv1a(text);
+  return out.str();
+}
+
 // --- the run --------------------------------------------------------------------------
 
 namespace {
+
+// The character of a resumed run must be the one the checkpoint was made with (by its
+// body, not only its name: a character file may have changed). A checkpoint without one
+// predates characters and was made with the human.
+void checkCharacter(const CheckpointJson& checkpoint, const Character& character,
+                    const OptimizeSettings& settings) {
+  std::string name = "human", fingerprint = characterFingerprint(*humanCharacter());
+  if (const auto found = checkpoint.find("character"); found != checkpoint.end()) {
+    const CheckpointFields fields(*found, "character");
+    name = fields.text("name");
+    fingerprint = fields.text("fingerprint");
+  }
+  if (fingerprint == characterFingerprint(character)) return;
+  const std::string which = name == character.name
+                                ? "another body of character '" + name + "'"
+                                : "character '" + name + "', not '" + character.name + "'";
+  throw OptimizeError(2, "the checkpoint in '" + settings.outDir.string() + "' was made with " +
+                             which +
+                             "; resume with the same character (the same --character, "
+                             "the same character file)");
+}
 
 // Parses checkpoint.json; a file that is not JSON is exit code 3.
 CheckpointJson readCheckpoint(const std::filesystem::path& path) {
@@ -285,6 +349,7 @@ Cmaes resumeCheckpoint(const OptimizationProblem& problem, const OptimizeSetting
       throw OptimizeError(
           2, "the checkpoint in '" + settings.outDir.string() +
                  "' was made for a different script or objective; resume with the same files");
+    checkCharacter(checkpoint, *problem.program.character, settings);
     priorWallTime = fields.number("wall_time");
     const CheckpointJson& records = fields.array("log");
     for (size_t i = 0; i < records.size(); ++i)
@@ -347,6 +412,10 @@ std::string Optimizer::checkpointText() const {
       {"format", kCheckpointFormat},
       {"version", kCheckpointVersion},
       {"sources", hashText(problem_->scriptSource, problem_->objectiveSource)},
+      {"character",
+       {{"name", problem_->program.character->name},
+        {"source", problem_->program.character->source},
+        {"fingerprint", characterFingerprint(*problem_->program.character)}}},
       {"wall_time", exactJson(log_.empty() ? priorWallTime_ : log_.back().wallTime)},
       {"log", std::move(records)},
       {"cmaes", cmaes_.serialize()}};

@@ -21,6 +21,7 @@
 
 #include "optimize/cmaes.h"
 #include "optimize/objective.h"
+#include "scl/compile.h"
 #include "scl/program.h"
 
 namespace scl {
@@ -48,11 +49,18 @@ struct ProblemResult {
   std::vector<Diagnostic> diagnostics;
 };
 
-/// Compiles the script, parses the objective and resolves the parameters' bounds and
-/// scales. Never throws; problems are diagnostics ("nothing to optimize: mark numbers with
-/// @", a bound that excludes the initial value, an unknown parameter name, ...).
+/// Compiles the script (with `options`: `--character` is CompileOptions::character, and
+/// every candidate is evaluated with the character the script was compiled for), parses
+/// the objective and resolves the parameters' bounds and scales. Never throws; problems
+/// are diagnostics ("nothing to optimize: mark numbers with @", a bound that excludes the
+/// initial value, an unknown parameter name, ...).
 ProblemResult makeProblem(std::string scriptSource, std::string scriptFile,
-                          std::string objectiveSource, std::string objectiveFile);
+                          std::string objectiveSource, std::string objectiveFile,
+                          const CompileOptions& options = {});
+
+/// What identifies a character's body in a checkpoint: a hash of the exact bits of every
+/// number and name that shapes a simulation (links, joints, mirrors, groups, poses).
+std::string characterFingerprint(const Character& character);
 
 /// Renders diagnostics against the script or the objective source, by file.
 std::string renderProblemDiagnostics(const std::vector<Diagnostic>& diagnostics,
@@ -166,7 +174,8 @@ class Optimizer {
 
  private:
   void writeOutputs(bool improved) const;
-  /// checkpoint.json: format tag, sources hash, wall time, log, Cmaes::serialize().
+  /// checkpoint.json: format tag, sources hash, character, wall time, log,
+  /// Cmaes::serialize().
   std::string checkpointText() const;
 
   const OptimizationProblem* problem_;

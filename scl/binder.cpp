@@ -84,7 +84,7 @@ bool isEffector(int joint) {
   return joint == kLeftWrist || joint == kRightWrist || joint == kLeftAnkle || joint == kRightAnkle;
 }
 
-std::string quoted(std::string_view text) { return "'" + quoteToken(text) + "'"; }
+std::string inQuotes(std::string_view text) { return "'" + quoteToken(text) + "'"; }
 
 // A joint that PD-type primitives of the phase drive, and where.
 struct Drive {
@@ -99,8 +99,15 @@ struct BoundPrimitive {
 
 class Binder {
  public:
-  Binder(std::shared_ptr<const Character> character, DiagnosticSink& sink)
-      : sink_(sink), names_(*character), errorsBefore_(sink.errorCount()) {
+  // `character`: the override (nullptr: the scene's, else the human).
+  Binder(std::shared_ptr<const Character> character, std::filesystem::path baseDirectory,
+         DiagnosticSink& sink)
+      : sink_(sink),
+        overridden_(character != nullptr),
+        baseDirectory_(std::move(baseDirectory)),
+        names_(character ? *character : *humanCharacter()),
+        errorsBefore_(sink.errorCount()) {
+    if (!character) character = humanCharacter();
     program_.character = std::move(character);
   }
 
@@ -128,7 +135,16 @@ class Binder {
  private:
   // --- scene ----------------------------------------------------------------------------
 
+  // The scene's character first: the poses and every name after it are its own. An
+  // override wins (its `character:` is not even read); a character that cannot be loaded
+  // is reported and the human stands in, so that the rest is still checked.
   void bindScene(const sx::SceneHeader& header) {
+    if (!overridden_) {
+      if (auto character = loadSceneCharacter(header, baseDirectory_, sink_)) {
+        program_.character = std::move(character);
+        names_ = CharacterNames(*program_.character);
+      }
+    }
     program_.scene = scl::bindScene(header, Scene{}, character(), sink_);
   }
 
@@ -156,7 +172,7 @@ class Binder {
     if (phase.name) {
       auto [it, inserted] = phaseIndex_.try_emplace(phase.name->text, index);
       if (!inserted) {
-        sink_.error(phase.name->location, "duplicate phase name " + quoted(phase.name->text));
+        sink_.error(phase.name->location, "duplicate phase name " + inQuotes(phase.name->text));
         sink_.note(program_.phases[it->second].location, "first defined here");
       }
     }
@@ -211,10 +227,10 @@ class Binder {
       const sx::Name& name = reference.name;
       if (phaseIndex_.count(name.text))
         sink_.error(name.location,
-                    "phase " + quoted(name.text) + " is referenced before its definition" +
+                    "phase " + inQuotes(name.text) + " is referenced before its definition" +
                         (reference.mirror ? " (a phase can mirror only an earlier phase)" : ""));
       else
-        sink_.error(name.location, "unknown phase " + quoted(name.text) + reference.suggestion);
+        sink_.error(name.location, "unknown phase " + inQuotes(name.text) + reference.suggestion);
     }
     unresolved_.clear();
   }
@@ -229,7 +245,8 @@ class Binder {
       while (end < drives.size() && drives[end].location == drives[i].location) {
         const auto& earlier = drivers_[drives[end].joint];
         if (earlier) {
-          names += (names.empty() ? "" : ", ") + quoted(character().joints[drives[end].joint].name);
+          names +=
+              (names.empty() ? "" : ", ") + inQuotes(character().joints[drives[end].joint].name);
           earlierLine = earlier->line;
         }
         ++end;
@@ -309,7 +326,7 @@ class Binder {
     for (int joint : resolveJoints(ik.on, true, "")) {
       if (!isEffector(joint)) {
         sink_.error(ik.on.location, "ik 'on:' needs a wrist or an ankle (or wrists, ankles), not " +
-                                        quoted(ik.on.text));
+                                        inQuotes(ik.on.text));
         break;
       }
       out.effectors.push_back(joint);
@@ -360,8 +377,9 @@ class Binder {
         outside.size() == joints.size() && std::all_of(outside.begin(), outside.end(), sameRange);
     for (int joint : outside) {
       const JointDef& def = joints[joint];
-      std::string who = quoted(asWritten ? std::string_view(item.joint.text) : def.name);
-      if (!asWritten && item.joint.text != def.name) who += " (in " + quoted(item.joint.text) + ")";
+      std::string who = inQuotes(asWritten ? std::string_view(item.joint.text) : def.name);
+      if (!asWritten && item.joint.text != def.name)
+        who += " (in " + inQuotes(item.joint.text) + ")";
       sink_.warning(item.angle.location, "target " + formatNumber(angle) + " deg for " + who +
                                              " is outside the joint range [" +
                                              formatNumber(def.minDeg) + ", " +
@@ -454,6 +472,8 @@ class Binder {
   }
 
   DiagnosticSink& sink_;
+  bool overridden_;
+  std::filesystem::path baseDirectory_;
   Program program_;
   CharacterNames names_;
   int errorsBefore_;
@@ -478,14 +498,16 @@ Primitive mirrored(const Primitive& primitive, const Character& character) {
 }
 
 struct ScriptBinder::Impl {
-  Impl(std::shared_ptr<const Character> character, DiagnosticSink& sink)
-      : binder(std::move(character), sink) {}
+  Impl(std::shared_ptr<const Character> character, std::filesystem::path baseDirectory,
+       DiagnosticSink& sink)
+      : binder(std::move(character), std::move(baseDirectory), sink) {}
   Binder binder;
   std::optional<Program> program;
 };
 
-ScriptBinder::ScriptBinder(DiagnosticSink& sink, std::shared_ptr<const Character> character)
-    : impl_(std::make_unique<Impl>(std::move(character), sink)) {}
+ScriptBinder::ScriptBinder(DiagnosticSink& sink, std::shared_ptr<const Character> character,
+                           std::filesystem::path baseDirectory)
+    : impl_(std::make_unique<Impl>(std::move(character), std::move(baseDirectory), sink)) {}
 ScriptBinder::~ScriptBinder() = default;
 void ScriptBinder::scene(syntax::SceneHeader header) { impl_->binder.scene(header); }
 void ScriptBinder::phase(syntax::Phase phase, bool last) { impl_->binder.phase(phase, last); }
@@ -495,8 +517,9 @@ void ScriptBinder::end(std::optional<syntax::Finally> finally) {
 std::optional<Program> ScriptBinder::take() { return std::move(impl_->program); }
 
 std::optional<Program> bind(const syntax::Script& script, DiagnosticSink& sink,
-                            std::shared_ptr<const Character> character) {
-  ScriptBinder binder(sink, std::move(character));
+                            std::shared_ptr<const Character> character,
+                            const std::filesystem::path& baseDirectory) {
+  ScriptBinder binder(sink, std::move(character), baseDirectory);
   if (script.scene) binder.scene(*script.scene);
   for (size_t i = 0; i < script.phases.size(); ++i)
     binder.phase(script.phases[i], i + 1 == script.phases.size());

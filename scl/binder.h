@@ -1,11 +1,16 @@
 // The SCL binder: syntax tree -> scl::Program.
 //
-// Resolves names against character_table.h (groups expanded), expands `[symm]` and
+// Resolves names against the script's character (groups expanded), expands `[symm]` and
 // mirrored phases, resolves phase references, converts units (degrees -> radians), turns
 // `@` numbers into Program::parameters and reports semantic errors and warnings
 // (docs/language.md, "Diagnostics").
+//
+// The character is the one given to the binder (an override, e.g. `--character`), else
+// the one the scene header names (`scene character: NAME|"FILE"`, loaded when the header
+// is bound, before any phase: the header comes first), else the built-in human.
 #pragma once
 
+#include <filesystem>
 #include <memory>
 #include <optional>
 
@@ -17,16 +22,20 @@
 namespace scl {
 
 /// The bound program, or nullopt when binding reported an error (warnings do not count).
-/// Names are resolved against `character`, which the program keeps.
+/// Names are resolved against `character` when given (the scene's `character:` is then
+/// not read), else against the scene's character (a relative file path from
+/// `baseDirectory`), else the human; the program keeps it.
 std::optional<Program> bind(const syntax::Script& script, DiagnosticSink& sink,
-                            std::shared_ptr<const Character> character = humanCharacter());
+                            std::shared_ptr<const Character> character = nullptr,
+                            const std::filesystem::path& baseDirectory = {});
 
 /// Binds a script as the parser reads it, phase by phase (parser.h's ScriptVisitor): the
-/// program grows while each phase's syntax is dropped once bound.
+/// program grows while each phase's syntax is dropped once bound. The character as for
+/// bind().
 class ScriptBinder : public ScriptVisitor {
  public:
-  explicit ScriptBinder(DiagnosticSink& sink,
-                        std::shared_ptr<const Character> character = humanCharacter());
+  explicit ScriptBinder(DiagnosticSink& sink, std::shared_ptr<const Character> character = nullptr,
+                        std::filesystem::path baseDirectory = {});
   ~ScriptBinder() override;
   void scene(syntax::SceneHeader header) override;
   void phase(syntax::Phase phase, bool last) override;

@@ -124,7 +124,8 @@ class CharacterBuilder {
     if (positive(statement.torque, statement.name, "torque", "joint"))
       joint.maxTorque = statement.torque->value;
     // The anchor: along the parent, from its origin; by default at its distal cap.
-    if (parent && linkAt_.count(*parent)) {
+    // (Not along a parent whose length is missing or wrong: that is reported already.)
+    if (parent && linkAt_.count(*parent) && character_.links[*parent].length > 0) {
       const double parentLength = character_.links[*parent].length;
       joint.anchorOnParent = parentLength;
       if (statement.at) {
@@ -430,9 +431,8 @@ class CharacterBuilder {
     for (size_t i = 0; i < all.size(); ++i)
       if (all[i] == name.text) return static_cast<int>(i);
     sink_.error(name.location, unknownNameMessage(kind, name.text, all) +
-                                   "; a character has the "
-                                   "biped's " +
-                                   std::string(kind) + "s (docs/character.md)");
+                                   " (a character has the biped's " + std::string(kind) +
+                                   "s, docs/character.md)");
     return std::nullopt;
   }
 
@@ -457,6 +457,13 @@ class CharacterBuilder {
   }
 
   void unknownLinkOrJoint(const sx::Name& name) {
+    const bool biped =
+        std::find(kLinkNames.begin(), kLinkNames.end(), name.text) != kLinkNames.end() ||
+        std::find(kJointNames.begin(), kJointNames.end(), name.text) != kJointNames.end();
+    if (biped) {
+      sink_.error(name.location, inQuotes(name.text) + " is not defined in this file");
+      return;
+    }
     std::vector<std::string_view> candidates = names(kLinkNames);
     candidates.insert(candidates.end(), kJointNames.begin(), kJointNames.end());
     sink_.error(name.location, unknownNameMessage("link or joint", name.text, candidates));

@@ -43,6 +43,10 @@ struct CharacterLoad {
   /// Present exactly when `diagnostics` has no error.
   std::shared_ptr<const Character> character;
   std::vector<Diagnostic> diagnostics;
+  /// The name or path named nothing usable: no built-in of that name and no readable file
+  /// (one diagnostic without a location says why; on the command line a usage error).
+  /// False when a file was read: its own errors, if any, are located in it.
+  bool notFound = false;
   bool ok() const { return character != nullptr; }
 };
 
@@ -65,8 +69,10 @@ struct BuiltinCharacter {
 std::span<const BuiltinCharacter> builtinCharacters();
 
 /// A character by built-in name (`human`, `child`, `robot`) or by file path (relative
-/// paths from `baseDirectory`, e.g. the script's directory). Built-ins are loaded once
-/// and shared. Never throws.
+/// paths from `baseDirectory`, e.g. the script's directory; empty: the working
+/// directory). Built-ins are loaded once and shared. The diagnostics of a file carry its
+/// text (Diagnostic::fileText), so they render with their source line wherever they are
+/// shown. Never throws.
 CharacterLoad loadCharacter(std::string_view nameOrPath,
                             const std::filesystem::path& baseDirectory = {});
 

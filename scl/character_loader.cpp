@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "scl/character_file.h"
+#include "scl/lexer.h"
 #include "scl/names.h"
 
 namespace scl {
@@ -60,29 +61,50 @@ CharacterLoad loadCharacter(std::string_view nameOrPath,
     }
     return load;
   }
+  auto notFound = [&](std::string message) {
+    load.notFound = true;
+    load.diagnostics.push_back({Severity::Error, {}, std::move(message)});
+    return load;
+  };
+  if (nameOrPath.empty())
+    return notFound("no character given: give a built-in name (" +
+                    CharacterNames::joined(builtins) + ") or the path of a .character file");
   // Not a built-in: a file, relative to `baseDirectory`.
   std::filesystem::path path(nameOrPath);
   if (path.is_relative() && !baseDirectory.empty()) path = baseDirectory / path;
+  const std::string shown = "character file '" + path.string() + "'";
   std::error_code error;
-  const bool looksLikePath =
-      nameOrPath.find('/') != std::string_view::npos || nameOrPath.ends_with(".character");
-  if (!std::filesystem::is_regular_file(path, error)) {
-    std::string message = looksLikePath
-                              ? "character file '" + path.string() + "' does not exist"
-                              : unknownChoiceMessage("character", nameOrPath, builtins) +
-                                    "; give a built-in name or the path of a .character file";
-    load.diagnostics.push_back({Severity::Error, {}, std::move(message)});
-    return load;
+  const std::filesystem::file_status status = std::filesystem::status(path, error);
+  const bool looksLikePath = nameOrPath.find('/') != std::string_view::npos ||
+                             nameOrPath.ends_with(".character") || std::filesystem::exists(status);
+  if (!looksLikePath) {
+    std::string message = unknownChoiceMessage("character", nameOrPath, builtins);
+    if (closestMatch(nameOrPath, builtins).empty())
+      message += "; a character file is named by its path (ending in .character)";
+    return notFound(std::move(message));
   }
+  if (!std::filesystem::exists(status)) return notFound(shown + " does not exist");
+  if (std::filesystem::is_directory(status)) return notFound(shown + " is a directory, not a file");
   std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in && !in.eof()) {
-    load.diagnostics.push_back(
-        {Severity::Error, {}, "character file '" + path.string() + "' cannot be read"});
+  std::ostringstream buffer;
+  if (in) buffer << in.rdbuf();
+  if (!in || in.bad()) return notFound(shown + " cannot be read");
+  auto text = std::make_shared<std::string>(buffer.str());
+  // A byte-order mark (some Windows editors write one) is no content, as for scripts.
+  if (text->rfind("\xEF\xBB\xBF", 0) == 0) text->erase(0, 3);
+  // Lines ending in CR alone (classic Mac OS) would read as one line.
+  if (hasCrOnlyLineEndings(*text)) {
+    Diagnostic diagnostic;
+    diagnostic.location.file = FileName(path.string());
+    diagnostic.message = shown +
+                         " has CR-only line endings (classic Mac OS); save it with LF (or CRLF) "
+                         "line endings";
+    load.diagnostics.push_back(std::move(diagnostic));
     return load;
   }
-  CharacterLoad compiled = compileCharacter(text.str(), path.string());
+  CharacterLoad compiled = compileCharacter(*text, path.string());
+  const std::shared_ptr<const std::string> fileText = std::move(text);
+  for (Diagnostic& diagnostic : compiled.diagnostics) diagnostic.fileText = fileText;
   if (compiled.ok()) {
     auto character = std::make_shared<Character>(*compiled.character);
     character->source = path.string();

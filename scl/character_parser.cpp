@@ -101,7 +101,10 @@ class CharacterParser : private TokenCursor {
   bool expectStatementEnd(std::string_view what, std::span<const ArgSpec> specs) {
     if (atEnd() || isStatementStart()) return true;
     std::string hint;
-    if (isKind(TokenKind::Identifier)) hint = didYouMean(peek().text, argNames(specs));
+    if (isKind(TokenKind::Identifier)) {
+      hint = didYouMean(peek().text, argNames(specs));
+      if (hint.empty()) hint = didYouMean(peek().text, kStatementWords);  // `miror leftArm ...`
+    }
     expectedNear("an argument of " + std::string(what) + " or the next statement", peek(), hint);
     return false;
   }

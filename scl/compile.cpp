@@ -34,13 +34,16 @@ std::vector<Diagnostic> sortedByLocation(std::vector<Diagnostic> diagnostics) {
 
 }  // namespace
 
-CompileResult compile(std::string_view source, std::string_view fileName) {
+CompileResult compile(std::string_view source, std::string_view fileName,
+                      const CompileOptions& options) {
   DiagnosticSink sink;
   // Bind as the parser reads, phase by phase (a long script never has its whole syntax
   // tree in memory), and even after syntax errors, so that one pass also reports unknown
   // names; the parser dropped the broken pieces, and the program is kept only without
   // errors.
-  ScriptBinder binder(sink);
+  std::filesystem::path baseDirectory = options.baseDirectory;
+  if (baseDirectory.empty()) baseDirectory = std::filesystem::path(fileName).parent_path();
+  ScriptBinder binder(sink, options.character, std::move(baseDirectory));
   parse(source, fileName, sink, binder);
   CompileResult result;
   std::optional<Program> program = binder.take();

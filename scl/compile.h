@@ -2,6 +2,8 @@
 // bound program. Also the source rewrite the optimizer uses to save tuned `@` values.
 #pragma once
 
+#include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,8 +22,20 @@ struct CompileResult {
   bool ok() const { return program.has_value(); }
 };
 
+/// How to compile a script beyond its text.
+struct CompileOptions {
+  /// The character to bind against (e.g. `--character`): it wins over the script's
+  /// `scene character:`, which is then not read. nullptr: the script's choice, else the
+  /// built-in human.
+  std::shared_ptr<const Character> character;
+  /// Where a relative `scene character: "FILE"` is read from. Empty: the directory of
+  /// `fileName` (the working directory for a bare file name).
+  std::filesystem::path baseDirectory;
+};
+
 /// Lexes, parses and binds one script. Never throws on any input.
-CompileResult compile(std::string_view source, std::string_view fileName);
+CompileResult compile(std::string_view source, std::string_view fileName,
+                      const CompileOptions& options = {});
 
 /// Rewrites each `@number` of `source` (found at its Parameter::location) with the
 /// parameter's current value, keeping the `@`; everything else is kept byte for byte.

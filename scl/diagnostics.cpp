@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <optional>
 
 namespace scl {
 
@@ -54,10 +55,15 @@ struct LineIndex {
 }  // namespace
 
 std::string renderDiagnostics(std::span<const Diagnostic> diagnostics, std::string_view source) {
-  LineIndex index(source);
+  const LineIndex sourceIndex(source);
   std::string out;
   for (const Diagnostic& d : diagnostics) {
     const SourceLocation& at = d.location;
+    // A diagnostic of another file (a character file a script names) brings its text.
+    std::optional<LineIndex> ownIndex;
+    if (d.fileText) ownIndex.emplace(*d.fileText);
+    const LineIndex& index = ownIndex ? *ownIndex : sourceIndex;
+    const std::string_view text = d.fileText ? std::string_view(*d.fileText) : source;
     out += at.file.empty() ? std::string("<input>") : at.file.str();
     if (at.line > 0) {
       // Appended piecewise: `"literal" + std::string` trips GCC 12's -Wrestrict at -O3.
@@ -72,18 +78,18 @@ std::string renderDiagnostics(std::span<const Diagnostic> diagnostics, std::stri
     out += d.message;
     out += '\n';
     if (at.line <= 0 || at.line > static_cast<int>(index.starts.size())) continue;
-    std::string_view text;
-    findLine(source.substr(index.starts[at.line - 1]), 1, text);
-    if (text.size() > 200) continue;  // minified or binary input: a caret would not help
-    std::string line = "  ";
+    std::string_view line;
+    findLine(text.substr(index.starts[at.line - 1]), 1, line);
+    if (line.size() > 200) continue;  // minified or binary input: a caret would not help
+    std::string shownLine = "  ";
     std::string caret = "  ";
-    for (size_t i = 0; i < text.size(); ++i) {
-      unsigned char c = static_cast<unsigned char>(text[i]);
+    for (size_t i = 0; i < line.size(); ++i) {
+      unsigned char c = static_cast<unsigned char>(line[i]);
       char shown = c == '\t' ? '\t' : (std::isprint(c) ? static_cast<char>(c) : '?');
-      line += shown;
+      shownLine += shown;
       if (static_cast<int>(i) + 1 < at.column) caret += shown == '\t' ? '\t' : ' ';
     }
-    out += line;
+    out += shownLine;
     out += '\n';
     out += caret;
     out += "^\n";
@@ -91,7 +97,8 @@ std::string renderDiagnostics(std::span<const Diagnostic> diagnostics, std::stri
   return out;
 }
 
-void DiagnosticSink::add(Severity severity, const SourceLocation& location, std::string message) {
+void DiagnosticSink::add(Severity severity, const SourceLocation& location, std::string message,
+                         std::shared_ptr<const std::string> fileText) {
   if (full_) return;
   if (severity == Severity::Error && errorCount_ >= maxErrors_) {
     full_ = true;
@@ -105,7 +112,7 @@ void DiagnosticSink::add(Severity severity, const SourceLocation& location, std:
   }
   if (severity == Severity::Error) ++errorCount_;
   if (severity == Severity::Warning) ++warningCount_;
-  diagnostics_.push_back({severity, location, std::move(message)});
+  diagnostics_.push_back({severity, location, std::move(message), std::move(fileText)});
 }
 
 std::vector<Diagnostic> DiagnosticSink::take() {
@@ -127,8 +134,9 @@ void DiagnosticSink::error(const SourceLocation& location, std::string message) 
 void DiagnosticSink::warning(const SourceLocation& location, std::string message) {
   add(Severity::Warning, location, std::move(message));
 }
-void DiagnosticSink::note(const SourceLocation& location, std::string message) {
-  add(Severity::Note, location, std::move(message));
+void DiagnosticSink::note(const SourceLocation& location, std::string message,
+                          std::shared_ptr<const std::string> fileText) {
+  add(Severity::Note, location, std::move(message), std::move(fileText));
 }
 
 int editDistance(std::string_view a, std::string_view b) {

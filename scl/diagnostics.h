@@ -2,6 +2,7 @@
 // rendered compiler-style (`file:line:col: error: message`, source line, caret).
 #pragma once
 
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -19,13 +20,18 @@ struct Diagnostic {
   SourceLocation location;
   /// One sentence, lower case, no trailing period (e.g. "unknown joint 'leftShoulderr'").
   std::string message;
+  /// The text of the file `location` lies in, when that is another file than the one the
+  /// diagnostics are rendered with (a character file a script names): renderDiagnostics()
+  /// shows the source line from here. Null: the rendered source.
+  std::shared_ptr<const std::string> fileText = nullptr;
 };
 
 /// True when any diagnostic is an error.
 bool hasErrors(std::span<const Diagnostic> diagnostics);
 
 /// Renders each diagnostic as `file:line:col: severity: message`, followed by the source
-/// line and a caret under the column (when the location lies in `source`).
+/// line and a caret under the column (when the location lies in `source`, or in the
+/// diagnostic's own `fileText`).
 std::string renderDiagnostics(std::span<const Diagnostic> diagnostics, std::string_view source);
 
 /// Collects diagnostics, stopping after `maxErrors` errors so that garbage input cannot
@@ -38,7 +44,10 @@ class DiagnosticSink {
 
   void error(const SourceLocation& location, std::string message);
   void warning(const SourceLocation& location, std::string message);
-  void note(const SourceLocation& location, std::string message);
+  /// `fileText`: the text of the file the note lies in, when it is another file
+  /// (Diagnostic::fileText).
+  void note(const SourceLocation& location, std::string message,
+            std::shared_ptr<const std::string> fileText = nullptr);
 
   int errorCount() const { return errorCount_; }
   /// True once the error limit was reached; callers stop reporting (and parsing).
@@ -50,7 +59,8 @@ class DiagnosticSink {
   std::vector<Diagnostic> take();
 
  private:
-  void add(Severity severity, const SourceLocation& location, std::string message);
+  void add(Severity severity, const SourceLocation& location, std::string message,
+           std::shared_ptr<const std::string> fileText = nullptr);
 
   std::vector<Diagnostic> diagnostics_;
   int maxErrors_;

@@ -292,7 +292,14 @@ std::vector<Comment> scanComments(std::string_view source) {
     size_t end = source.find('\n', start);
     if (end == std::string_view::npos) end = source.size();
     const std::string_view line = source.substr(start, end - start);
-    const size_t slash = line.find("//");
+    size_t slash = std::string_view::npos;
+    bool inString = false;
+    for (size_t i = 0; i + 1 < line.size() && slash == std::string_view::npos; ++i) {
+      if (line[i] == '"')
+        inString = !inString;
+      else if (!inString && line[i] == '/' && line[i + 1] == '/')
+        slash = i;
+    }
     const size_t firstNonSpace = line.find_first_not_of(" \t\r\f\v");
     if (slash != std::string_view::npos) {
       Comment comment;

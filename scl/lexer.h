@@ -39,7 +39,8 @@ enum class TokenKind {
 };
 
 /// What a text format adds to the tokens every format shares (names, numbers, `{ } [ ]
-/// ( ) , :`, `//` comments). Scripts use the defaults; objective files turn all three on.
+/// ( ) , :`, `//` comments). Scripts read strings (`scene character: "FILE"`), objective
+/// files comparisons, slashes and paths, character files strings (descriptions).
 struct LexerOptions {
   /// `<`, `<=`, `>`, `>=` are tokens (comparisons in conditions); else invalid characters.
   bool comparisons = false;
@@ -48,7 +49,8 @@ struct LexerOptions {
   /// Names may also contain `.`, `#` and `*`, and start with `*`: quantities
   /// (`pelvis.y`), parameter names (`propel.vf.fx#2`) and their patterns (`*.time`).
   bool paths = false;
-  /// `"text"` (one line, no escapes) is a String token: descriptions in character files.
+  /// `"text"` (one line, no escapes) is a String token: a script's character file path,
+  /// descriptions in character files.
   bool strings = false;
 };
 
@@ -116,8 +118,8 @@ struct Comment {
 /// file as one line, so readers refuse it with a message of their own.
 bool hasCrOnlyLineEndings(std::string_view text);
 
-/// Every comment of `source`, in order. SCL has no string literals, so every `//`
-/// starts a comment.
+/// Every comment of `source`, in order: each `//` outside a `"string"` (strings end on
+/// their line) starts one.
 std::vector<Comment> scanComments(std::string_view source);
 
 /// A token's text for messages: "end of file" for EndOfFile, else quoted text.

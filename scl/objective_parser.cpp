@@ -179,6 +179,12 @@ class ObjectiveParser {
     syntax::SceneHeader header;
     header.location = in_->location(keyword);
     if (!parseSceneArguments(*in_, header) || !expectLineEnd()) return false;
+    // The character is the script's: one objective measures motions of any body.
+    if (header.character)
+      return error(header.character->location,
+                   "an objective does not choose the character: the script's 'scene "
+                   "character:' or 'scl optimize --character' does"),
+             false;
     const int errorsBefore = sink_.errorCount();
     Scene scene = bindScene(header, Scene{}, *humanCharacter(), sink_);
     if (sink_.errorCount() > errorsBefore) return false;

@@ -166,9 +166,10 @@ class ScriptParser : private TokenCursor {
     if (ok && !isKind(TokenKind::LeftBrace) && !atEnd()) {
       std::string hint;
       if (peek().kind == TokenKind::Identifier)
-        hint = didYouMean(peek().text,
-                          std::array<std::string_view, 4>{"pose", "env", "height", "duration"});
-      expectedNear("a scene argument (pose:, env:, height:, duration:) or '{'", peek(), hint);
+        hint = didYouMean(peek().text, std::array<std::string_view, 5>{"character", "pose", "env",
+                                                                       "height", "duration"});
+      expectedNear("a scene argument (character:, pose:, env:, height:, duration:) or '{'", peek(),
+                   hint);
       ok = false;
     }
     if (!ok) skipUntilTopLevel();
@@ -596,7 +597,8 @@ class TreeCollector : public ScriptVisitor {
 void parse(std::string_view source, std::string_view fileName, DiagnosticSink& sink,
            ScriptVisitor& visitor) {
   const FileName file(fileName);
-  TokenStream tokens(source, file, sink);
+  // Strings are tokens for the one place a script takes a file path: `scene character:`.
+  TokenStream tokens(source, file, sink, LexerOptions{.strings = true});
   ScriptParser(tokens, file, sink).parseScript(visitor);
 }
 

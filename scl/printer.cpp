@@ -1,6 +1,7 @@
 #include "scl/printer.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 namespace scl {
@@ -96,8 +97,18 @@ std::string transition(const Transition& t) {
   return out;
 }
 
+// A name as it is written: bare when it reads as a name, else in quotes (a file path).
+std::string nameOrString(const std::string& text) {
+  const bool bare =
+      !text.empty() && (std::isalpha(static_cast<unsigned char>(text[0])) || text[0] == '_') &&
+      std::all_of(text.begin(), text.end(),
+                  [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  return bare ? text : "\"" + text + "\"";
+}
+
 std::string scene(const SceneHeader& s) {
   std::string out = "scene";
+  if (s.character) out += " character: " + nameOrString(s.character->text);
   if (s.pose) out += " pose: " + s.pose->text;
   if (s.environment) out += " env: " + s.environment->text;
   if (s.height) out += " height: " + number(*s.height);

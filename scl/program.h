@@ -1,6 +1,6 @@
 // The bound program: what the binder produces and the runtime executes.
 //
-// Every name is resolved to a link or joint index of `character_table.h`, groups are
+// Every name is resolved to a link or joint index of the program's character, groups are
 // expanded, `[symm]` and mirrored phases `(b) : (a)` are expanded into plain primitives,
 // and `backto` is a phase index. All quantities are in internal units (radians, metres,
 // newtons, seconds). The runtime never sees tokens or strings; names are kept only for
@@ -147,7 +147,7 @@ struct Phase {
 
 /// The initial state a script starts from (docs/language.md, Scene header).
 struct Scene {
-  /// Initial pose, a name of `poses.h`.
+  /// Initial pose, a pose of the program's character (Character::poses).
   std::string pose = "standing";
   /// Environment: "flat" or "chair".
   std::string environment = "flat";

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "scl/character.h"
+#include "scl/character_file.h"
 #include "scl/names.h"
 #include "scl/printer.h"
 
@@ -11,7 +12,7 @@ namespace scl {
 
 namespace {
 
-std::string quoted(std::string_view text) { return "'" + quoteToken(text) + "'"; }
+std::string inQuotes(std::string_view text) { return "'" + quoteToken(text) + "'"; }
 
 bool sits(const Character& character, const std::string& pose) {
   const PoseDef* def = character.findPose(pose);
@@ -85,21 +86,61 @@ SceneResolution resolveScene(const SceneRequest& request, const Scene& base,
       scene.environment != "chair") {
     const bool blameEnvironment = request.environment.has_value();
     error(blameEnvironment ? ScenePart::Environment : ScenePart::Pose,
-          "pose " + quoted(scene.pose) + " sits on a chair; it needs '" + spelling.environment +
+          "pose " + inQuotes(scene.pose) + " sits on a chair; it needs '" + spelling.environment +
               " chair'" + (blameEnvironment ? "" : " (leave out '" + spelling.environment + "')"));
   }
   return out;
 }
 
-// scene-args := { [","] ( "pose:" NAME | "env:" NAME | "height:" NUM | "duration:" NUM ) }
+// scene-args := { [","] ( "character:" ( NAME | STRING ) | "pose:" NAME | "env:" NAME |
+//                         "height:" NUM | "duration:" NUM ) }
 bool parseSceneArguments(TokenCursor& cursor, syntax::SceneHeader& header) {
-  std::array<ArgSpec, 4> specs = {{
+  std::array<ArgSpec, 5> specs = {{
+      {"character", true, "a character name or a \"FILE\" path", &header.character, nullptr,
+       nullptr, true},
       {"pose", true, "a pose name", &header.pose, nullptr},
       {"env", true, "an environment name", &header.environment, nullptr},
       {"height", true, "a chair height (metres)", nullptr, &header.height},
       {"duration", true, "a duration (seconds)", nullptr, &header.duration},
   }};
   return cursor.parseArgs(specs, "scene");
+}
+
+std::shared_ptr<const Character> loadSceneCharacter(const syntax::SceneHeader& header,
+                                                    const std::filesystem::path& baseDirectory,
+                                                    DiagnosticSink& sink) {
+  if (!header.character) return nullptr;
+  const syntax::Name& name = *header.character;
+  CharacterLoad load = loadCharacter(name.text, baseDirectory);
+  if (load.notFound) {
+    for (const Diagnostic& diagnostic : load.diagnostics)
+      sink.error(name.location, diagnostic.message);
+    return nullptr;
+  }
+  // The file was read: its own diagnostics, located in it, follow one at the argument.
+  std::vector<const Diagnostic*> errors, warnings;
+  for (const Diagnostic& diagnostic : load.diagnostics)
+    (diagnostic.severity == Severity::Warning ? warnings : errors).push_back(&diagnostic);
+  auto report = [&](const std::vector<const Diagnostic*>& group, Severity severity) {
+    if (group.empty()) return;
+    int count = 0;
+    for (const Diagnostic* diagnostic : group) count += diagnostic->severity == severity ? 1 : 0;
+    const std::string kind = severity == Severity::Error ? "error" : "warning";
+    const std::string message = "character file '" + name.text + "' has " + std::to_string(count) +
+                                " " + kind + (count == 1 ? "" : "s");
+    if (severity == Severity::Error)
+      sink.error(name.location, message);
+    else
+      sink.warning(name.location, message);
+    for (const Diagnostic* diagnostic : group)
+      sink.note(diagnostic->location,
+                diagnostic->severity == Severity::Note ? diagnostic->message
+                                                       : kind + ": " + diagnostic->message,
+                diagnostic->fileText);
+  };
+  report(errors, Severity::Error);
+  report(warnings, Severity::Warning);
+  return load.character;
 }
 
 Scene bindScene(const syntax::SceneHeader& header, const Scene& base, const Character& character,

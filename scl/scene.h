@@ -1,9 +1,12 @@
-// The scene: the initial pose, the environment, a chair's height and a run's duration.
+// The scene: the character, the initial pose, the environment, a chair's height and a
+// run's duration.
 // One grammar and one rule for every place a scene is asked for: a script's `scene`
 // header, an objective file's `scene` line and `scl run --pose/--env/--chair-height/
 // --duration` (docs/language.md, "Scene header").
 #pragma once
 
+#include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,9 +69,22 @@ struct SceneResolution {
 SceneResolution resolveScene(const SceneRequest& request, const Scene& base,
                              const Character& character, const SceneSpelling& spelling = {});
 
-/// scene-args := { [","] ( "pose:" NAME | "env:" NAME | "height:" NUM | "duration:" NUM ) }
+/// scene-args := { [","] ( "character:" ( NAME | STRING ) | "pose:" NAME | "env:" NAME |
+///                         "height:" NUM | "duration:" NUM ) }
 /// (each at most once, in any order), read into `header`. False after a syntax error.
+/// (A STRING is a token only where the lexer reads strings: in scripts.)
 bool parseSceneArguments(TokenCursor& cursor, syntax::SceneHeader& header);
+
+/// The character a header names with `character:`, loaded by loadCharacter() (a relative
+/// path from `baseDirectory`); nullptr when it names none or when the character cannot
+/// be loaded. Then the errors are reported at the argument: an unknown name ("did you
+/// mean"), a missing or unreadable file, or a character file with errors (the error at
+/// the argument, each of the file's own diagnostics as a note after it, located in that
+/// file and carrying its text). A file's warnings are reported the same way under a
+/// warning.
+std::shared_ptr<const Character> loadSceneCharacter(const syntax::SceneHeader& header,
+                                                    const std::filesystem::path& baseDirectory,
+                                                    DiagnosticSink& sink);
 
 /// A parsed header through the scene rule, errors reported at the parts' locations
 /// (`@` numbers are errors: a scene is not optimized).

@@ -80,6 +80,7 @@ void clear(Finally& finally) {
 }
 void clear(SceneHeader& scene) {
   clear(scene.location);
+  clear(scene.character);
   clear(scene.pose);
   clear(scene.environment);
   clear(scene.height);

@@ -1,8 +1,8 @@
 // The SCL syntax tree: what the parser read, names kept as written.
 //
 // Plain structs; every node carries the SourceLocation of its first token. The binder
-// resolves names against character_table.h and turns the tree into a scl::Program. Equality
-// (`==`) compares locations too; use `withoutLocations` to compare structure only.
+// resolves names against the script's character and turns the tree into a scl::Program.
+// Equality (`==`) compares locations too; use `withoutLocations` to compare structure only.
 #pragma once
 
 #include <optional>
@@ -141,8 +141,11 @@ struct Finally {
   bool operator==(const Finally&) const = default;
 };
 
-/// `scene pose: NAME env: NAME height: NUM duration: NUM` (every argument optional).
+/// `scene character: NAME|"FILE" pose: NAME env: NAME height: NUM duration: NUM` (every
+/// argument optional).
 struct SceneHeader {
+  /// A built-in character's name or a character file's path (without its quotes).
+  std::optional<Name> character;
   std::optional<Name> pose;
   std::optional<Name> environment;
   std::optional<NumberLit> height;

@@ -155,6 +155,12 @@ bool TokenCursor::parseArgs(std::span<ArgSpec> specs, std::string_view owner) {
     std::string what =
         std::string(spec->what) + " after '" + std::string(spec->name) + (spec->colon ? ":'" : "'");
     if (spec->nameOut) {
+      if (spec->orString && isKind(TokenKind::String)) {
+        const Token string = next();
+        *spec->nameOut = syntax::Name{std::string(string.text.substr(1, string.text.size() - 2)),
+                                      location(string)};
+        continue;
+      }
       if (!isKind(TokenKind::Identifier)) {
         expectedNear(what, peek());
         return false;

@@ -29,6 +29,8 @@ struct ArgSpec {
   std::optional<syntax::NumberLit>* numberOut = nullptr;
   /// For a value `(a, b)`.
   std::optional<syntax::Vec>* vecOut = nullptr;
+  /// With `nameOut`: a `"string"` is a name too (a file path), read without its quotes.
+  bool orString = false;
 };
 
 class TokenCursor {

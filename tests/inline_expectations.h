@@ -4,7 +4,7 @@
 // (line:column and a substring of the message). Notes are checked only when expected. A
 // file without expectations must produce no error or warning. Used for every text
 // format of the front end: scripts (tests/lang/*.scl), objectives
-// (tests/objectives/*.objective).
+// (tests/objectives/*.objective), character files (tests/characters/*.character).
 #pragma once
 
 #include <algorithm>

@@ -268,10 +268,10 @@ TEST_CASE("scl character: usage errors exit 2 with one line") {
   CHECK_THAT(unknownOption.err, Contains("bogus"));
   CHECK(unknownOption.out.empty());
 
-  Outcome named = runScl("character robot");
+  Outcome named = runScl("character giant");
   CHECK(named.exitCode == 2);
-  CHECK_THAT(named.err, Contains("'robot'"));
-  CHECK_THAT(named.err, Contains("only the built-in human exists"));
+  CHECK_THAT(named.err, Contains("unknown character 'giant'"));
+  CHECK_THAT(named.err, Contains("human"));  // the choices are listed
 
   Outcome both = runScl("character --markdown --svg");
   CHECK(both.exitCode == 2);

@@ -222,8 +222,11 @@ TEST_CASE("a run writes its outputs and improves on the script", "[optimize]") {
   const nlohmann::ordered_json checkpoint = readCheckpoint(dir);
   std::vector<std::string> keys;
   for (const auto& [key, value] : checkpoint.items()) keys.push_back(key);
-  CHECK(keys ==
-        std::vector<std::string>{"format", "version", "sources", "wall_time", "log", "cmaes"});
+  CHECK(keys == std::vector<std::string>{"format", "version", "sources", "character", "wall_time",
+                                         "log", "cmaes"});
+  CHECK(checkpoint.at("character").at("name") == "human");
+  CHECK(checkpoint.at("character").at("fingerprint") ==
+        scl::characterFingerprint(*scl::humanCharacter()));
   CHECK(checkpoint.at("format") == "scl-optimize-checkpoint");
   CHECK(checkpoint.at("version") == 2);
   REQUIRE(checkpoint.at("log").size() == 3);

@@ -9,9 +9,11 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "scl/character.h"
+#include "scl/character_file.h"
 #include "tools/reload/hot_reload.h"
 
 namespace fs = std::filesystem;
@@ -369,4 +371,34 @@ TEST_CASE("reload: a UTF-8 byte-order mark is no content, as for every input fil
   auto now = WatchClock::now();
   CHECK(pollSettled(reloader, now) == ReloadEvent::Loaded);
   CHECK(phaseCount(reloader) == 2);
+}
+
+TEST_CASE("reload: a character override applies to every reload", "[reload]") {
+  TempDir dir;
+  // A character of its own: the human with a heavier trunk and a pose the human lacks.
+  std::ifstream human(SCL_SOURCE_DIR "/characters/human.character", std::ios::binary);
+  std::string body((std::istreambuf_iterator<char>(human)), std::istreambuf_iterator<char>());
+  body.replace(body.find("character human"), 15, "character heavy");
+  body.replace(body.find("mass: 29.27"), 11, "mass: 36");
+  body += "pose kneeling \"on both knees\"\n  head: 90 support: ground settles: yes knees: -90\n";
+  writeFile(dir.file("heavy.character"), body);
+  const scl::CharacterLoad heavy = scl::loadCharacter(dir.file("heavy.character"));
+  REQUIRE(heavy.ok());
+
+  // The script names the human; the override wins, at the first load and at each reload.
+  std::string script = dir.file("motion.scl");
+  writeFile(script, "scene character: human pose: kneeling\n" + kOnePhase);
+  HotReloader reloader({script, 30ms, heavy.character});
+  REQUIRE(reloader.loadNow() == ReloadEvent::Loaded);
+  CHECK(reloader.program()->character == heavy.character);
+  writeFile(script, "scene character: human pose: kneeling\n" + kTwoPhases);
+  auto now = WatchClock::now();
+  REQUIRE(pollSettled(reloader, now) == ReloadEvent::Loaded);
+  CHECK(phaseCount(reloader) == 2);
+  CHECK(reloader.program()->character == heavy.character);
+
+  // Without the override the script's own choice holds: the human has no kneeling pose.
+  HotReloader plain({script});
+  CHECK(plain.loadNow() == ReloadEvent::Failed);
+  CHECK(plain.renderedDiagnostics().find("unknown pose 'kneeling'") != std::string::npos);
 }

@@ -335,14 +335,15 @@ std::string characterReferenceMarkdown(const CharacterReferenceInput& character)
   const Notation& notation = kMarkdownNotation;
   std::ostringstream page;
   page << "# Character reference: " << character.name << "\n\n"
-       << "<!-- Generated from the character table by scl character; do not edit by hand. "
+       << "<!-- Generated from the character's file by scl character; do not edit by hand. "
           "tests/test_character_reference.cpp checks it. -->\n\n"
-       << "The links, joints and groups of the built-in character as the engine simulates "
-          "them, and what the sign of each joint angle means. This page is generated from "
-          "the character table (`scl/character_table.{h,cpp}`) by `scl character --markdown`, "
-          "and a test checks that it matches the table and that every sign stated here holds "
-          "in the forward kinematics, so it cannot drift. How the character is built and "
-          "simulated is in [character.md](character.md).\n\n";
+       << "The links, joints and groups of the character `" << character.name
+       << "` as the engine simulates them, and what the sign of each joint angle means. This "
+          "page is generated from the character's file (a built-in's is "
+          "`characters/NAME.character`) by `scl character NAME|FILE --markdown`, and a test "
+          "checks that it matches the character and that every sign stated here holds in the "
+          "forward kinematics, so it cannot drift. How a character is built and simulated is "
+          "in [character.md](character.md).\n\n";
 
   page << "## Conventions\n\n"
        << "- The world is the x–y plane, +y up; the character faces +x. World angles are "
@@ -360,7 +361,7 @@ std::string characterReferenceMarkdown(const CharacterReferenceInput& character)
        << fixed(character.footFlatAngleDeg, 2) << "°, ankle "
        << fixed(character.footFlatAngleDeg - 90.0, 2)
        << "° under a vertical shank, since its two caps differ. The *standing* column below "
-          "is the `standing` pose of `scl/poses.h`.\n\n";
+          "is the character's `standing` pose.\n\n";
 
   page << "## Links\n\n"
        << character.links.size() << " links, " << fixed(totalMassOf(character.links), 2)

@@ -59,7 +59,7 @@ struct CharacterReferenceInput {
   double footFlatAngleDeg = 180.0;
 };
 
-/// The built-in human: scl/character_table.h, the `standing` pose of scl/poses.h and the
+/// The built-in human: characters/human.character, its `standing` pose and the
 /// sign notes written for it. The one place the generators' input is read from.
 CharacterReferenceInput builtInCharacterReference();
 /// The generators' input for any character (its data must outlive the result).

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "runtime/output_files.h"
+#include "scl/character_file.h"
 #include "scl/lexer.h"
 
 namespace scl {
@@ -80,6 +81,20 @@ void checkOutputWritable(const std::string& option, const std::string& path) {
   if (::access(directory.c_str(), W_OK | X_OK) != 0)
     throw UsageError(option + " '" + path + "': directory '" + directory.string() +
                      "' is not writable");
+}
+
+std::shared_ptr<const Character> loadCharacterOption(const std::string& value,
+                                                     std::string_view option) {
+  CharacterLoad load = loadCharacter(value);
+  const std::string prefix = std::string(option) + " '" + value + "': ";
+  if (load.notFound)
+    throw UsageError(prefix + (load.diagnostics.empty() ? std::string("not found")
+                                                        : load.diagnostics.front().message));
+  if (!load.diagnostics.empty())
+    std::fputs(renderDiagnostics(load.diagnostics, "").c_str(), stderr);
+  if (!load.ok())
+    throw InputFileError(kExitInputError, prefix + "the character file has errors (see above)");
+  return load.character;
 }
 
 std::optional<double> parseNumberOption(std::string_view text) {

@@ -2,11 +2,14 @@
 // exception, reading an input file and parsing option values.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "scl/character.h"
 
 namespace scl {
 
@@ -63,6 +66,13 @@ void checkOutputsAgainstInputs(const std::vector<NamedPath>& inputs,
 /// directory, a missing or unwritable directory (of the file a symbolic link names), a
 /// device or FIFO that cannot be opened for writing. Throws UsageError naming `option`.
 void checkOutputWritable(const std::string& option, const std::string& path);
+
+/// The character of `--character NAME|FILE`: a built-in name or a character file's path
+/// (relative to the working directory). Throws UsageError for an unknown name or a file
+/// that is missing or unreadable; for a file with errors prints its diagnostics on stderr
+/// and throws InputFileError(kExitInputError). Prints a file's warnings.
+std::shared_ptr<const Character> loadCharacterOption(const std::string& value,
+                                                     std::string_view option = "--character");
 
 /// A finite number written in full (`12`, `-0.5`, `1e-3`), else nullopt.
 std::optional<double> parseNumberOption(std::string_view text);

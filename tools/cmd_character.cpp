@@ -1,18 +1,21 @@
-// `scl character`: the character's tables, the reference page or the joint-sign figure,
-// all generated from the character table (tools/character_report.h).
+// `scl character [NAME|FILE]`: a character's tables, its reference page, its joint-sign
+// figure (all generated from the character's data, tools/character_report.h) or its file.
 #include <cstdio>
 #include <cxxopts.hpp>
 #include <string>
 #include <vector>
 
+#include "scl/character_file.h"
+#include "scl/names.h"
 #include "tools/character_report.h"
+#include "tools/cli.h"
 #include "tools/commands.h"
 
 namespace scl {
 
 namespace {
 
-enum class CharacterOutput { Text, Markdown, Svg };
+enum class CharacterOutput { Text, Markdown, Svg, File };
 
 // Writes the text as it is, byte for byte (the committed page and figure are compared
 // with this output); false when it could not be written.
@@ -21,16 +24,30 @@ bool printExactly(const std::string& text) {
   return std::fflush(stdout) == 0 && written && !std::ferror(stdout);
 }
 
-std::string render(CharacterOutput output) {
+// The text of a built-in character's file, or of the character file at `path`.
+std::string characterSource(const std::string& nameOrPath) {
+  for (const BuiltinCharacter& builtin : builtinCharacters())
+    if (builtin.name == nameOrPath) return std::string(builtin.source);
+  return readInputFile(nameOrPath, "character file");
+}
+
+std::string render(CharacterOutput output, const Character& character,
+                   const std::string& nameOrPath) {
   switch (output) {
     case CharacterOutput::Markdown:
-      return characterReferenceMarkdown();
+      return characterReferenceMarkdown(characterReference(character));
     case CharacterOutput::Svg:
-      return jointSignFigureSvg();
+      return jointSignFigureSvg(characterReference(character), standingState(character));
+    case CharacterOutput::File: {
+      // The canonical form, comments kept: a built-in's file as committed.
+      const std::string source = characterSource(nameOrPath);
+      const CharacterParseResult parsed = parseCharacterFile(source, nameOrPath);
+      return printCharacterFile(parsed.file, scanComments(source));
+    }
     case CharacterOutput::Text:
       break;
   }
-  return characterReferenceText(builtInCharacterReference());
+  return characterReferenceText(characterReference(character));
 }
 
 }  // namespace
@@ -38,16 +55,20 @@ std::string render(CharacterOutput output) {
 int sclCharacterMain(int argc, char** argv) {
   cxxopts::Options options(
       "scl character",
-      "Print the character: its links, joints, groups and joint signs, from the character "
-      "table.\nOnly the built-in human exists for now.\n"
-      "Exit codes: 0 ok, 2 usage error, 3 the output could not be written.");
-  options.add_options()("markdown", "print the page docs/character-reference.md")(
-      "svg", "print the figure docs/figures/joint-signs.svg")("h,help", "show this help")(
-      "character", "", cxxopts::value<std::vector<std::string>>());
-  // A later [NAME|FILE] argument will choose a character; today it is an error.
+      "Print a character: its links, joints, groups and joint signs. NAME is a built-in "
+      "character (" +
+          CharacterNames::joined(builtinCharacterNames()) +
+          "; default human), FILE a character file.\n"
+          "Exit codes: 0 ok, 1 the character file has errors, 2 usage error, 3 the output "
+          "could not be written.");
+  options.add_options()("markdown", "print the reference page (docs/character-reference.md)")(
+      "svg", "print the joint-sign figure (docs/figures/joint-signs.svg)")(
+      "file", "print the character's file in canonical form (to copy and edit)")(
+      "h,help", "show this help")("character", "", cxxopts::value<std::vector<std::string>>());
   options.parse_positional({"character"});
-  options.positional_help("");
+  options.positional_help("[NAME|FILE]");
   CharacterOutput output = CharacterOutput::Text;
+  std::string nameOrPath = "human";
   try {
     cxxopts::ParseResult parsed = options.parse(argc, argv);
     if (parsed.count("help")) {
@@ -56,19 +77,31 @@ int sclCharacterMain(int argc, char** argv) {
     }
     if (!parsed.unmatched().empty())
       throw cxxopts::exceptions::exception("unexpected argument '" + parsed.unmatched()[0] + "'");
-    if (parsed.count("character"))
-      throw cxxopts::exceptions::exception(
-          "unknown character '" + parsed["character"].as<std::vector<std::string>>().front() +
-          "': only the built-in human exists");
-    if (parsed.count("markdown") && parsed.count("svg"))
-      throw cxxopts::exceptions::exception("give --markdown or --svg, not both");
+    if (parsed.count("character")) {
+      const auto names = parsed["character"].as<std::vector<std::string>>();
+      if (names.size() > 1)
+        throw cxxopts::exceptions::exception("unexpected argument '" + names[1] +
+                                             "': give one character");
+      nameOrPath = names.front();
+    }
+    if (parsed.count("markdown") + parsed.count("svg") + parsed.count("file") > 1)
+      throw cxxopts::exceptions::exception("give one of --markdown, --svg and --file");
     if (parsed.count("markdown")) output = CharacterOutput::Markdown;
     if (parsed.count("svg")) output = CharacterOutput::Svg;
+    if (parsed.count("file")) output = CharacterOutput::File;
   } catch (const cxxopts::exceptions::exception& error) {
     std::fprintf(stderr, "scl character: %s (see 'scl character --help')\n", error.what());
     return 2;
   }
-  if (printExactly(render(output))) return 0;
+  const CharacterLoad load = loadCharacter(nameOrPath);
+  if (load.notFound) {
+    std::fprintf(stderr, "scl character: %s\n", load.diagnostics.front().message.c_str());
+    return kExitUsageError;
+  }
+  if (!load.diagnostics.empty())
+    std::fputs(renderDiagnostics(load.diagnostics, "").c_str(), stderr);
+  if (!load.ok()) return kExitInputError;
+  if (printExactly(render(output, *load.character, nameOrPath))) return 0;
   std::fprintf(stderr, "scl character: cannot write the output\n");
   return 3;
 }

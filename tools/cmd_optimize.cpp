@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -86,12 +87,16 @@ int sclOptimizeMain(int argc, char** argv) {
       "out", "output directory (default: SCRIPT without its extension + .opt)",
       cxxopts::value<std::string>())(
       "resume", "continue the run checkpointed in the output directory (checkpoint.json)")(
-      "h,help", "show this help")("script", "", cxxopts::value<std::string>())(
-      "objective", "", cxxopts::value<std::string>());
+      "character",
+      "the character: a built-in name or a .character file (overrides the script's scene "
+      "character:; a resumed run must use the one it started with)",
+      cxxopts::value<std::string>(), "NAME|FILE")("h,help", "show this help")(
+      "script", "", cxxopts::value<std::string>())("objective", "", cxxopts::value<std::string>());
   options.parse_positional({"script", "objective"});
 
   OptimizeSettings settings;
   std::string scriptPath, objectivePath;
+  std::optional<std::string> character;
   try {
     auto parsed = options.parse(argc, argv);
     if (parsed.count("help")) {
@@ -130,6 +135,7 @@ int sclOptimizeMain(int argc, char** argv) {
                           ? std::filesystem::path(parsed["out"].as<std::string>())
                           : std::filesystem::path(scriptPath).replace_extension(".opt");
     settings.resume = parsed.count("resume") > 0;
+    if (parsed.count("character")) character = parsed["character"].as<std::string>();
   } catch (const std::exception& error) {
     std::fprintf(stderr, "scl optimize: %s (see 'scl optimize --help')\n", error.what());
     return 2;
@@ -142,7 +148,10 @@ int sclOptimizeMain(int argc, char** argv) {
   for (const char* name : {"log.csv", "best.scl", "progress.svg", "checkpoint.json", "report.txt"})
     outputs.push_back({std::string(name) + " of --out", (settings.outDir / name).string()});
   checkOutputsAgainstInputs({{"script", scriptPath}, {"objective", objectivePath}}, outputs);
-  ProblemResult setup = makeProblem(scriptSource, scriptPath, objectiveSource, objectivePath);
+  CompileOptions compileOptions;
+  if (character) compileOptions.character = loadCharacterOption(*character);
+  ProblemResult setup =
+      makeProblem(scriptSource, scriptPath, objectiveSource, objectivePath, compileOptions);
   std::fputs(renderProblemDiagnostics(setup.diagnostics, scriptPath, scriptSource, objectivePath,
                                       objectiveSource)
                  .c_str(),
@@ -202,12 +211,13 @@ int sclOptimizeMain(int argc, char** argv) {
                      "resume: run the same command again\n");
         return interrupt.exitCode();
       }
+      const std::string characterOption = character ? " --character " + *character : "";
       std::fprintf(stderr,
                    "scl optimize: interrupted after generation %d; the checkpoint and report "
-                   "are in %s; continue with: scl optimize %s %s --out %s --resume "
+                   "are in %s; continue with: scl optimize %s %s --out %s%s --resume "
                    "--generations %d\n",
                    done, settings.outDir.c_str(), scriptPath.c_str(), objectivePath.c_str(),
-                   settings.outDir.c_str(), settings.generations);
+                   settings.outDir.c_str(), characterOption.c_str(), settings.generations);
       return interrupt.exitCode();
     }
 

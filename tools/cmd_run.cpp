@@ -39,7 +39,8 @@ namespace {
 // written numbers: substituted at their `@` in the script's text, which is compiled
 // again; what the checks say at a set parameter is said of its --set (an error is a usage
 // error, a warning is printed).
-void applySets(Program& program, const std::string& source, const RunRequest& request) {
+void applySets(Program& program, const std::string& source, const RunRequest& request,
+               const CompileOptions& options) {
   if (request.sets.empty()) return;
   std::vector<double> values = program.parameterValues();
   std::vector<std::string> setBy(values.size());  // the --set of each set slot
@@ -53,7 +54,7 @@ void applySets(Program& program, const std::string& source, const RunRequest& re
   program.setParameters(values);
   std::vector<SourceLocation> locations;
   const std::string text = substituteParameters(source, program, &locations);
-  const CompileResult again = compile(text, request.script);
+  const CompileResult again = compile(text, request.script, options);
   for (const Diagnostic& diagnostic : again.diagnostics) {
     for (size_t slot = 0; slot < locations.size(); ++slot) {
       const SourceLocation& at = locations[slot];
@@ -203,13 +204,15 @@ int runCommand(const RunRequest& request) {
   if (request.csvPath) checkOutputWritable("--out", *request.csvPath);
   if (request.svgPath) checkOutputWritable("--filmstrip", *request.svgPath);
 
-  CompileResult compiled = compile(*source, request.script);
+  CompileOptions options;
+  if (request.character) options.character = loadCharacterOption(*request.character);
+  CompileResult compiled = compile(*source, request.script, options);
   if (!compiled.diagnostics.empty())
     std::fputs(renderDiagnostics(compiled.diagnostics, *source).c_str(), stderr);
   if (!compiled.ok())
     return fail(kExitInputError, "'" + request.script + "' has errors (see above)");
   Program& program = *compiled.program;
-  applySets(program, *source, request);
+  applySets(program, *source, request, options);
   const SimulationDef def = simulationDef(program, request);
 
   InterruptGuard interrupt;

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cxxopts.hpp>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -39,9 +40,13 @@ int sclViewMain(int argc, char** argv) {
                            "Keys: F1 or ? in the window; see docs/viewer.md.");
   options.positional_help("SCRIPT");
   options.add_options()("script", "the script to show and watch", cxxopts::value<std::string>())(
-      "frames", "headless: render N frames (1/60 s of simulation each) and exit",
-      cxxopts::value<int>())("screenshot", "headless: write the last frame to this PNG",
-                             cxxopts::value<std::string>())(
+      "character",
+      "the character: a built-in name or a .character file (overrides the script's scene "
+      "character:, at every reload)",
+      cxxopts::value<std::string>(),
+      "NAME|FILE")("frames", "headless: render N frames (1/60 s of simulation each) and exit",
+                   cxxopts::value<int>())(
+      "screenshot", "headless: write the last frame to this PNG", cxxopts::value<std::string>())(
       "size", "window or image size, WIDTHxHEIGHT",
       cxxopts::value<std::string>()->default_value("1280x720"))(
       "record", "record to FILE (ffmpeg when on PATH, else PNG frames in FILE-stem_frames/)",
@@ -52,6 +57,7 @@ int sclViewMain(int argc, char** argv) {
                                                                               "show this help");
   options.parse_positional({"script"});
   ViewerDef def;
+  std::optional<std::string> character;
   try {
     auto parsed = options.parse(argc, argv);
     if (parsed.count("help")) {
@@ -62,6 +68,7 @@ int sclViewMain(int argc, char** argv) {
       throw std::invalid_argument("unexpected argument '" + parsed.unmatched()[0] + "'");
     if (!parsed.count("script")) throw std::invalid_argument("missing SCRIPT");
     def.script = parsed["script"].as<std::string>();
+    if (parsed.count("character")) character = parsed["character"].as<std::string>();
     parseSize(parsed["size"].as<std::string>(), def);
     if (parsed.count("screenshot")) def.screenshot = parsed["screenshot"].as<std::string>();
     if (parsed.count("frames")) {
@@ -83,6 +90,7 @@ int sclViewMain(int argc, char** argv) {
     return 2;
   }
   readInputFile(def.script, "script");  // a missing file is a usage error before any window
+  if (character) def.character = loadCharacterOption(*character);
   std::vector<NamedPath> outputs;
   if (!def.screenshot.empty()) outputs.push_back({"--screenshot", def.screenshot});
   if (!def.record.empty()) outputs.push_back({"--record", def.record});

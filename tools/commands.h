@@ -4,12 +4,12 @@
 
 namespace scl {
 
-/// `scl check FILE...`: diagnostics to stderr; exit 0 (warnings at most), 1 (an error),
-/// 2 (usage error).
+/// `scl check FILE...`: diagnostics of scripts and character files (by extension) to
+/// stderr; exit 0 (warnings at most), 1 (an error), 2 (usage error).
 int sclCheckMain(int argc, char** argv);
 
-/// `scl fmt FILE`: the canonical form to stdout; exit 1 with diagnostics if it does not
-/// parse, 2 on a usage error.
+/// `scl fmt FILE`: the canonical form of a script or a character file to stdout; exit 1
+/// with diagnostics if it does not parse, 2 on a usage error.
 int sclFmtMain(int argc, char** argv);
 
 /// `scl run [SCRIPT] [options]`: simulate headless and print a summary; exit 0, 1 (script
@@ -24,8 +24,9 @@ int sclBenchMain(int argc, char** argv);
 /// 1 (script or objective error), 2 (usage error) or 3 (failure, e.g. unwritable output).
 int sclOptimizeMain(int argc, char** argv);
 
-/// `scl character [--markdown | --svg]`: the character's tables, its reference page or its
-/// joint-sign figure; exit 0, 2 (usage error) or 3 (the output could not be written).
+/// `scl character [NAME|FILE] [--markdown | --svg | --file]`: a character's tables, its
+/// reference page, its joint-sign figure or its file in canonical form; exit 0, 1 (the
+/// character file has errors), 2 (usage error) or 3 (the output could not be written).
 int sclCharacterMain(int argc, char** argv);
 
 /// `scl view SCRIPT [options]`: the SFML viewer with hot reload; exit 0, 1 (script

@@ -37,14 +37,15 @@ struct Subcommand {
 };
 
 constexpr Subcommand kSubcommands[] = {
-    {"check", "check scripts and print their diagnostics", scl::sclCheckMain},
-    {"fmt", "print a script in canonical form", scl::sclFmtMain},
+    {"check", "check scripts and character files and print their diagnostics", scl::sclCheckMain},
+    {"fmt", "print a script or a character file in canonical form", scl::sclFmtMain},
     {"run", "simulate a script headless: summary, trajectory CSV, filmstrip SVG", scl::sclRunMain},
     {"view", "show a script in a window and reload it on every save", scl::sclViewMain},
     {"bench", "measure physics, controller and checker speed", scl::sclBenchMain},
     {"optimize", "tune a script's @ numbers with CMA-ES against an objective file",
      scl::sclOptimizeMain},
-    {"character", "print the character's links, joints and joint signs", scl::sclCharacterMain},
+    {"character", "print a character's links, joints and joint signs, or its file",
+     scl::sclCharacterMain},
     {"version", "print the version and the git commit it was built from", versionMain},
 };
 

@@ -14,6 +14,11 @@ std::string phaseLabel(const PhaseStart& phase) {
   return phase.name.empty() ? "#" + std::to_string(phase.index) : phase.name;
 }
 
+// "human (built-in)", "tall (chars/tall.character)".
+std::string characterText(const Character& character) {
+  return character.name + " (" + (character.source.empty() ? "built-in" : character.source) + ")";
+}
+
 std::string sceneText(const Scene& scene) {
   std::string text =
       scene.pose + " on " + (scene.environment == "chair" ? "a chair" : "flat ground");
@@ -42,6 +47,7 @@ std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
     return t ? fixedDecimals(*t, 3) + " s" : std::string();
   };
   line("script", request.script);
+  line("character", characterText(*run.def.character));
   line("scene", sceneText(run.def.scene));
   line("simulated", fixedDecimals(run.simulatedTime, 3) + " s in " + std::to_string(run.steps) +
                         " steps of " + fixedDecimals(run.def.timeStep * 1e3, 3) +
@@ -125,7 +131,9 @@ nlohmann::ordered_json runSummaryJson(const RunRequest& request, const RunOutcom
   };
   Json out;
   out["script"] = request.script;
-  out["scene"] = {{"pose", run.def.scene.pose},
+  out["scene"] = {{"character", run.def.character->name},
+                  {"character_source", run.def.character->source},
+                  {"pose", run.def.scene.pose},
                   {"environment", run.def.scene.environment},
                   {"chair_height", number(run.def.scene.chairHeight)}};
   out["time_step"] = number(run.def.timeStep);

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "scl/character_file.h"
 #include "scl/names.h"
 #include "tools/cli.h"
 
@@ -101,7 +102,11 @@ cxxopts::Options runOptions() {
   options.positional_help("SCRIPT");
   const std::string poses = CharacterNames::joined(CharacterNames(*humanCharacter()).poseNames());
   options.add_options("Scene (overrides the script's `scene` header)")(
-      "pose", "initial pose: " + poses + " (a sitting pose brings the chair)",
+      "character",
+      "the character: a built-in name (" + CharacterNames::joined(builtinCharacterNames()) +
+          ") or a .character file",
+      cxxopts::value<std::string>(), "NAME|FILE")(
+      "pose", "initial pose: " + poses + " (the human's; a sitting pose brings the chair)",
       cxxopts::value<std::string>(),
       "NAME")("env", "environment: flat or chair", cxxopts::value<std::string>(), "NAME")(
       "chair-height", "chair seat height, m (0.05 to 1.5)", cxxopts::value<double>(), "M");
@@ -140,6 +145,7 @@ RunRequest readRunRequest(const cxxopts::ParseResult& parsed) {
   if (!parsed.count("script")) throw UsageError("no script given: scl run SCRIPT [options]");
   RunRequest request;
   request.script = parsed["script"].as<std::string>();
+  if (parsed.count("character")) request.character = parsed["character"].as<std::string>();
   if (parsed.count("pose")) request.scene.pose = parsed["pose"].as<std::string>();
   if (parsed.count("env")) request.scene.environment = parsed["env"].as<std::string>();
   if (parsed.count("chair-height")) request.scene.chairHeight = parsed["chair-height"].as<double>();

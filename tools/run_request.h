@@ -18,6 +18,9 @@ namespace scl {
 /// Everything the command line asks of a run.
 struct RunRequest {
   std::string script;
+  /// `--character NAME|FILE`: overrides the script's `scene character:` (loaded when the
+  /// run is set up).
+  std::optional<std::string> character;
   /// `--pose`, `--env`, `--chair-height`, `--duration`: overrides of the script's scene.
   SceneRequest scene;
   /// `--dt`, seconds.

@@ -8,7 +8,8 @@
 namespace scl {
 
 HotReloader::HotReloader(HotReloadDef def)
-    : watcher_(std::move(def.path), FileWatcherDef{def.debounce}) {}
+    : watcher_(std::move(def.path), FileWatcherDef{def.debounce}),
+      character_(std::move(def.character)) {}
 
 ReloadEvent HotReloader::loadNow() { return apply(watcher_.readNow()); }
 
@@ -48,7 +49,9 @@ ReloadEvent HotReloader::apply(const FileSnapshot& snapshot) {
     status_ = ReloadStatus::CompileError;
     return ReloadEvent::Failed;
   }
-  CompileResult result = compile(snapshot.content, path());
+  CompileOptions options;
+  options.character = character_;
+  CompileResult result = compile(snapshot.content, path(), options);
   diagnostics_ = std::move(result.diagnostics);
   diagnosticsSource_ = snapshot.content;
   if (!result.program) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,9 @@ struct HotReloadDef {
   std::string path;
   /// The file must stay unchanged this long before it is compiled.
   std::chrono::milliseconds debounce{30};
+  /// The character every version is compiled for (CompileOptions::character: it wins
+  /// over the script's `scene character:`); nullptr: each version's own choice.
+  std::shared_ptr<const Character> character = nullptr;
 };
 
 /// Where the watched script stands.
@@ -74,6 +78,7 @@ class HotReloader {
   ReloadEvent apply(const FileSnapshot& snapshot);
 
   FileWatcher watcher_;
+  std::shared_ptr<const Character> character_;
   std::optional<Program> program_;
   std::string programSource_;
   int generation_ = 0;

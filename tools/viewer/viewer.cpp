@@ -411,7 +411,7 @@ void ViewerApp::restart() {
 }  // namespace
 
 int runViewer(const ViewerDef& def) {
-  HotReloader reloader({def.script});
+  HotReloader reloader({def.script, HotReloadDef{}.debounce, def.character});
   switch (reloader.loadNow()) {
     case ReloadEvent::Loaded:
       break;

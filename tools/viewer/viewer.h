@@ -1,7 +1,10 @@
 // `scl view`: the interactive SFML viewer with hot reload, and its headless mode.
 #pragma once
 
+#include <memory>
 #include <string>
+
+#include "scl/character.h"
 
 namespace scl {
 
@@ -9,6 +12,9 @@ namespace scl {
 struct ViewerDef {
   /// The script to show and watch.
   std::string script;
+  /// `--character`: the character every version of the script is bound to, overriding
+  /// its `scene character:`; nullptr: the script's.
+  std::shared_ptr<const Character> character;
   /// Window (or headless image) size, pixels.
   unsigned width = 1280;
   unsigned height = 720;
