@@ -15,6 +15,9 @@ namespace scl {
 
 using Vec2 = Eigen::Vector2d;
 
+/// Most contact points a link reports (LinkState::contactPoints).
+inline constexpr int kMaxContactPoints = 4;
+
 struct LinkState {
   /// Position of the link's origin (its proximal cap centre), metres.
   Vec2 origin = Vec2::Zero();
@@ -30,6 +33,12 @@ struct LinkState {
   bool contact = false;
   /// Mean of the contact points with the environment when `contact`, metres.
   Vec2 contactPoint = Vec2::Zero();
+  /// The contact points with the environment (the first kMaxContactPoints the physics
+  /// reports), metres, and at each the unit normal of the environment's surface, pointing
+  /// into the link. Points past `contactPointCount` are unused.
+  int contactPointCount = 0;
+  std::array<Vec2, kMaxContactPoints> contactPoints{};
+  std::array<Vec2, kMaxContactPoints> contactNormals{};
 };
 
 struct CharacterState {

@@ -27,6 +27,15 @@ struct Factory {
   std::unique_ptr<PrimitiveInstance> operator()(const RelaxPrimitive& relax) const {
     return std::make_unique<RelaxInstance>(relax, character);
   }
+  // Features are the whole-body QP's tasks: the controller solves them together
+  // (feature/feature_controller.h), not one instance each.
+  std::unique_ptr<PrimitiveInstance> operator()(const ComPrimitive&) const { return nullptr; }
+  std::unique_ptr<PrimitiveInstance> operator()(const AngularMomentumPrimitive&) const {
+    return nullptr;
+  }
+  std::unique_ptr<PrimitiveInstance> operator()(const TrackPrimitive&) const { return nullptr; }
+  std::unique_ptr<PrimitiveInstance> operator()(const PosturePrimitive&) const { return nullptr; }
+  std::unique_ptr<PrimitiveInstance> operator()(const SupportPrimitive&) const { return nullptr; }
 };
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace scl {
 
@@ -23,10 +24,30 @@ void validateProgram(const Program& program) {
   }
 }
 
+std::string_view qpStatusName(QpStatus status) {
+  switch (status) {
+    case QpStatus::Optimal:
+      return "optimal";
+    case QpStatus::Infeasible:
+      return "infeasible";
+    case QpStatus::IterationLimit:
+      return "iteration limit";
+    case QpStatus::NotPositiveDefinite:
+      return "not positive definite";
+    case QpStatus::InvalidInput:
+      return "a number is not finite";
+  }
+  return "unknown";
+}
+
 }  // namespace
 
-Controller::Controller(Program program, const JointTargets& initialTargets)
-    : program_(std::move(program)), initialTargets_(initialTargets), defaults_(initialTargets) {
+Controller::Controller(Program program, const JointTargets& initialTargets,
+                       const ControllerOptions& options)
+    : program_(std::move(program)),
+      initialTargets_(initialTargets),
+      defaults_(initialTargets),
+      options_(options) {
   if (!program_.character) program_.character = humanCharacter();  // a program built by hand
   validateProgram(program_);
   // Every primitive is made once here so that one the controller cannot drive fails now;
@@ -64,6 +85,9 @@ void Controller::restart() {
   defaults_ = initialTargets_;
   frame_.reset(defaults_);
   output_ = ControlOutput{};
+  feature_.reset();
+  holding_ = false;
+  warnings_.clear();
 }
 
 void Controller::holdTargets(const JointTargets& targets) { frame_.reset(targets); }
@@ -78,9 +102,19 @@ void Controller::enterPhase(int index, const CharacterState& state) {
   pendingPhase_ = -1;
   phaseTime_ = 0.0;
   active_.clear();
-  for (const Primitive& primitive : program_.phases[phase_].primitives)
-    active_.push_back(makePrimitive(primitive, *program_.character));
+  const std::vector<Primitive>& primitives = program_.phases[phase_].primitives;
+  for (const Primitive& primitive : primitives)
+    if (auto instance = makePrimitive(primitive, *program_.character))
+      active_.push_back(std::move(instance));
   for (auto& primitive : active_) primitive->begin(state);
+  feature_.reset();
+  holding_ = false;
+  warnedThisPhase_ = false;
+  if (hasFeatures(primitives)) {
+    feature_ = std::make_unique<FeatureController>(primitives, *program_.character,
+                                                   options_.feature);
+    feature_->begin(state);
+  }
   for (int i = 0; i < kLinkCount; ++i) {
     hadContact_[i] = state.links[i].contact;
     gainedContact_[i] = false;
@@ -140,6 +174,11 @@ const ControlOutput& Controller::step(const CharacterState& state, double dt) {
   frame_.reset(defaults_);
   for (auto& primitive : active_) primitive->apply(state, phaseTime_, frame_);
   computeTorques(state);
+  output_.featurePhase = feature_ != nullptr;
+  output_.featureSolved = false;
+  output_.hasComTarget = false;
+  output_.contactForces = {};
+  if (feature_) computeFeatureTorques(state, dt, started);
   output_.phase = phase_;
   output_.phaseTime = phaseTime_;
   output_.phaseStarted = started;
@@ -163,6 +202,58 @@ void Controller::computeTorques(const CharacterState& state) {
   output_.targets = frame_.target;
   output_.modes = frame_.mode;
   output_.forces = frame_.forces;
+}
+
+void Controller::warnOnce(const std::string& message) {
+  if (warnedThisPhase_) return;
+  warnedThisPhase_ = true;
+  warnings_.push_back({time_, phase_, message});
+}
+
+void Controller::computeFeatureTorques(const CharacterState& state, double dt, bool started) {
+  // Solve on a phase's first step and whenever a solve is due; hold the last torques
+  // between (docs/features.md, Control rate).
+  const double interval = options_.featureRate > 0.0 ? 1.0 / options_.featureRate : 0.0;
+  const bool due = started || !holding_ || sinceSolve_ + 1e-9 >= interval;
+  if (due) {
+    FeatureStepInput input;
+    input.postureTargets = frame_.target;
+    for (int j = 0; j < kJointCount; ++j)
+      input.postureHeld[j] = frame_.mode[j] == DriveMode::Track;
+    input.addedTorques = frame_.addedTorque;
+    const FeatureStepResult& result = feature_->solve(state, phaseTime_, input);
+    output_.featureSolved = true;
+    output_.featureStatus = result.status;
+    output_.hasComTarget = result.hasComTarget;
+    output_.comTarget = result.comTarget;
+    output_.contactForces = result.contactForces;
+    sinceSolve_ = 0.0;
+    if (result.status == FeatureStatus::Failed) {
+      holding_ = false;
+      warnOnce("the feature QP failed (" + std::string(qpStatusName(result.qpStatus)) +
+               " at level " + std::to_string(result.failedLevel) +
+               "); the phase's PD torques stand in until it solves");
+      return;  // the PD torques computed above stay
+    }
+    if (result.status == FeatureStatus::LowerLevelFailed)
+      warnOnce("the feature QP's level " + std::to_string(result.failedLevel) + " failed (" +
+               std::string(qpStatusName(result.qpStatus)) +
+               "); the torques of the levels above it are used");
+    heldTorques_ = result.torques;
+    holding_ = true;
+  } else {
+    const FeatureStepResult& last = feature_->result();
+    output_.featureStatus = last.status;
+    output_.hasComTarget = last.hasComTarget;
+    output_.comTarget = last.comTarget;
+    output_.contactForces = last.contactForces;
+  }
+  sinceSolve_ += dt;
+  for (int j = 0; j < kJointCount; ++j) {
+    const JointDef& joint = program_.character->joints[j];
+    output_.pdTorques[j] = heldTorques_[j] - frame_.addedTorque[j];
+    output_.torques[j] = std::clamp(heldTorques_[j], -joint.maxTorque, joint.maxTorque);
+  }
 }
 
 }  // namespace scl

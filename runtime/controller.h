@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "feature/feature_controller.h"
 #include "primitives/character_state.h"
 #include "primitives/control_frame.h"
 #include "primitives/primitive.h"
@@ -24,11 +25,31 @@
 
 namespace scl {
 
+/// How the controller runs (docs/features.md, Control rate).
+struct ControllerOptions {
+  /// The feature QP's constants; its friction is the simulation's (the Runner sets it).
+  FeatureSettings feature;
+  /// How often a phase with features solves its QP, Hz; 0: every step. Between solves the
+  /// last solve's torques are held (a zero-order hold); a phase's first step always solves.
+  double featureRate = 0.0;
+};
+
+/// A problem met while controlling, reported once per phase (e.g. the feature QP failed
+/// and the phase's PD torques stood in).
+struct ControlWarning {
+  /// Simulated time of the step, seconds.
+  double time = 0.0;
+  /// The phase, index into Program::phases.
+  int phase = 0;
+  std::string message;
+};
+
 /// What the controller decided for one step.
 struct ControlOutput {
   /// Net torque per joint (PD + VF + SB + GC), clamped to ± max torque, N·m.
   std::array<double, kJointCount> torques{};
-  /// The PD-type part of each torque alone (before clamping), N·m.
+  /// The PD-type part of each torque alone (before clamping), N·m; in a phase with
+  /// features, the QP's part (its net torque minus the added torques).
   std::array<double, kJointCount> pdTorques{};
   /// The VF + SB + GC part of each torque alone (before clamping), N·m.
   std::array<double, kJointCount> addedTorques{};
@@ -38,6 +59,17 @@ struct ControlOutput {
   std::array<DriveMode, kJointCount> modes{};
   /// Forces realised through joint torques this step (valid until the next step).
   std::span<const AppliedForce> forces;
+  /// The phase has features: the torques come from the whole-body QP.
+  bool featurePhase = false;
+  /// How the QP's solve ended (a Failed one leaves the phase's PD torques), and whether
+  /// this step solved (false: the torques of the last solve are held).
+  FeatureStatus featureStatus = FeatureStatus::Solved;
+  bool featureSolved = false;
+  /// The centre-of-mass target of `[com]` this step, world metres.
+  bool hasComTarget = false;
+  Vec2 comTarget = Vec2::Zero();
+  /// The contact forces the QP planned (valid until the next step).
+  std::span<const PlannedContactForce> contactForces;
   /// Phase that produced this output, index into Program::phases.
   int phase = 0;
   /// Time since that phase began, at the start of this step, seconds.
@@ -52,7 +84,8 @@ class Controller {
   /// `initialTargets` are the first phase's default PD targets (the initial pose's joint
   /// angles). Throws std::invalid_argument for a program with no phases, a transition
   /// to a phase that does not exist, or a primitive it cannot drive.
-  Controller(Program program, const JointTargets& initialTargets);
+  Controller(Program program, const JointTargets& initialTargets,
+             const ControllerOptions& options = {});
   ~Controller();
   Controller(Controller&&) noexcept;
   Controller& operator=(Controller&&) noexcept;
@@ -71,6 +104,9 @@ class Controller {
   double phaseTime() const { return phaseTime_; }
   /// The last output.
   const ControlOutput& output() const { return output_; }
+  /// Warnings so far, in order (at most one per phase entered).
+  const std::vector<ControlWarning>& warnings() const { return warnings_; }
+  const ControllerOptions& options() const { return options_; }
   const Program& program() const { return program_; }
 
   /// Starts phase `index` on the next step (for the viewer). The default PD targets
@@ -88,6 +124,8 @@ class Controller {
   bool exitFires() const;
   bool contactConditionHolds(const Transition& exit) const;
   void computeTorques(const CharacterState& state);
+  void computeFeatureTorques(const CharacterState& state, double dt, bool started);
+  void warnOnce(const std::string& message);
 
   Program program_;
   /// The current phase's primitives, made when it started.
@@ -106,6 +144,16 @@ class Controller {
   std::array<bool, kLinkCount> lostContact_{};
   ControlFrame frame_;
   ControlOutput output_;
+  ControllerOptions options_;
+  /// The current phase's whole-body QP (null when the phase has no features).
+  std::unique_ptr<FeatureController> feature_;
+  /// Net torques of the last successful solve, held between solves.
+  std::array<double, kJointCount> heldTorques_{};
+  bool holding_ = false;
+  /// Time since the last solve, seconds.
+  double sinceSolve_ = 0.0;
+  bool warnedThisPhase_ = false;
+  std::vector<ControlWarning> warnings_;
 };
 
 }  // namespace scl

@@ -78,6 +78,8 @@ struct PhaseStart {
 /// How to run.
 struct RunSessionDef {
   SimulationDef simulation;
+  /// How the controller runs (the feature QP's rate).
+  ControllerOptions controller;
   std::vector<Push> pushes;
   RunLength length;
   /// The summary's measures; nullopt: no metrics are kept (the optimizer's inner loop).

@@ -55,13 +55,21 @@ SimulationDef withProgramCharacter(SimulationDef definition, const Program& prog
   return definition;
 }
 
+
+ControllerOptions withFriction(ControllerOptions options, const SimulationDef& definition) {
+  options.feature.friction = definition.friction;
+  return options;
+}
+
 }  // namespace
 
-Runner::Runner(Program program, const SimulationDef& definition, const DivergenceLimits& limits)
+Runner::Runner(Program program, const SimulationDef& definition, const DivergenceLimits& limits,
+               const ControllerOptions& options)
     : definition_(withProgramCharacter(definition, program)),
       limits_(limits),
+      options_(withFriction(options, definition_)),
       simulation_(definition_),
-      controller_(std::move(program), simulation_.initialJointAngles()) {
+      controller_(std::move(program), simulation_.initialJointAngles(), options_) {
   report_.timeStep = simulation_.timeStep();
 }
 
@@ -80,7 +88,7 @@ void Runner::runUntil(double time) {
 }
 
 void Runner::setProgram(const Program& program, int startPhase) {
-  Controller next(program, simulation_.initialJointAngles());
+  Controller next(program, simulation_.initialJointAngles(), options_);
   next.holdTargets(controller_.output().targets);
   if (startPhase != 0) next.jumpToPhase(startPhase);
   controller_ = std::move(next);

@@ -78,7 +78,9 @@ class Runner {
   /// controller (throws std::invalid_argument on a program it cannot run).
   /// The controller keeps `program` (pass an rvalue to spare a copy). The body simulated
   /// is the program's character (Program::character), whatever `definition` names.
-  Runner(Program program, const SimulationDef& definition, const DivergenceLimits& limits = {});
+  /// `options` choose how the controller runs (its friction is the simulation's).
+  Runner(Program program, const SimulationDef& definition, const DivergenceLimits& limits = {},
+         const ControllerOptions& options = {});
 
   /// One step. Throws SimulationDiverged when the result is not credible; the runner
   /// must then be restarted.
@@ -111,6 +113,7 @@ class Runner {
 
   SimulationDef definition_;
   DivergenceLimits limits_;
+  ControllerOptions options_;
   Simulation simulation_;
   Controller controller_;
   StepReport report_;

@@ -283,6 +283,7 @@ struct Simulation::Impl {
       link.comVelocity = fromB2(body->GetLinearVelocity());
       link.angularVelocity = body->GetAngularVelocity();
       link.contact = false;
+      link.contactPointCount = 0;
       Vec2 contactSum = Vec2::Zero();
       int contactPoints = 0;
       for (const b2ContactEdge* edge = body->GetContactList(); edge; edge = edge->next) {
@@ -290,9 +291,18 @@ struct Simulation::Impl {
         if (!contact->IsTouching() || edge->other != ground) continue;
         b2WorldManifold manifold;
         contact->GetWorldManifold(&manifold);
+        // Box2D's normal points from fixture A to fixture B; the link's points from the
+        // environment into the link.
+        Vec2 normal = fromB2(manifold.normal);
+        if (contact->GetFixtureA()->GetBody() == body) normal = -normal;
         for (int p = 0; p < contact->GetManifold()->pointCount; ++p) {
           contactSum += fromB2(manifold.points[p]);
           ++contactPoints;
+          if (link.contactPointCount < kMaxContactPoints) {
+            link.contactPoints[link.contactPointCount] = fromB2(manifold.points[p]);
+            link.contactNormals[link.contactPointCount] = normal;
+            ++link.contactPointCount;
+          }
         }
       }
       link.contact = contactPoints > 0;

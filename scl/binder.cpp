@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <map>
 #include <set>
 #include <string>
@@ -44,6 +45,18 @@ struct Mirror {
     for (int& joint : relax.joints) joint = mirrorJoint(joint);
     return relax;
   }
+  Primitive operator()(ComPrimitive com) const { return com; }
+  Primitive operator()(AngularMomentumPrimitive angmom) const { return angmom; }
+  Primitive operator()(TrackPrimitive track) const {
+    track.index = track.target == TrackPrimitive::Target::JointPosition ? mirrorJoint(track.index)
+                                                                        : mirrorLink(track.index);
+    return track;
+  }
+  Primitive operator()(PosturePrimitive posture) const { return posture; }
+  Primitive operator()(SupportPrimitive support) const {
+    for (int& link : support.links) link = mirrorLink(link);
+    return support;
+  }
 };
 
 // Every link and joint index of a primitive, tagged by role and sorted: equal signatures
@@ -64,8 +77,12 @@ std::vector<int> signature(const Primitive& primitive) {
         } else if constexpr (std::is_same_v<T, IkPrimitive>) {
           for (int effector : p.effectors) add(5, effector);
           add(6, p.relJoint);
-        } else {
+        } else if constexpr (std::is_same_v<T, RelaxPrimitive>) {
           for (int joint : p.joints) add(7, joint);
+        } else if constexpr (std::is_same_v<T, TrackPrimitive>) {
+          add(8 + static_cast<int>(p.target), p.index);
+        } else if constexpr (std::is_same_v<T, SupportPrimitive>) {
+          for (int link : p.links) add(11, link);
         }
       },
       primitive);
@@ -359,6 +376,117 @@ class Binder {
   Primitive bindNode(const sx::Symm&, std::vector<Drive>&) {
     return PdPrimitive{};
   }  // handled by the phase
+
+  // --- features (docs/features.md) -----------------------------------------------------
+
+  Primitive bindNode(const sx::Com& com, std::vector<Drive>&) {
+    ComPrimitive out;
+    const std::string kind = label_ + ".com.";
+    out.x = number(com.target.x, Number::Unit::Plain, kind + "x");
+    out.y = number(com.target.y, Number::Unit::Plain, kind + "y");
+    bindGains(com.args, kind, out.kp, out.kd);
+    if (com.args.time) out.duration = duration(*com.args.time, kind + "time");
+    out.task = taskOptions(com.args, kind, out.task);
+    return out;
+  }
+
+  Primitive bindNode(const sx::AngMom& angmom, std::vector<Drive>&) {
+    AngularMomentumPrimitive out;
+    const std::string kind = label_ + ".angmom.";
+    out.target = number(angmom.target, Number::Unit::Plain, kind + "L");
+    Number unused;
+    bindGains(angmom.args, kind, unused, out.kd);
+    out.task = taskOptions(angmom.args, kind, out.task);
+    return out;
+  }
+
+  Primitive bindNode(const sx::Track& track, std::vector<Drive>&) {
+    TrackPrimitive out;
+    const std::string kind = label_ + ".track.";
+    const Character& character = this->character();
+    if (auto joint = character.findJoint(track.on.text)) {
+      out.target = TrackPrimitive::Target::JointPosition;
+      out.index = *joint;
+      if (track.angle)
+        sink_.error(track.on.location,
+                    "an angle target needs a link; " + inQuotes(track.on.text) +
+                        " is a joint (a PD target sets a joint's angle)");
+    } else if (auto link = character.findLink(track.on.text)) {
+      out.target = track.angle ? TrackPrimitive::Target::LinkAngle
+                               : TrackPrimitive::Target::LinkPosition;
+      out.index = *link;
+    } else if (!character.findJointGroup(track.on.text).empty() ||
+               !character.findLinkGroup(track.on.text).empty()) {
+      sink_.error(track.on.location,
+                  inQuotes(track.on.text) + " is a group; 'track' needs a single joint or link");
+    } else {
+      std::vector<std::string_view> candidates = names_.jointNames(false);
+      for (std::string_view name : names_.linkNames(false)) candidates.push_back(name);
+      sink_.error(track.on.location, unknownNameMessage("joint or link", track.on.text, candidates));
+    }
+    if (track.position) {
+      out.x = number(track.position->x, Number::Unit::Plain, kind + "x");
+      out.y = number(track.position->y, Number::Unit::Plain, kind + "y");
+    } else if (track.angle) {
+      out.x = number(*track.angle, Number::Unit::Degrees, kind + "angle");
+    }
+    bindGains(track.args, kind, out.kp, out.kd);
+    if (track.args.time) out.duration = duration(*track.args.time, kind + "time");
+    out.task = taskOptions(track.args, kind, out.task);
+    return out;
+  }
+
+  Primitive bindNode(const sx::Posture& posture, std::vector<Drive>&) {
+    PosturePrimitive out;
+    const std::string kind = label_ + ".posture.";
+    bindGains(posture.args, kind, out.kp, out.kd);
+    out.task = taskOptions(posture.args, kind, out.task);
+    return out;
+  }
+
+  Primitive bindNode(const sx::Support& support, std::vector<Drive>&) {
+    SupportPrimitive out;
+    for (const sx::Name& name : support.links)
+      for (int link : resolveLinks(name)) out.links.push_back(link);
+    return out;
+  }
+
+  void bindGains(const sx::TaskArgs& args, const std::string& kind, Number& kp, Number& kd) {
+    if (args.kp) kp = nonNegative(*args.kp, kind + "kp", "a gain");
+    if (args.kd) kd = nonNegative(*args.kd, kind + "kd", "a gain");
+  }
+
+  TaskOptions taskOptions(const sx::TaskArgs& args, const std::string& kind, TaskOptions out) {
+    if (args.weight) out.weight = nonNegative(*args.weight, kind + "weight", "a weight");
+    if (args.priority) out.priority = priority(*args.priority);
+    return out;
+  }
+
+  // A priority chooses a level: a whole number from 1 (highest) to kMaxPriority.
+  int priority(const sx::NumberLit& literal) {
+    constexpr int kMaxPriority = 9;
+    if (literal.parameter) {
+      sink_.error(literal.location,
+                  "a priority cannot be an '@' parameter: it chooses a level, it is not tuned");
+      return 0;
+    }
+    const double value = literal.value;
+    if (!(value >= 1 && value <= kMaxPriority && value == std::floor(value))) {
+      sink_.error(literal.location, "priority must be a whole number from 1 to " +
+                                        std::to_string(kMaxPriority) + " (found " +
+                                        formatNumber(value) + ")");
+      return 0;
+    }
+    return static_cast<int>(value);
+  }
+
+  Number nonNegative(const sx::NumberLit& literal, const std::string& name,
+                     std::string_view what) {
+    if (literal.value < 0)
+      sink_.error(literal.location, std::string(what) + " must not be negative (found " +
+                                        formatNumber(literal.value) + ")");
+    return number(literal, Number::Unit::Plain, name);
+  }
 
   // Warns when a local target lies outside the joint limits: one warning naming the item
   // as written when every member is outside the same range, else one per member.

@@ -32,13 +32,16 @@ using syntax::Transition;
 using syntax::Vec;
 using syntax::Vf;
 
-constexpr std::array<std::string_view, 5> kPrimitiveKeywords = {"vf", "ik", "relax", "gc", "symm"};
+constexpr std::array<std::string_view, 10> kPrimitiveKeywords = {
+    "vf", "ik", "relax", "gc", "symm", "com", "angmom", "track", "posture", "support"};
 constexpr std::array<std::string_view, 3> kTransitionKeywords = {"after", "when", "and"};
 constexpr std::array<std::string_view, 5> kContactWords = {"established", "lost", "changed", "any",
                                                            "all"};
 // Words that may follow the body of a primitive; used to suggest a fix for a typo there.
-constexpr std::array<std::string_view, 7> kTrailingWords = {"child", "parent", "time",    "on",
-                                                            "by",    "rel",    "strength"};
+constexpr std::array<std::string_view, 11> kTrailingWords = {
+    "child", "parent", "time", "on", "by", "rel", "strength", "kp", "kd", "weight", "priority"};
+// The options of features (task-arg), in canonical order.
+enum TaskArg : unsigned { kTaskKp = 1, kTaskKd = 2, kTaskTime = 4, kTaskWeight = 8, kTaskPriority = 16 };
 
 class ScriptParser : private TokenCursor {
  public:
@@ -374,7 +377,8 @@ class ScriptParser : private TokenCursor {
 
   // --- primitives -----------------------------------------------------------------------
 
-  // primitive := "[" ( pd | vf | ik | relax | gc | "symm" ) "]"
+  // primitive := "[" ( pd | vf | ik | relax | gc | "symm" | com | angmom | track | posture
+  //                 | support ) "]"
   void parsePrimitive(Phase& phase) {
     const Token& open = next();
     Primitive primitive;
@@ -392,12 +396,27 @@ class ScriptParser : private TokenCursor {
       next();
       primitive.node.emplace<Symm>();
       ok = true;
+    } else if (isWord("com")) {
+      ok = parseCom(primitive.node.emplace<syntax::Com>());
+    } else if (isWord("angmom")) {
+      ok = parseAngMom(primitive.node.emplace<syntax::AngMom>());
+    } else if (isWord("track")) {
+      ok = parseTrack(primitive.node.emplace<syntax::Track>());
+    } else if (isWord("posture")) {
+      next();
+      ok = parseTaskArgs(primitive.node.emplace<syntax::Posture>().args,
+                         kTaskKp | kTaskKd | kTaskWeight | kTaskPriority, "posture");
+    } else if (isWord("support")) {
+      ok = parseSupport(primitive.node.emplace<syntax::Support>());
     } else if (isKind(TokenKind::Identifier)) {
       ok = parsePd(primitive.node.emplace<Pd>());
     } else if (isKind(TokenKind::RightBracket)) {
       errorAt(open, "empty primitive '[]'");
     } else {
-      expectedNear("a joint name or a primitive keyword (vf, ik, relax, gc, symm)", peek());
+      expectedNear(
+          "a joint name or a primitive keyword (vf, ik, relax, gc, symm, com, angmom, track, "
+          "posture, support)",
+          peek());
     }
     if (ok && isKind(TokenKind::RightBracket)) {
       next();
@@ -571,6 +590,103 @@ class ScriptParser : private TokenCursor {
         {"strength", false, "a strength (0 to 1)", nullptr, &gc.strength},
     }};
     return parseArgs(specs, "gc");
+  }
+
+  // --- features (docs/features.md) -----------------------------------------------------
+
+  // com := "com" vec { task-arg }
+  bool parseCom(syntax::Com& com) {
+    next();
+    if (!isKind(TokenKind::LeftParen)) {
+      expectedNear("a target '(x, y)' after 'com'", peek());
+      return false;
+    }
+    auto target = parseVec("the target (x, y)");
+    if (!target) return false;
+    com.target = *target;
+    return parseTaskArgs(com.args, kTaskKp | kTaskKd | kTaskTime | kTaskWeight | kTaskPriority,
+                         "com");
+  }
+
+  // angmom := "angmom" NUM { task-arg }
+  bool parseAngMom(syntax::AngMom& angmom) {
+    next();
+    auto target = parseNumber("an angular momentum (kg m^2/s) after 'angmom'");
+    if (!target) return false;
+    angmom.target = *target;
+    return parseTaskArgs(angmom.args, kTaskKd | kTaskWeight | kTaskPriority, "angmom");
+  }
+
+  // track := "track" NAME ( vec | NUM ) { task-arg }
+  bool parseTrack(syntax::Track& track) {
+    next();
+    if (!isKind(TokenKind::Identifier)) {
+      expectedNear("a joint or link name after 'track'", peek());
+      return false;
+    }
+    track.on = parseName();
+    if (isKind(TokenKind::LeftParen)) {
+      track.position = parseVec("the target (x, y)");
+      if (!track.position) return false;
+    } else if (isKind(TokenKind::Number)) {
+      track.angle = parseNumber("");
+    } else {
+      expectedNear("a target '(x, y)' or an angle (degrees) after '" + quoteToken(track.on.text) +
+                       "'",
+                   peek());
+      return false;
+    }
+    return parseTaskArgs(track.args, kTaskKp | kTaskKd | kTaskTime | kTaskWeight | kTaskPriority,
+                         "track");
+  }
+
+  // support := "support" link-or-group { "," link-or-group }
+  bool parseSupport(syntax::Support& support) {
+    next();
+    while (true) {
+      if (!isKind(TokenKind::Identifier)) {
+        expectedNear("a link name after 'support'", peek());
+        return false;
+      }
+      support.links.push_back(parseName());
+      if (!isKind(TokenKind::Comma)) return true;
+      next();
+    }
+  }
+
+  // task-arg := "kp" NUM | "kd" NUM | "time:" NUM | "weight" NUM | "priority" NUM
+  // (each at most once, in any order, commas optional; `accepted` is the kind's subset)
+  bool parseTaskArgs(syntax::TaskArgs& args, unsigned accepted, std::string_view owner) {
+    std::array<ArgSpec, 5> all = {{
+        {"kp", false, "a gain (1/s^2)", nullptr, &args.kp},
+        {"kd", false, "a gain (1/s)", nullptr, &args.kd},
+        {"time", true, "a duration (seconds)", nullptr, &args.time},
+        {"weight", false, "a weight", nullptr, &args.weight},
+        {"priority", false, "a priority level (1, 2, ...)", nullptr, &args.priority},
+    }};
+    std::array<ArgSpec, 5> specs{};
+    size_t count = 0;
+    for (size_t i = 0; i < all.size(); ++i)
+      if (accepted & (1u << i)) specs[count++] = all[i];
+    if (!parseArgs(std::span<ArgSpec>(specs.data(), count), owner)) return false;
+    // A known option this kind does not take reads as a stray word: say so.
+    if (isKind(TokenKind::Identifier)) {
+      for (size_t i = 0; i < all.size(); ++i) {
+        if ((accepted & (1u << i)) || !isWord(all[i].name)) continue;
+        errorAt(peek(), "'" + std::string(all[i].name) + "' does not apply to " +
+                            std::string(owner) + "; it takes " + describeArgs(specs, count));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  static std::string describeArgs(const std::array<ArgSpec, 5>& specs, size_t count) {
+    std::string out;
+    for (size_t i = 0; i < count; ++i)
+      out += (i == 0 ? "" : i + 1 == count ? " and " : ", ") + std::string(specs[i].name) +
+             (specs[i].colon ? ":" : "");
+    return out;
   }
 
   // --- pieces ---------------------------------------------------------------------------

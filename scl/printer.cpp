@@ -78,6 +78,34 @@ struct PrimitivePrinter {
     return out;
   }
   std::string operator()(const Symm&) const { return "symm"; }
+  std::string operator()(const syntax::Com& com) const {
+    return "com " + vec(com.target) + taskArgs(com.args);
+  }
+  std::string operator()(const syntax::AngMom& angmom) const {
+    return "angmom " + number(angmom.target) + taskArgs(angmom.args);
+  }
+  std::string operator()(const syntax::Track& track) const {
+    std::string out = "track " + track.on.text + " ";
+    out += track.position ? vec(*track.position) : number(*track.angle);
+    return out + taskArgs(track.args);
+  }
+  std::string operator()(const syntax::Posture& posture) const {
+    return "posture" + taskArgs(posture.args);
+  }
+  std::string operator()(const syntax::Support& support) const {
+    return "support " + joined(support.links, [](const Name& n) { return n.text; });
+  }
+
+  // In canonical order: kp, kd, time:, weight, priority.
+  static std::string taskArgs(const syntax::TaskArgs& args) {
+    std::string out;
+    if (args.kp) out += " kp " + number(*args.kp);
+    if (args.kd) out += " kd " + number(*args.kd);
+    if (args.time) out += " time: " + number(*args.time);
+    if (args.weight) out += " weight " + number(*args.weight);
+    if (args.priority) out += " priority " + number(*args.priority);
+    return out;
+  }
 };
 
 std::string transition(const Transition& t) {

@@ -26,8 +26,49 @@ struct NumberVisitor {
     visit(ik.duration);
   }
   void operator()(RelaxPrimitive& relax) const { visit(relax.strength); }
+  void operator()(ComPrimitive& com) const {
+    visit(com.x);
+    visit(com.y);
+    visit(com.kp);
+    visit(com.kd);
+    visit(com.duration);
+    visit(com.task.weight);
+  }
+  void operator()(AngularMomentumPrimitive& angmom) const {
+    visit(angmom.target);
+    visit(angmom.kd);
+    visit(angmom.task.weight);
+  }
+  void operator()(TrackPrimitive& track) const {
+    visit(track.x);
+    visit(track.y);
+    visit(track.kp);
+    visit(track.kd);
+    visit(track.duration);
+    visit(track.task.weight);
+  }
+  void operator()(PosturePrimitive& posture) const {
+    visit(posture.kp);
+    visit(posture.kd);
+    visit(posture.task.weight);
+  }
+  void operator()(SupportPrimitive&) const {}
 };
 }  // namespace
+
+bool isFeature(const Primitive& primitive) {
+  return std::holds_alternative<ComPrimitive>(primitive) ||
+         std::holds_alternative<AngularMomentumPrimitive>(primitive) ||
+         std::holds_alternative<TrackPrimitive>(primitive) ||
+         std::holds_alternative<PosturePrimitive>(primitive) ||
+         std::holds_alternative<SupportPrimitive>(primitive);
+}
+
+bool hasFeatures(const std::vector<Primitive>& primitives) {
+  for (const Primitive& primitive : primitives)
+    if (isFeature(primitive)) return true;
+  return false;
+}
 
 void Program::forEachNumber(const std::function<void(Number&)>& visit) {
   for (auto& phase : phases) {

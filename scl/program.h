@@ -114,8 +114,75 @@ struct RelaxPrimitive {
   Number strength;
 };
 
-using Primitive = std::variant<PdPrimitive, VirtualForcePrimitive, GravityCompPrimitive,
-                               IkPrimitive, RelaxPrimitive>;
+/// What every feature (a task of the whole-body QP, docs/features.md) takes: `weight W`
+/// and `priority N`.
+struct TaskOptions {
+  /// Weight of the task's squared error within its priority level.
+  Number weight{1.0};
+  /// Strict priority level, 1 the highest; 0 when not written (the task then belongs to
+  /// level 1; a posture without it, to the lowest level of the phase).
+  int priority = 0;
+};
+
+/// `[com (x, y) kp K kd D time: T ...]`: the whole-body centre of mass tracks a point
+/// given from the middle of the feet (docs/features.md, Frames).
+struct ComPrimitive {
+  /// Target from the feet's middle point, metres.
+  Number x, y;
+  /// Acceleration gains, 1/s² and 1/s.
+  Number kp{100.0}, kd{20.0};
+  /// Time to move the target from where the centre of mass was at phase start, seconds.
+  Number duration;
+  TaskOptions task;
+};
+
+/// `[angmom L kd K ...]`: the centroidal angular momentum's rate tracks kd (L − L_now).
+struct AngularMomentumPrimitive {
+  /// Target angular momentum about the centre of mass, kg·m²/s (counter-clockwise).
+  Number target;
+  /// Rate gain, 1/s.
+  Number kd{10.0};
+  TaskOptions task;
+};
+
+/// `[track NAME (x, y) ...]` (a joint's position or a link's centre of mass) or
+/// `[track LINK ANGLE ...]` (a link's world angle).
+struct TrackPrimitive {
+  enum class Target : std::uint8_t { JointPosition, LinkPosition, LinkAngle };
+  Target target = Target::JointPosition;
+  /// The joint (JointPosition) or link (otherwise), index into the character's.
+  int index = 0;
+  /// Position target from the feet's middle point, metres; for an angle, `x` is the world
+  /// angle, radians.
+  Number x, y;
+  Number kp{100.0}, kd{20.0};
+  Number duration;
+  TaskOptions task;
+};
+
+/// `[posture kp K kd D ...]`: the gains and weight of the posture task, which tracks the
+/// phase's PD targets.
+struct PosturePrimitive {
+  Number kp{100.0}, kd{20.0};
+  TaskOptions task{Number{0.01}, 0};
+};
+
+/// `[support LINK, ...]`: the links whose contacts the QP may use (default: every link
+/// touching the environment).
+struct SupportPrimitive {
+  std::vector<int> links;
+};
+
+using Primitive =
+    std::variant<PdPrimitive, VirtualForcePrimitive, GravityCompPrimitive, IkPrimitive,
+                 RelaxPrimitive, ComPrimitive, AngularMomentumPrimitive, TrackPrimitive,
+                 PosturePrimitive, SupportPrimitive>;
+
+/// True for the primitives the whole-body QP solves together (com, angmom, track,
+/// posture, support) rather than a PrimitiveInstance.
+bool isFeature(const Primitive& primitive);
+/// True when a phase holds a feature: its torques then come from the QP.
+bool hasFeatures(const std::vector<Primitive>& primitives);
 
 enum class ContactEvent { Established, Lost, Changed };
 enum class ContactQuantifier { Any, All };

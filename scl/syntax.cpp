@@ -55,6 +55,29 @@ void clear(Gc& gc) {
   clear(gc.strength);
 }
 void clear(Symm&) {}
+void clear(TaskArgs& args) {
+  clear(args.kp);
+  clear(args.kd);
+  clear(args.time);
+  clear(args.weight);
+  clear(args.priority);
+}
+void clear(Com& com) {
+  clear(com.target);
+  clear(com.args);
+}
+void clear(AngMom& angmom) {
+  clear(angmom.target);
+  clear(angmom.args);
+}
+void clear(Track& track) {
+  clear(track.on);
+  clear(track.position);
+  clear(track.angle);
+  clear(track.args);
+}
+void clear(Posture& posture) { clear(posture.args); }
+void clear(Support& support) { clear(support.links); }
 void clear(Primitive& primitive) {
   clear(primitive.location);
   std::visit([](auto& node) { clear(node); }, primitive.node);

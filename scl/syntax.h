@@ -92,8 +92,51 @@ struct Symm {
   bool operator==(const Symm&) const = default;
 };
 
+/// The options of a feature, each at most once and in any order: `kp NUM`, `kd NUM`,
+/// `time: NUM`, `weight NUM`, `priority NUM` (each kind takes some of them).
+struct TaskArgs {
+  std::optional<NumberLit> kp, kd, time, weight, priority;
+  bool operator==(const TaskArgs&) const = default;
+};
+
+/// `[com vec task-args]`
+struct Com {
+  Vec target;
+  TaskArgs args;
+  bool operator==(const Com&) const = default;
+};
+
+/// `[angmom NUM task-args]`
+struct AngMom {
+  NumberLit target;
+  TaskArgs args;
+  bool operator==(const AngMom&) const = default;
+};
+
+/// `[track NAME ( vec | NUM ) task-args]`: a position (a joint's, or a link's centre of
+/// mass) or a link's world angle.
+struct Track {
+  Name on;
+  std::optional<Vec> position;
+  std::optional<NumberLit> angle;
+  TaskArgs args;
+  bool operator==(const Track&) const = default;
+};
+
+/// `[posture task-args]`
+struct Posture {
+  TaskArgs args;
+  bool operator==(const Posture&) const = default;
+};
+
+/// `[support link-or-group, ...]`
+struct Support {
+  std::vector<Name> links;
+  bool operator==(const Support&) const = default;
+};
+
 struct Primitive {
-  std::variant<Pd, Vf, Ik, Relax, Gc, Symm> node;
+  std::variant<Pd, Vf, Ik, Relax, Gc, Symm, Com, AngMom, Track, Posture, Support> node;
   /// Location of the `[`.
   SourceLocation location;
   bool operator==(const Primitive&) const = default;

@@ -1,0 +1,657 @@
+#include "feature/feature_controller.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "dynamics/character_coordinates.h"
+
+namespace scl {
+
+namespace {
+
+constexpr int kRootCoordinates = 3;
+
+// A task of the phase, as the QP sees it: which rows, at which level, with what gains.
+struct ComTask {
+  ComPrimitive definition;
+  int level = 0;
+  Vec2 start = Vec2::Zero();  // the centre of mass from the frame origin at phase start
+};
+
+struct AngularMomentumTask {
+  AngularMomentumPrimitive definition;
+  int level = 0;
+};
+
+struct TrackTask {
+  TrackPrimitive definition;
+  int level = 0;
+  int body = 0;
+  Vec2 local = Vec2::Zero();  // the tracked point in the body's frame
+  Vec2 start = Vec2::Zero();  // position from the frame origin, or (angle, 0), at phase start
+};
+
+// One contact point the QP may push on, after merging a link's points.
+struct ContactPoint {
+  int link = 0;
+  Vec2 point = Vec2::Zero();
+  Vec2 local = Vec2::Zero();
+  Vec2 normal = Vec2::UnitY();
+  Vec2 tangent = Vec2::UnitX();
+};
+
+// What one row of the objective asks: row · x ≈ target, with a weight, in a level.
+struct RowInfo {
+  int level = 0;
+  double weight = 0.0;
+};
+
+// The level of a row that is an equality of every level (hard contacts).
+constexpr int kHardRow = -1;
+
+// Whether level `level` holds the row near its value at its own level's optimum.
+bool isHeld(const RowInfo& row, int level) {
+  return row.level >= 0 && row.level < level && row.weight > 0.0;
+}
+
+Vec2 perp(const Vec2& v) { return Vec2(-v.y(), v.x()); }
+
+Vec2 rotate(double angle, const Vec2& v) {
+  const double c = std::cos(angle), s = std::sin(angle);
+  return Vec2(c * v.x() - s * v.y(), s * v.x() + c * v.y());
+}
+
+// Linear interpolation of a target over `duration` from `start`: the target and its rate.
+template <typename T>
+std::pair<T, T> interpolate(const T& start, const T& target, double duration, double time) {
+  if (!(duration > 0.0) || time >= duration) return {target, T(target - target)};
+  const double s = time / duration;
+  return {T(start + s * (target - start)), T((target - start) / duration)};
+}
+
+// Resizes without touching the contents when the size already fits.
+void fit(Eigen::MatrixXd& matrix, int rows, int cols) {
+  if (matrix.rows() != rows || matrix.cols() != cols) matrix.resize(rows, cols);
+}
+void fit(Eigen::VectorXd& vector, int size) {
+  if (vector.size() != size) vector.resize(size);
+}
+
+}  // namespace
+
+struct FeatureController::Impl {
+  const Character& character;
+  FeatureSettings settings;
+  PlanarDynamics dynamics;
+  int dofs = 0;
+
+  std::vector<ComTask> com;
+  std::vector<AngularMomentumTask> angularMomentum;
+  std::vector<TrackTask> track;
+  PosturePrimitive posture;
+  int postureLevel = 0;
+  std::array<bool, kLinkCount> supportLinks{};
+  // `[support]` was written: its links that do not touch are set down.
+  bool supportNamed = false;
+  std::vector<int> landing;  // this step's such links
+  int levels = 1;
+  Vec2 frameOrigin = Vec2::Zero();
+
+  // Per step.
+  Eigen::VectorXd q, qd, h;
+  Eigen::MatrixXd massMatrix;
+  Eigen::Matrix2Xd pointJacobian;
+  Eigen::RowVectorXd momentumJacobian;
+  Eigen::RowVectorXd rowBuffer;
+  Eigen::VectorXd torqueBuffer;
+  std::vector<ContactPoint> contacts;
+  Eigen::MatrixXd contactJacobian;  // n × forces: the generalized force of each force variable
+  Eigen::MatrixXd rows;             // the objective's rows over x = (q̈, f)
+  Eigen::VectorXd targets;
+  std::vector<RowInfo> rowInfo;
+  Eigen::VectorXd rowValue;        // each row's value at the optimum of its own level
+  Eigen::MatrixXd torqueRows;      // τ = torqueRows x + torqueOffset
+  Eigen::VectorXd torqueOffset;
+  Eigen::MatrixXd weighted;        // workspace: √w · rows of one level
+  Eigen::VectorXd weightedTargets;
+  std::vector<QpSolver> solvers;
+  std::vector<QpProblem> problems;
+  std::vector<QpResult> results;
+  std::vector<PlannedContactForce> planned;
+
+  Impl(std::span<const Primitive> primitives, const Character& character,
+       const FeatureSettings& settings)
+      : character(character),
+        settings(settings),
+        dynamics(planarModelFromCharacter(character)),
+        dofs(dynamics.dofCount()) {
+    bool anySupport = false;
+    std::vector<int> priorities;
+    auto priorityOf = [](const TaskOptions& task) { return task.priority > 0 ? task.priority : 1; };
+    for (const Primitive& primitive : primitives) {
+      if (const auto* c = std::get_if<ComPrimitive>(&primitive)) {
+        com.push_back({*c, priorityOf(c->task), Vec2::Zero()});
+        priorities.push_back(priorityOf(c->task));
+      } else if (const auto* a = std::get_if<AngularMomentumPrimitive>(&primitive)) {
+        angularMomentum.push_back({*a, priorityOf(a->task)});
+        priorities.push_back(priorityOf(a->task));
+      } else if (const auto* t = std::get_if<TrackPrimitive>(&primitive)) {
+        TrackTask task{*t, priorityOf(t->task)};
+        if (t->target == TrackPrimitive::Target::JointPosition) {
+          task.body = character.joints[t->index].childLink;
+        } else {
+          task.body = t->index;
+          if (t->target == TrackPrimitive::Target::LinkPosition)
+            task.local = dynamics.model().bodies[task.body].comOffset;
+        }
+        track.push_back(task);
+        priorities.push_back(priorityOf(t->task));
+      } else if (const auto* p = std::get_if<PosturePrimitive>(&primitive)) {
+        posture = *p;  // the last one written wins
+      } else if (const auto* s = std::get_if<SupportPrimitive>(&primitive)) {
+        if (!anySupport) supportLinks.fill(false);
+        anySupport = true;
+        for (int link : s->links) supportLinks[link] = true;
+      }
+    }
+    if (!anySupport) supportLinks.fill(true);
+    supportNamed = anySupport;
+    landing.reserve(kLinkCount);
+    const int lowest =
+        priorities.empty() ? 1 : *std::max_element(priorities.begin(), priorities.end());
+    const int posturePriority = posture.task.priority > 0 ? posture.task.priority : lowest;
+    priorities.push_back(posturePriority);
+    std::sort(priorities.begin(), priorities.end());
+    priorities.erase(std::unique(priorities.begin(), priorities.end()), priorities.end());
+    levels = static_cast<int>(priorities.size());
+    auto levelOf = [&](int priority) {
+      return static_cast<int>(std::lower_bound(priorities.begin(), priorities.end(), priority) -
+                              priorities.begin());
+    };
+    for (ComTask& task : com) task.level = levelOf(task.level);
+    for (AngularMomentumTask& task : angularMomentum) task.level = levelOf(task.level);
+    for (TrackTask& task : track) task.level = levelOf(task.level);
+    postureLevel = levelOf(posturePriority);
+
+    q.resize(dofs);
+    qd.resize(dofs);
+    h.resize(dofs);
+    massMatrix.resize(dofs, dofs);
+    pointJacobian.resize(2, dofs);
+    momentumJacobian.resize(dofs);
+    rowBuffer.resize(dofs);
+    torqueBuffer.resize(kJointCount);
+    contacts.reserve(2 * kLinkCount);
+    planned.reserve(2 * kLinkCount);
+    rowInfo.reserve(64);
+    solvers.resize(static_cast<size_t>(levels));
+    problems.resize(static_cast<size_t>(levels));
+    results.resize(static_cast<size_t>(levels));
+  }
+
+  void setState(const CharacterState& state) {
+    coordinatesFromState(dynamics.model(), state, q, qd);
+    dynamics.setState(q, qd);
+  }
+
+  Vec2 bodyPoint(int body, const Vec2& local) const { return dynamics.pointPosition(body, local); }
+
+  // The tracked quantity of a track task now: position from the frame origin, or (angle, 0).
+  Vec2 trackValue(const TrackTask& task, const Vec2& origin) const {
+    if (task.definition.target == TrackPrimitive::Target::LinkAngle)
+      return Vec2(dynamics.bodies()[task.body].angle, 0.0);
+    return bodyPoint(task.body, task.local) - origin;
+  }
+
+  // The frame of the targets: the middle of the soles (each halfway between its foot's
+  // cap centres) of the supporting feet, fixed when the phase begins. The supporting feet
+  // are those of `[support]` (both without it) that touch; if none touches, all of them;
+  // if `[support]` names no foot, both feet.
+  Vec2 supportFeetMiddle(const CharacterState& state) const {
+    const std::array<int, 2> feet = {kLeftFoot, kRightFoot};
+    int candidates = 0, touching = 0;
+    Vec2 all = Vec2::Zero(), touched = Vec2::Zero(), both = Vec2::Zero();
+    for (int foot : feet) {
+      const LinkDef& link = character.links[foot];
+      const Vec2 middle = bodyPoint(foot, Vec2(0.5 * link.axisSign * link.length, 0.0));
+      both += middle;
+      if (!supportLinks[foot]) continue;
+      ++candidates;
+      all += middle;
+      if (state.links[foot].contact) {
+        ++touching;
+        touched += middle;
+      }
+    }
+    if (touching > 0) return touched / touching;
+    if (candidates > 0) return all / candidates;
+    return both / 2.0;
+  }
+
+  void begin(const CharacterState& state) {
+    setState(state);
+    frameOrigin = supportFeetMiddle(state);
+    const Vec2& origin = frameOrigin;
+    for (ComTask& task : com) task.start = dynamics.com() - origin;
+    for (TrackTask& task : track) task.start = trackValue(task, origin);
+  }
+
+  // The contact points of the support links, at most two per link: the extremes of its
+  // points along the contact surface (a flat foot: heel and toe), one when they are close.
+  void gatherContacts(const CharacterState& state) {
+    contacts.clear();
+    landing.clear();
+    for (int link = 0; link < kLinkCount; ++link) {
+      const LinkState& linkState = state.links[link];
+      if (supportNamed && supportLinks[link] && linkState.contactPointCount == 0)
+        landing.push_back(link);
+      if (!supportLinks[link] || linkState.contactPointCount == 0) continue;
+      Vec2 normal = Vec2::Zero();
+      for (int i = 0; i < linkState.contactPointCount; ++i) normal += linkState.contactNormals[i];
+      if (!(normal.norm() > 1e-9)) continue;
+      normal.normalize();
+      const Vec2 tangent = perp(normal);
+      int first = 0, last = 0;
+      for (int i = 1; i < linkState.contactPointCount; ++i) {
+        const double s = tangent.dot(linkState.contactPoints[i]);
+        if (s < tangent.dot(linkState.contactPoints[first])) first = i;
+        if (s > tangent.dot(linkState.contactPoints[last])) last = i;
+      }
+      const BodyMotion& body = dynamics.bodies()[link];
+      auto add = [&](const Vec2& point) {
+        contacts.push_back(
+            {link, point, rotate(-body.angle, point - body.origin), normal, tangent});
+      };
+      // The link's caps near the surface (the surface: the lowest contact point along the
+      // normal) give its points: the lowest point of each such cap.
+      double surface = normal.dot(linkState.contactPoints[0]);
+      for (int i = 1; i < linkState.contactPointCount; ++i)
+        surface = std::min(surface, normal.dot(linkState.contactPoints[i]));
+      const LinkDef& def = character.links[link];
+      const std::array<std::pair<Vec2, double>, 2> caps = {{
+          {Vec2::Zero(), 0.5 * def.proximalThickness},
+          {Vec2(def.axisSign * def.length, 0.0), 0.5 * def.distalThickness},
+      }};
+      int capsNear = 0;
+      std::array<Vec2, 2> capPoints;
+      for (const auto& [centre, radius] : caps) {
+        const Vec2 lowest = bodyPoint(link, centre) - radius * normal;
+        if (normal.dot(lowest) - surface < settings.capTolerance) capPoints[capsNear++] = lowest;
+      }
+      if (capsNear == 2) {
+        // Ordered along the tangent, as the merged points below.
+        if (tangent.dot(capPoints[0]) > tangent.dot(capPoints[1]))
+          std::swap(capPoints[0], capPoints[1]);
+        add(capPoints[0]);
+        add(capPoints[1]);
+        continue;
+      }
+      const Vec2& a = linkState.contactPoints[first];
+      const Vec2& b = linkState.contactPoints[last];
+      if ((b - a).norm() < settings.mergeDistance) {
+        add(0.5 * (a + b));
+      } else {
+        add(a);
+        add(b);
+      }
+    }
+  }
+
+  int variableCount() const { return dofs + 2 * static_cast<int>(contacts.size()); }
+
+  // Appends a row (over q̈ only: force columns zero) to the objective.
+  void addRow(const Eigen::RowVectorXd& accelerationRow, double target, int level,
+              double weight) {
+    const int r = static_cast<int>(rowInfo.size());
+    rows.row(r).head(dofs) = accelerationRow;
+    rows.row(r).tail(rows.cols() - dofs).setZero();
+    targets[r] = target;
+    rowInfo.push_back({level, weight});
+  }
+
+  int rowCapacity() const {
+    int count = 2 * static_cast<int>(com.size()) + static_cast<int>(angularMomentum.size()) +
+                2 * static_cast<int>(track.size()) + kJointCount;
+    return count + 4 * kLinkCount;  // contacts: at most 3 rows per link, landing 4
+  }
+
+  // A point's rows: J q̈ = a_des − J̇q̇.
+  void addPointRows(int body, const Vec2& local, const Vec2& desired, int level, double weight,
+                    const Vec2* direction = nullptr) {
+    dynamics.pointJacobian(body, local, pointJacobian);
+    const Vec2 rhs = desired - dynamics.pointBiasAcceleration(body, local);
+    if (direction) {
+      rowBuffer.noalias() = direction->transpose() * pointJacobian;
+      addRow(rowBuffer, direction->dot(rhs), level, weight);
+      return;
+    }
+    rowBuffer = pointJacobian.row(0);
+    addRow(rowBuffer, rhs.x(), level, weight);
+    rowBuffer = pointJacobian.row(1);
+    addRow(rowBuffer, rhs.y(), level, weight);
+  }
+
+  void buildRows(double phaseTime, const FeatureStepInput& input, FeatureStepResult& result) {
+    const int n = variableCount();
+    fit(rows, rowCapacity(), n);
+    fit(targets, rowCapacity());
+    rowInfo.clear();
+    const Vec2& origin = frameOrigin;
+    result.frameOrigin = frameOrigin;
+
+    // Contacts, in the first level: a point does not accelerate (a moving one is braked).
+    const double damping = settings.contactDamping;
+    const int contactLevel = settings.hardContacts ? kHardRow : 0;
+    for (size_t i = 0; i < contacts.size();) {
+      const ContactPoint& c = contacts[i];
+      const bool pair = i + 1 < contacts.size() && contacts[i + 1].link == c.link;
+      if (!pair) {
+        const Vec2 v = dynamics.pointVelocity(c.link, c.local);
+        addPointRows(c.link, c.local, -damping * v, contactLevel, settings.contactWeight);
+        ++i;
+        continue;
+      }
+      // A line contact: the normal acceleration of both ends, the tangential one of the
+      // middle (four rows would repeat one of a rigid body's three).
+      const ContactPoint& d = contacts[i + 1];
+      for (const ContactPoint* e : {&c, &d}) {
+        const Vec2 v = dynamics.pointVelocity(e->link, e->local);
+        addPointRows(e->link, e->local, -damping * v, contactLevel, settings.contactWeight,
+                     &e->normal);
+      }
+      const Vec2 middle = 0.5 * (c.local + d.local);
+      const Vec2 v = dynamics.pointVelocity(c.link, middle);
+      addPointRows(c.link, middle, -damping * v, contactLevel, settings.contactWeight,
+                   &c.tangent);
+      i += 2;
+    }
+
+    // A named support link that does not touch: its caps' lowest points descend.
+    for (int link : landing) {
+      const LinkDef& def = character.links[link];
+      const Vec2 down(0.0, -1.0);
+      for (const Vec2& centre : {Vec2(Vec2::Zero()), Vec2(def.axisSign * def.length, 0.0)}) {
+        const double radius =
+            centre.isZero() ? 0.5 * def.proximalThickness : 0.5 * def.distalThickness;
+        const BodyMotion& body = dynamics.bodies()[link];
+        const Vec2 local = centre + rotate(-body.angle, radius * down);
+        const Vec2 v = dynamics.pointVelocity(link, local);
+        addPointRows(link, local, damping * (settings.landingSpeed * down - v), contactLevel,
+                     settings.contactWeight);
+      }
+    }
+
+    for (const ComTask& task : com) {
+      const ComPrimitive& def = task.definition;
+      const Vec2 goal(def.x.value, def.y.value);
+      auto [relative, rate] = interpolate(task.start, goal, def.duration.value, phaseTime);
+      const Vec2 target = origin + relative;
+      const Vec2 desired = def.kp.value * (target - dynamics.com()) +
+                           def.kd.value * (rate - dynamics.comVelocity());
+      dynamics.comJacobian(pointJacobian);
+      const Vec2 rhs = desired - dynamics.comBiasAcceleration();
+      rowBuffer = pointJacobian.row(0);
+      addRow(rowBuffer, rhs.x(), task.level, def.task.weight.value);
+      rowBuffer = pointJacobian.row(1);
+      addRow(rowBuffer, rhs.y(), task.level, def.task.weight.value);
+      result.hasComTarget = true;
+      result.comTarget = target;
+    }
+
+    for (const AngularMomentumTask& task : angularMomentum) {
+      const AngularMomentumPrimitive& def = task.definition;
+      dynamics.centroidalMomentumJacobian(momentumJacobian);
+      const double desired =
+          def.kd.value * (def.target.value - dynamics.centroidalAngularMomentum());
+      addRow(momentumJacobian, desired - dynamics.centroidalMomentumBias(), task.level,
+             def.task.weight.value);
+    }
+
+    for (const TrackTask& task : track) {
+      const TrackPrimitive& def = task.definition;
+      const double weight = def.task.weight.value;
+      if (def.target == TrackPrimitive::Target::LinkAngle) {
+        auto [angle, rate] = interpolate(task.start.x(), def.x.value, def.duration.value, phaseTime);
+        const BodyMotion& body = dynamics.bodies()[task.body];
+        const double desired =
+            def.kp.value * (angle - body.angle) + def.kd.value * (rate - body.angularVelocity);
+        // The body's angular acceleration: the root's plus every joint's on its path.
+        momentumJacobian.setZero();
+        momentumJacobian[kRootAngle] = 1.0;
+        for (int b = task.body; b > 0; b = dynamics.model().bodies[b].parent)
+          momentumJacobian[jointCoordinate(b)] = 1.0;
+        addRow(momentumJacobian, desired, task.level, weight);
+        continue;
+      }
+      const Vec2 goal(def.x.value, def.y.value);
+      auto [relative, rate] = interpolate(task.start, goal, def.duration.value, phaseTime);
+      const Vec2 position = bodyPoint(task.body, task.local);
+      const Vec2 velocity = dynamics.pointVelocity(task.body, task.local);
+      const Vec2 desired =
+          def.kp.value * (origin + relative - position) + def.kd.value * (rate - velocity);
+      addPointRows(task.body, task.local, desired, task.level, weight);
+    }
+
+    // Posture: every joint toward its PD target (a relaxed joint's row has weight 0).
+    momentumJacobian.setZero();
+    for (int j = 0; j < kJointCount; ++j) {
+      const int coordinate = characterJointCoordinate(j);
+      const double desired = posture.kp.value * (input.postureTargets[j] - q[coordinate]) -
+                             posture.kd.value * qd[coordinate];
+      momentumJacobian[coordinate] = 1.0;
+      addRow(momentumJacobian, desired, postureLevel,
+             input.postureHeld[j] ? posture.task.weight.value : 0.0);
+      momentumJacobian[coordinate] = 0.0;
+    }
+  }
+
+  // The equations of motion: M q̈ + h = Sᵀτ + J_c f. The root's rows are the QP's
+  // equalities; the joints' rows give τ = B x + c.
+  void buildDynamics() {
+    const int n = variableCount();
+    const int forces = n - dofs;
+    dynamics.massMatrix(massMatrix);
+    dynamics.biasForces(h);
+    fit(contactJacobian, dofs, forces);
+    for (size_t i = 0; i < contacts.size(); ++i) {
+      const ContactPoint& c = contacts[i];
+      dynamics.pointJacobian(c.link, c.local, pointJacobian);
+      const int column = 2 * static_cast<int>(i);
+      contactJacobian.col(column) = pointJacobian.transpose() * c.normal;
+      contactJacobian.col(column + 1) = pointJacobian.transpose() * c.tangent;
+    }
+    fit(torqueRows, kJointCount, n);
+    fit(torqueOffset, kJointCount);
+    torqueRows.leftCols(dofs) = massMatrix.bottomRows(kJointCount);
+    torqueRows.rightCols(forces) = -contactJacobian.bottomRows(kJointCount);
+    torqueOffset = h.tail(kJointCount);
+  }
+
+  // Fills level `level`'s problem: its rows' objective, the torque regularization, the
+  // dynamics and limits, and the earlier levels' rows held within the tolerance.
+  void buildLevel(int level, const FeatureStepInput& input) {
+    const int n = variableCount();
+    const int forces = n - dofs;
+    const int pointCount = static_cast<int>(contacts.size());
+    int held = 0, hard = 0;
+    for (const RowInfo& info : rowInfo) {
+      if (info.level == kHardRow) ++hard;
+      if (isHeld(info, level)) ++held;
+    }
+    int pairs = 0;
+    for (int i = 0; i + 1 < pointCount; ++i)
+      if (contacts[i].link == contacts[i + 1].link) ++pairs;
+    int links = 0;
+    for (int i = 0; i < pointCount; ++i)
+      if (i == 0 || contacts[i].link != contacts[i - 1].link) ++links;
+    const int inequalities =
+        3 * pointCount + 2 * pairs + links + 2 * kJointCount + 2 * held;
+    QpProblem& problem = problems[static_cast<size_t>(level)];
+    fit(problem.objectiveMatrix, n, n);
+    fit(problem.objectiveVector, n);
+    fit(problem.equalityMatrix, kRootCoordinates + hard, n);
+    fit(problem.equalityVector, kRootCoordinates + hard);
+    fit(problem.inequalityMatrix, inequalities, n);
+    fit(problem.inequalityVector, inequalities);
+
+    // Objective: Σ w (row·x − target)² + w_τ |B x + c − τ_added|² + ε |x|².
+    const int total = static_cast<int>(rowInfo.size());
+    fit(weighted, total, n);
+    fit(weightedTargets, total);
+    int count = 0;
+    for (int r = 0; r < total; ++r) {
+      if (rowInfo[r].level != level || !(rowInfo[r].weight > 0.0)) continue;
+      const double root = std::sqrt(rowInfo[r].weight);
+      weighted.row(count) = root * rows.row(r);
+      weightedTargets[count] = root * targets[r];
+      ++count;
+    }
+    auto& g = problem.objectiveMatrix;
+    auto& a = problem.objectiveVector;
+    g.noalias() = weighted.topRows(count).transpose() * weighted.topRows(count);
+    a.noalias() = -weighted.topRows(count).transpose() * weightedTargets.head(count);
+    const double wt = settings.torqueWeight;
+    g.noalias() += wt * (torqueRows.transpose() * torqueRows);
+    Eigen::Map<const Eigen::VectorXd> added(input.addedTorques.data(), kJointCount);
+    torqueBuffer = torqueOffset - added;
+    a.noalias() += wt * (torqueRows.transpose() * torqueBuffer);
+    g.diagonal().head(dofs).array() += settings.accelerationRegularization;
+    g.diagonal().tail(forces).array() += settings.forceRegularization;
+    for (int i = 0; i < pointCount; ++i) g(dofs + 2 * i + 1, dofs + 2 * i + 1) += settings.tangentialWeight;
+
+    // The root's equations of motion: M_r q̈ − J_c,r f = −h_r.
+    problem.equalityMatrix.leftCols(dofs) = massMatrix.topRows(kRootCoordinates);
+    problem.equalityMatrix.rightCols(forces) = -contactJacobian.topRows(kRootCoordinates);
+    problem.equalityVector.head(kRootCoordinates) = -h.head(kRootCoordinates);
+    for (int r = 0, e = kRootCoordinates; r < total; ++r) {
+      if (rowInfo[r].level != kHardRow) continue;
+      problem.equalityMatrix.row(e) = rows.row(r);
+      problem.equalityVector[e++] = targets[r];
+    }
+
+    // Contacts push, within the friction cone: f_n ≥ 0, μ f_n ± f_t ≥ 0.
+    auto& c = problem.inequalityMatrix;
+    auto& b = problem.inequalityVector;
+    c.setZero();
+    b.setZero();
+    const double mu = settings.friction * settings.frictionMargin;
+    int row = 0;
+    for (int i = 0; i < pointCount; ++i) {
+      const int normal = dofs + 2 * i, tangent = normal + 1;
+      c(row++, normal) = 1.0;
+      c(row, normal) = mu;
+      c(row++, tangent) = -1.0;
+      c(row, normal) = mu;
+      c(row++, tangent) = 1.0;
+    }
+    // A line contact's ends each carry at least the margin's share of its normal force:
+    // (1 − α) f₁ − α f₂ ≥ 0 and (1 − α) f₂ − α f₁ ≥ 0.
+    const double alpha = settings.pressureMargin;
+    for (int i = 0; i + 1 < pointCount; ++i) {
+      if (contacts[i].link != contacts[i + 1].link) continue;
+      const int first = dofs + 2 * i, second = first + 2;
+      c(row, first) = 1.0 - alpha;
+      c(row++, second) = -alpha;
+      c(row, second) = 1.0 - alpha;
+      c(row++, first) = -alpha;
+    }
+    // Each touching link of the support carries at least its minimum load.
+    const double minimum =
+        settings.minimumLoad * dynamics.model().totalMass() * dynamics.model().gravity.norm();
+    for (int i = 0; i < pointCount; ++i) {
+      if (i > 0 && contacts[i].link == contacts[i - 1].link) continue;
+      for (int k = i; k < pointCount && contacts[k].link == contacts[i].link; ++k)
+        c(row, dofs + 2 * k) = 1.0;
+      b[row++] = minimum;
+    }
+    // Torque limits: −τ_max ≤ B x + c ≤ τ_max.
+    for (int j = 0; j < kJointCount; ++j) {
+      const double limit = character.joints[j].maxTorque;
+      c.row(row) = torqueRows.row(j);
+      b[row++] = -limit - torqueOffset[j];
+      c.row(row) = -torqueRows.row(j);
+      b[row++] = torqueOffset[j] - limit;
+    }
+    // Earlier levels: each row within the tolerance of its value at its level's optimum.
+    const double tolerance = settings.levelTolerance;
+    for (int r = 0; r < total; ++r) {
+      if (!isHeld(rowInfo[r], level)) continue;
+      c.row(row) = rows.row(r);
+      b[row++] = rowValue[r] - tolerance;
+      c.row(row) = -rows.row(r);
+      b[row++] = -rowValue[r] - tolerance;
+    }
+  }
+
+  void solve(const CharacterState& state, double phaseTime, const FeatureStepInput& input,
+             FeatureStepResult& result) {
+    result.status = FeatureStatus::Failed;
+    result.qpStatus = QpStatus::Optimal;
+    result.failedLevel = 0;
+    result.hasComTarget = false;
+    result.iterations = 0;
+    result.levels = 0;
+    planned.clear();
+    setState(state);
+    gatherContacts(state);
+    buildRows(phaseTime, input, result);
+    buildDynamics();
+    fit(rowValue, static_cast<int>(rowInfo.size()));
+    int solved = -1;
+    for (int level = 0; level < levels; ++level) {
+      buildLevel(level, input);
+      QpResult& out = results[static_cast<size_t>(level)];
+      const QpStatus status =
+          solvers[static_cast<size_t>(level)].solve(problems[static_cast<size_t>(level)], out);
+      result.iterations += out.iterations;
+      if (status != QpStatus::Optimal) {
+        result.qpStatus = status;
+        result.failedLevel = level + 1;
+        break;
+      }
+      solved = level;
+      ++result.levels;
+      for (int r = 0; r < static_cast<int>(rowInfo.size()); ++r)
+        if (rowInfo[r].level == level) rowValue[r] = rows.row(r).dot(out.x);
+    }
+    if (solved < 0) return;
+    const Eigen::VectorXd& x = results[static_cast<size_t>(solved)].x;
+    bool finite = true;
+    for (int j = 0; j < kJointCount; ++j) {
+      result.torques[j] = torqueRows.row(j).dot(x) + torqueOffset[j];
+      finite = finite && std::isfinite(result.torques[j]);
+    }
+    if (!finite) {
+      result.qpStatus = QpStatus::InvalidInput;
+      result.failedLevel = solved + 1;
+      return;
+    }
+    for (size_t i = 0; i < contacts.size(); ++i) {
+      const ContactPoint& c = contacts[i];
+      const double fn = x[dofs + 2 * static_cast<int>(i)];
+      const double ft = x[dofs + 2 * static_cast<int>(i) + 1];
+      planned.push_back({c.link, c.point, fn * c.normal + ft * c.tangent});
+    }
+    result.contactForces = planned;
+    result.status =
+        solved == levels - 1 ? FeatureStatus::Solved : FeatureStatus::LowerLevelFailed;
+  }
+};
+
+FeatureController::FeatureController(std::span<const Primitive> phasePrimitives,
+                                     const Character& character, const FeatureSettings& settings)
+    : impl_(std::make_unique<Impl>(phasePrimitives, character, settings)) {}
+
+FeatureController::~FeatureController() = default;
+
+void FeatureController::begin(const CharacterState& state) { impl_->begin(state); }
+
+const FeatureStepResult& FeatureController::solve(const CharacterState& state, double phaseTime,
+                                                  const FeatureStepInput& input) {
+  impl_->solve(state, phaseTime, input, result_);
+  return result_;
+}
+
+int FeatureController::levelCount() const { return impl_->levels; }
+
+}  // namespace scl
