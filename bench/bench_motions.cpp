@@ -23,27 +23,23 @@
 #include <vector>
 
 #include "runtime/motion_trial.h"
-#include "scl/binder.h"
 #include "scl/character_file.h"
+#include "scl/compile.h"
 #include "scl/diagnostics.h"
-#include "scl/parser.h"
 
 using namespace scl;
 
 namespace {
 
-// The script bound against `character` (compile() binds against the human).
+// The script compiled for `character` (which wins over its `scene character:`).
 std::optional<Program> compileFor(const std::string& source, const std::string& name,
                                   std::shared_ptr<const Character> character) {
-  DiagnosticSink sink;
-  ScriptBinder binder(sink, std::move(character));
-  parse(source, name, sink, binder);
-  std::optional<Program> program = binder.take();
-  if (hasErrors(sink.diagnostics())) {
-    std::fprintf(stderr, "%s", renderDiagnostics(sink.diagnostics(), source).c_str());
+  CompileResult result = compile(source, name, CompileOptions{std::move(character), {}});
+  if (!result.ok()) {
+    std::fprintf(stderr, "%s", renderDiagnostics(result.diagnostics, source).c_str());
     return std::nullopt;
   }
-  return program;
+  return std::move(result.program);
 }
 
 int usage(const std::string& message) {

@@ -21,9 +21,8 @@
 #include "runtime/run_session.h"
 #include "runtime/runner.h"
 #include "runtime/simulation.h"
-#include "scl/binder.h"
 #include "scl/character_file.h"
-#include "scl/parser.h"
+#include "scl/compile.h"
 #include "tools/character_report.h"
 
 using namespace scl;
@@ -48,17 +47,13 @@ std::shared_ptr<const Character> builtin(const std::string& name) {
   return load.character;
 }
 
-// A script bound against `character` (compile() binds against the human).
+// A script compiled for `character` (nullptr: the one its `scene character:` names).
 Program compileFor(const std::string& source, const std::string& fileName,
                    std::shared_ptr<const Character> character) {
-  DiagnosticSink sink;
-  ScriptBinder binder(sink, std::move(character));
-  parse(source, fileName, sink, binder);
-  std::optional<Program> program = binder.take();
-  INFO(renderDiagnostics(sink.diagnostics(), source));
-  REQUIRE_FALSE(hasErrors(sink.diagnostics()));
-  REQUIRE(program);
-  return *std::move(program);
+  CompileResult result = compile(source, fileName, CompileOptions{std::move(character), {}});
+  INFO(renderDiagnostics(result.diagnostics, source));
+  REQUIRE(result.ok());
+  return *std::move(result.program);
 }
 
 // docs/retargeting.md, "The characters": the table's rows by their first cell, each a
@@ -313,10 +308,12 @@ TEST_CASE("every ported script meets its motion's mark on the character it names
     REQUIRE(underscore != std::string::npos);
     const std::string motion = stem.substr(0, underscore);
     const std::string characterName = stem.substr(underscore + 1);
-    CHECK(source.find("// character: " + characterName + "\n") != std::string::npos);
+    CHECK(source.find("scene character: " + characterName + " ") != std::string::npos);
     const MotionMark* mark = findMotionMark(motion);
     REQUIRE(mark);
-    const Program program = compileFor(source, path.filename().string(), builtin(characterName));
+    // The script names its character itself.
+    const Program program = compileFor(source, path.string(), nullptr);
+    REQUIRE(program.character->name == characterName);
     for (std::uint64_t seed : {0, 1, 2, 3}) {
       CAPTURE(seed);
       MotionTrial trial;
