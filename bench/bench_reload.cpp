@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -43,7 +44,7 @@ std::string script(int phases, int angle) {
 
 double percentile(std::vector<double> values, double q) {
   std::sort(values.begin(), values.end());
-  const auto index = static_cast<size_t>(q * static_cast<double>(values.size() - 1) + 0.5);
+  const auto index = static_cast<size_t>(std::lround(q * static_cast<double>(values.size() - 1)));
   return values[index];
 }
 

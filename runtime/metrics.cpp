@@ -3,7 +3,31 @@
 #include <algorithm>
 #include <cmath>
 
+#include "runtime/placement.h"
+
 namespace scl {
+
+ReferenceHeights referenceHeights(const Character& character) {
+  std::array<double, kJointCount> joints{};
+  const double flatAnkle = degToRad(character.footFlatAngleDeg() - 90.0);
+  joints[kLeftAnkle] = flatAnkle;
+  joints[kRightAnkle] = flatAnkle;
+  const CharacterState state = forwardKinematics(character, Vec2::Zero(), degToRad(90.0), joints);
+  const double ground = lowestPoint(character, state);
+  const double headTop = state.links[kHead].origin.y() + character.links[kHead].length +
+                         character.links[kHead].distalThickness / 2.0;
+  return {state.jointPositions[kNeckTop].y() - ground, state.jointPositions[kLeftHip].y() - ground,
+          headTop - ground};
+}
+
+MetricsDef metricsFor(const Character& character) {
+  MetricsDef def;
+  const double scale = referenceHeights(character).head / referenceHeights(*humanCharacter()).head;
+  if (scale == 1.0) return def;
+  def.standingHeadHeight *= scale;
+  def.riseHeadHeight *= scale;
+  return def;
+}
 
 MotionMetrics::MotionMetrics(const MetricsDef& def) : def_(def) {}
 

@@ -27,6 +27,24 @@ struct MetricsDef {
   bool uprightFromStart = false;
 };
 
+/// Reference heights of a character standing straight: every link upright (world angle
+/// 90°), the feet flat, the lowest point on the ground (docs/marks.md, Reference heights).
+struct ReferenceHeights {
+  /// The neckTop joint: the character's head height (the human's 1.79 m), metres.
+  double head = 0.0;
+  /// The hip joints: its leg length, metres.
+  double hip = 0.0;
+  /// The top of the head (the outer edge of the head's distal cap), metres.
+  double top = 0.0;
+};
+ReferenceHeights referenceHeights(const Character& character);
+
+/// The thresholds of docs/marks.md for `character`: the human's (MetricsDef{}), with the
+/// head heights scaled by the ratio of its reference head height to the human's, so that
+/// "standing" means the same posture on a smaller or larger body. The human gets exactly
+/// MetricsDef{}.
+MetricsDef metricsFor(const Character& character);
+
 /// Summary figures of a run so far.
 struct MotionSummary {
   /// Simulated time observed, seconds.

@@ -28,8 +28,17 @@ const MotionMark* findMotionMark(const std::string& name) {
   return nullptr;
 }
 
-MotionTrialResult runMotionTrial(const MotionMark& mark, const Program& program,
+MotionMark markFor(const MotionMark& mark, const Character& character) {
+  MotionMark scaled = mark;
+  const double legRatio = referenceHeights(character).hip / referenceHeights(*humanCharacter()).hip;
+  if (legRatio != 1.0 && scaled.minDistance) *scaled.minDistance *= std::sqrt(legRatio);
+  return scaled;
+}
+
+MotionTrialResult runMotionTrial(const MotionMark& humanMark, const Program& program,
                                  const MotionTrial& trial) {
+  const Character& character = program.character ? *program.character : *humanCharacter();
+  const MotionMark mark = markFor(humanMark, character);
   MotionTrialResult result;
   auto start = std::chrono::steady_clock::now();
   SimulationDef def = simulationDefFor(program);
@@ -38,7 +47,7 @@ MotionTrialResult runMotionTrial(const MotionMark& mark, const Program& program,
   RunSessionDef run;
   run.simulation = def;
   run.length.duration = mark.duration;
-  run.metrics = MetricsDef{};
+  run.metrics = metricsFor(character);
   run.metrics->uprightFromStart = mark.uprightFromStart;
   run.metricsSeeInitialState = false;
   auto fail = [&](const std::string& why) {

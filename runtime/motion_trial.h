@@ -36,6 +36,12 @@ struct MotionMark {
 const std::vector<MotionMark>& motionMarks();
 const MotionMark* findMotionMark(const std::string& name);
 
+/// The mark for another character (docs/marks.md, Other characters): the same times and
+/// step count; the walk's distance scaled by the square root of the ratio of its leg
+/// length (hip height) to the human's, as a dynamically similar (Froude-scaled) walk
+/// would go. The human's marks are returned unchanged.
+MotionMark markFor(const MotionMark& mark, const Character& character);
+
 /// How to run a trial.
 struct MotionTrial {
   /// Time step, seconds.
@@ -58,7 +64,8 @@ struct MotionTrialResult {
 };
 
 /// Simulates `program` (compiled from the mark's script) from its scene and checks the
-/// mark. A diverged simulation is a failed trial.
+/// mark, scaled to the program's character (markFor(), metricsFor()). A diverged
+/// simulation is a failed trial.
 MotionTrialResult runMotionTrial(const MotionMark& mark, const Program& program,
                                  const MotionTrial& trial = {});
 

@@ -82,7 +82,8 @@ struct RunSessionDef {
   ControllerOptions controller;
   std::vector<Push> pushes;
   RunLength length;
-  /// The summary's measures; nullopt: no metrics are kept (the optimizer's inner loop).
+  /// The summary's measures (the human's thresholds unless set: metricsFor() scales them
+  /// to another character); nullopt: no metrics are kept (the optimizer's inner loop).
   std::optional<MetricsDef> metrics = MetricsDef{};
   /// The metrics also observe the initial state at t = 0 (`scl run`'s summary measures
   /// distance from it); otherwise they start with the first step.

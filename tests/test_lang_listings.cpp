@@ -210,6 +210,7 @@ TEST_CASE("formatting keeps every comment, in order, next to its node") {
 TEST_CASE("formatting every shipped script keeps its tree and its comments and is idempotent") {
   std::vector<fs::path> files = scriptsIn(kThesis);
   for (const fs::path& path : scriptsIn(SCL_SOURCE_DIR "/scripts")) files.push_back(path);
+  for (const fs::path& path : scriptsIn(SCL_SOURCE_DIR "/scripts/ports")) files.push_back(path);
   for (const fs::path& path : scriptsIn(SCL_SOURCE_DIR "/tests/lang")) files.push_back(path);
   int checked = 0;
   for (const fs::path& path : files) {

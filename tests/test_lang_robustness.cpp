@@ -167,5 +167,5 @@ TEST_CASE("a 1 MB script compiles, and 1 MB of random bytes gives few diagnostic
   CHECK_FALSE(bad.ok());
   // The error limit stops the front end early: a page of diagnostics, not megabytes.
   CHECK(bad.diagnostics.size() <= 60);
-  CHECK(rendered.size() < 64 * 1024);
+  CHECK(rendered.size() < size_t{64} * 1024);
 }

@@ -154,7 +154,8 @@ Recorded simulate(Program program, const SimulationDef& def, const RunRequest& r
   run.simulation = def;
   run.pushes = request.pushes;
   run.length = runLength(program, request);
-  run.metrics = MetricsDef{};
+  // The thresholds of docs/marks.md, scaled to the character's body.
+  run.metrics = metricsFor(*program.character);
   run.metrics->uprightFromStart = def.scene.pose == "standing";
   Recorded recorded;
   const auto setupStart = Clock::now();

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "runtime/metrics.h"
 #include "tools/cli.h"
 
 namespace scl {
@@ -87,9 +88,10 @@ std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
   }
   line("standing at end", standing);
   line("fell", s.fell ? "yes, at " + seconds(s.fell) : "no");
-  line("rise time",
-       s.riseTime ? seconds(s.riseTime)
-                  : "never (the head did not rise to 1.75 m; none when it started that high)");
+  const double riseHeight = metricsFor(*run.def.character).riseHeadHeight;
+  line("rise time", s.riseTime ? seconds(s.riseTime)
+                               : "never (the head did not rise to " + fixedDecimals(riseHeight, 2) +
+                                     " m; none when it started that high)");
   line("max pelvis height",
        fixedDecimals(s.maxPelvisHeight, 3) + " m overall, " +
            (s.maxAirbornePelvisHeight
