@@ -109,10 +109,10 @@ struct FeatureController::Impl {
   Eigen::MatrixXd rows;             // the objective's rows over x = (q̈, f)
   Eigen::VectorXd targets;
   std::vector<RowInfo> rowInfo;
-  Eigen::VectorXd rowValue;        // each row's value at the optimum of its own level
-  Eigen::MatrixXd torqueRows;      // τ = torqueRows x + torqueOffset
+  Eigen::VectorXd rowValue;    // each row's value at the optimum of its own level
+  Eigen::MatrixXd torqueRows;  // τ = torqueRows x + torqueOffset
   Eigen::VectorXd torqueOffset;
-  Eigen::MatrixXd weighted;        // workspace: √w · rows of one level
+  Eigen::MatrixXd weighted;  // workspace: √w · rows of one level
   Eigen::VectorXd weightedTargets;
   std::vector<QpSolver> solvers;
   std::vector<QpProblem> problems;
@@ -300,8 +300,7 @@ struct FeatureController::Impl {
   int variableCount() const { return dofs + 2 * static_cast<int>(contacts.size()); }
 
   // Appends a row (over q̈ only: force columns zero) to the objective.
-  void addRow(const Eigen::RowVectorXd& accelerationRow, double target, int level,
-              double weight) {
+  void addRow(const Eigen::RowVectorXd& accelerationRow, double target, int level, double weight) {
     const int r = static_cast<int>(rowInfo.size());
     rows.row(r).head(dofs) = accelerationRow;
     rows.row(r).tail(rows.cols() - dofs).setZero();
@@ -361,8 +360,7 @@ struct FeatureController::Impl {
       }
       const Vec2 middle = 0.5 * (c.local + d.local);
       const Vec2 v = dynamics.pointVelocity(c.link, middle);
-      addPointRows(c.link, middle, -damping * v, contactLevel, settings.contactWeight,
-                   &c.tangent);
+      addPointRows(c.link, middle, -damping * v, contactLevel, settings.contactWeight, &c.tangent);
       i += 2;
     }
 
@@ -386,8 +384,8 @@ struct FeatureController::Impl {
       const Vec2 goal(def.x.value, def.y.value);
       auto [relative, rate] = interpolate(task.start, goal, def.duration.value, phaseTime);
       const Vec2 target = origin + relative;
-      const Vec2 desired = def.kp.value * (target - dynamics.com()) +
-                           def.kd.value * (rate - dynamics.comVelocity());
+      const Vec2 desired =
+          def.kp.value * (target - dynamics.com()) + def.kd.value * (rate - dynamics.comVelocity());
       dynamics.comJacobian(pointJacobian);
       const Vec2 rhs = desired - dynamics.comBiasAcceleration();
       rowBuffer = pointJacobian.row(0);
@@ -411,7 +409,8 @@ struct FeatureController::Impl {
       const TrackPrimitive& def = task.definition;
       const double weight = def.task.weight.value;
       if (def.target == TrackPrimitive::Target::LinkAngle) {
-        auto [angle, rate] = interpolate(task.start.x(), def.x.value, def.duration.value, phaseTime);
+        auto [angle, rate] =
+            interpolate(task.start.x(), def.x.value, def.duration.value, phaseTime);
         const BodyMotion& body = dynamics.bodies()[task.body];
         const double desired =
             def.kp.value * (angle - body.angle) + def.kd.value * (rate - body.angularVelocity);
@@ -484,8 +483,7 @@ struct FeatureController::Impl {
     int links = 0;
     for (int i = 0; i < pointCount; ++i)
       if (i == 0 || contacts[i].link != contacts[i - 1].link) ++links;
-    const int inequalities =
-        3 * pointCount + 2 * pairs + links + 2 * kJointCount + 2 * held;
+    const int inequalities = 3 * pointCount + 2 * pairs + links + 2 * kJointCount + 2 * held;
     QpProblem& problem = problems[static_cast<size_t>(level)];
     fit(problem.objectiveMatrix, n, n);
     fit(problem.objectiveVector, n);
@@ -517,7 +515,8 @@ struct FeatureController::Impl {
     a.noalias() += wt * (torqueRows.transpose() * torqueBuffer);
     g.diagonal().head(dofs).array() += settings.accelerationRegularization;
     g.diagonal().tail(forces).array() += settings.forceRegularization;
-    for (int i = 0; i < pointCount; ++i) g(dofs + 2 * i + 1, dofs + 2 * i + 1) += settings.tangentialWeight;
+    for (int i = 0; i < pointCount; ++i)
+      g(dofs + 2 * i + 1, dofs + 2 * i + 1) += settings.tangentialWeight;
 
     // The root's equations of motion: M_r q̈ − J_c,r f = −h_r.
     problem.equalityMatrix.leftCols(dofs) = massMatrix.topRows(kRootCoordinates);
@@ -633,8 +632,7 @@ struct FeatureController::Impl {
       planned.push_back({c.link, c.point, fn * c.normal + ft * c.tangent});
     }
     result.contactForces = planned;
-    result.status =
-        solved == levels - 1 ? FeatureStatus::Solved : FeatureStatus::LowerLevelFailed;
+    result.status = solved == levels - 1 ? FeatureStatus::Solved : FeatureStatus::LowerLevelFailed;
   }
 };
 

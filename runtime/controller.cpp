@@ -1,9 +1,11 @@
 #include "runtime/controller.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <tuple>
 
 namespace scl {
 
@@ -110,9 +112,10 @@ void Controller::enterPhase(int index, const CharacterState& state) {
   feature_.reset();
   holding_ = false;
   warnedThisPhase_ = false;
+  comOutsideSince_.reset();
   if (hasFeatures(primitives)) {
-    feature_ = std::make_unique<FeatureController>(primitives, *program_.character,
-                                                   options_.feature);
+    feature_ =
+        std::make_unique<FeatureController>(primitives, *program_.character, options_.feature);
     feature_->begin(state);
   }
   for (int i = 0; i < kLinkCount; ++i) {
@@ -210,6 +213,40 @@ void Controller::warnOnce(const std::string& message) {
   warnings_.push_back({time_, phase_, message});
 }
 
+void Controller::warnIfComTargetOutsideSupport(const FeatureStepResult& result) {
+  // The support's extent along the ground: the planned contact points. A target beyond it
+  // cannot be held still; the QP then does what it can (the user should know why).
+  if (!result.hasComTarget || result.contactForces.empty()) {
+    comOutsideSince_.reset();
+    return;
+  }
+  double low = result.contactForces.front().point.x(), high = low;
+  for (const PlannedContactForce& force : result.contactForces) {
+    low = std::min(low, force.point.x());
+    high = std::max(high, force.point.x());
+  }
+  constexpr double kSlack = 0.01;  // metres: a target on the edge is not a mistake
+  // Seconds: a foot lands or lifts over a few steps, when the support is briefly smaller.
+  constexpr double kPersistence = 0.25;
+  const double x = result.comTarget.x();
+  if (x >= low - kSlack && x <= high + kSlack) {
+    comOutsideSince_.reset();
+    return;
+  }
+  if (!comOutsideSince_) {
+    comOutsideSince_ = time_;
+    supportWhenOutside_ = {low, high};  // the support it left, not the one it fell onto
+  }
+  if (time_ - *comOutsideSince_ < kPersistence) return;
+  std::tie(low, high) = supportWhenOutside_;
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "the centre-of-mass target (x = %.3f m) lies outside the support (%.3f to "
+                "%.3f m): it cannot be held still",
+                x, low, high);
+  warnOnce(text);
+}
+
 void Controller::computeFeatureTorques(const CharacterState& state, double dt, bool started) {
   // Solve on a phase's first step and whenever a solve is due; hold the last torques
   // between (docs/features.md, Control rate).
@@ -218,8 +255,7 @@ void Controller::computeFeatureTorques(const CharacterState& state, double dt, b
   if (due) {
     FeatureStepInput input;
     input.postureTargets = frame_.target;
-    for (int j = 0; j < kJointCount; ++j)
-      input.postureHeld[j] = frame_.mode[j] == DriveMode::Track;
+    for (int j = 0; j < kJointCount; ++j) input.postureHeld[j] = frame_.mode[j] == DriveMode::Track;
     input.addedTorques = frame_.addedTorque;
     const FeatureStepResult& result = feature_->solve(state, phaseTime_, input);
     output_.featureSolved = true;
@@ -239,6 +275,7 @@ void Controller::computeFeatureTorques(const CharacterState& state, double dt, b
       warnOnce("the feature QP's level " + std::to_string(result.failedLevel) + " failed (" +
                std::string(qpStatusName(result.qpStatus)) +
                "); the torques of the levels above it are used");
+    warnIfComTargetOutsideSupport(result);
     heldTorques_ = result.torques;
     holding_ = true;
   } else {

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -126,6 +127,7 @@ class Controller {
   void computeTorques(const CharacterState& state);
   void computeFeatureTorques(const CharacterState& state, double dt, bool started);
   void warnOnce(const std::string& message);
+  void warnIfComTargetOutsideSupport(const FeatureStepResult& result);
 
   Program program_;
   /// The current phase's primitives, made when it started.
@@ -153,6 +155,10 @@ class Controller {
   /// Time since the last solve, seconds.
   double sinceSolve_ = 0.0;
   bool warnedThisPhase_ = false;
+  /// Since when the centre-of-mass target has been outside the support, seconds.
+  std::optional<double> comOutsideSince_;
+  /// The support's extent along x then, metres.
+  std::pair<double, double> supportWhenOutside_{};
   std::vector<ControlWarning> warnings_;
 };
 

@@ -32,7 +32,8 @@ RunLength defaultRunLength(const Program& program) {
 }
 
 RunSession::RunSession(Program program, RunSessionDef definition)
-    : def_(std::move(definition)), runner_(std::move(program), def_.simulation, {}, def_.controller) {
+    : def_(std::move(definition)),
+      runner_(std::move(program), def_.simulation, {}, def_.controller) {
   endReason_ = def_.length.reason;
   if (def_.metrics) metrics_.emplace(*def_.metrics);
   if (metrics_ && def_.metricsSeeInitialState)

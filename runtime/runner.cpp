@@ -55,7 +55,6 @@ SimulationDef withProgramCharacter(SimulationDef definition, const Program& prog
   return definition;
 }
 
-
 ControllerOptions withFriction(ControllerOptions options, const SimulationDef& definition) {
   options.feature.friction = definition.friction;
   return options;

@@ -153,6 +153,7 @@ Recorded simulate(Program program, const SimulationDef& def, const RunRequest& r
   RunSessionDef run;
   run.simulation = def;
   run.pushes = request.pushes;
+  if (request.featureRate) run.controller.featureRate = *request.featureRate;
   run.length = runLength(program, request);
   // The thresholds of docs/marks.md, scaled to the character's body.
   run.metrics = metricsFor(*program.character);
@@ -184,6 +185,11 @@ Recorded simulate(Program program, const SimulationDef& def, const RunRequest& r
   outcome.steps = session.steps();
   outcome.endReason = session.endReason();
   outcome.parameters = session.program().parameters;
+  // What the controller met (e.g. the feature QP failed and PD stood in), once per phase.
+  for (const ControlWarning& warning : session.runner().controller().warnings())
+    std::fprintf(stderr, "scl run: warning: t = %.3f s, phase '%s': %s\n", warning.time,
+                 session.program().phases[static_cast<size_t>(warning.phase)].name.c_str(),
+                 warning.message.c_str());
   if (filmstrip) {
     const int phase = session.runner().report().phase;
     recorded.frames = filmstrip->finish({session.runner().time(),

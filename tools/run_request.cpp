@@ -122,7 +122,11 @@ cxxopts::Options runOptions() {
       cxxopts::value<std::string>(), "LINK:FX,FY@T+DUR")(
       "perturb", "add uniform random offsets in ±DEG degrees to every initial joint angle",
       cxxopts::value<double>(),
-      "DEG")("seed", "seed of --perturb (default 0)", cxxopts::value<std::uint64_t>(), "N");
+      "DEG")("seed", "seed of --perturb (default 0)", cxxopts::value<std::uint64_t>(), "N")(
+      "feature-rate",
+      "solve the feature QP this often, Hz, holding its torques between solves (default: "
+      "every step)",
+      cxxopts::value<double>(), "HZ");
   options.add_options("Output")("json", "print the summary as one JSON object")(
       "out", "write the trajectory as CSV", cxxopts::value<std::string>(), "FILE.csv")(
       "rate", "trajectory samples per second", cxxopts::value<double>()->default_value("100"),
@@ -164,6 +168,19 @@ RunRequest readRunRequest(const cxxopts::ParseResult& parsed) {
   if (parsed.count("seed")) {
     if (!request.perturbDeg) throw UsageError("--seed only applies with --perturb DEG");
     request.seed = parsed["seed"].as<std::uint64_t>();
+  }
+  if (parsed.count("feature-rate")) {
+    const double rate = parsed["feature-rate"].as<double>();
+    if (!(rate > 0.0) || !std::isfinite(rate))
+      throw UsageError("--feature-rate must be a positive number of Hz (got " +
+                       fixedDecimals(rate, 3) + ")");
+    if (rate * request.timeStep > 1.0 + 1e-9) {
+      std::ostringstream out;
+      out << "--feature-rate " << rate << " Hz is faster than the time step: at most "
+          << 1.0 / request.timeStep << " Hz with --dt " << request.timeStep;
+      throw UsageError(out.str());
+    }
+    request.featureRate = rate;
   }
   request.json = parsed.count("json") > 0;
   if (parsed.count("out")) request.csvPath = parsed["out"].as<std::string>();

@@ -31,6 +31,8 @@ struct RunRequest {
   std::vector<Push> pushes;
   /// `--perturb`, degrees, and `--seed`.
   std::optional<double> perturbDeg;
+  /// --feature-rate: how often a feature phase solves its QP, Hz (unset: every step).
+  std::optional<double> featureRate;
   std::uint64_t seed = 0;
   /// `--json`: the summary as one JSON object.
   bool json = false;

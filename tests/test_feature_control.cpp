@@ -1,0 +1,202 @@
+// The whole-body feature controller in the loop (docs/features.md): the feature stance
+// stands and withstands Liu's pushes where the quiet-stance script falls, a lower control
+// rate still stands, and bad requests (a centre-of-mass target outside the support, an
+// infeasible QP) end in a warning and finite torques, never NaN or a crash.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "feature/feature_controller.h"
+#include "runtime/run_session.h"
+#include "runtime/simulation.h"
+#include "scl/compile.h"
+
+using namespace scl;
+
+namespace {
+
+const std::string kSourceDir = SCL_SOURCE_DIR;
+
+Program compileText(const std::string& text, const std::string& name) {
+  CompileResult result = compile(text, name);
+  INFO(name);
+  REQUIRE(result.ok());
+  return *result.program;
+}
+
+Program compileScript(const std::string& path) {
+  std::ifstream in(kSourceDir + "/" + path);
+  REQUIRE(in.good());
+  std::stringstream text;
+  text << in.rdbuf();
+  return compileText(text.str(), path);
+}
+
+struct Outcome {
+  bool standing = false;
+  bool finiteTorques = true;
+  long steps = 0;
+  long solves = 0;
+  long featureSteps = 0;
+  std::vector<ControlWarning> warnings;
+};
+
+Outcome run(const Program& program, double duration, std::vector<Push> pushes = {},
+            ControllerOptions options = {}) {
+  RunSessionDef def;
+  def.simulation = simulationDefFor(program);
+  def.controller = options;
+  def.pushes = std::move(pushes);
+  def.length.duration = duration;
+  def.metrics = metricsFor(*program.character);
+  def.metrics->uprightFromStart = true;
+  RunSession session(program, def);
+  Outcome outcome;
+  session.run([&](const StepView&) {
+    const ControlOutput& output = session.runner().controller().output();
+    ++outcome.steps;
+    if (output.featurePhase) ++outcome.featureSteps;
+    if (output.featureSolved) ++outcome.solves;
+    for (double torque : output.torques) outcome.finiteTorques &= std::isfinite(torque);
+  });
+  outcome.standing = session.summary().standing;
+  outcome.warnings = session.runner().controller().warnings();
+  return outcome;
+}
+
+// A push at the trunk from 6 s, after the stance has formed.
+Push trunkPush(double force, double duration) { return {kTrunk, Vec2(force, 0.0), 6.0, duration}; }
+
+}  // namespace
+
+TEST_CASE("the feature stance stands for 12 s with every QP solved", "[feature]") {
+  const Outcome outcome = run(compileScript("scripts/feature-stance.scl"), 12.0);
+  CHECK(outcome.standing);
+  CHECK(outcome.finiteTorques);
+  CHECK(outcome.warnings.empty());
+  CHECK(outcome.featureSteps > 0);
+  CHECK(outcome.solves == outcome.featureSteps);  // full rate: one solve per step
+}
+
+TEST_CASE("the feature stance withstands Liu's pushes, forward and backward", "[feature]") {
+  const Program program = compileScript("scripts/feature-stance.scl");
+  for (const auto& [force, duration] : {std::pair{120.0, 0.5}, std::pair{90.0, 1.0}}) {
+    for (double sign : {1.0, -1.0}) {
+      CAPTURE(sign * force, duration);
+      const Outcome outcome = run(program, 12.0, {trunkPush(sign * force, duration)});
+      CHECK(outcome.standing);
+      CHECK(outcome.finiteTorques);
+    }
+  }
+}
+
+TEST_CASE("the quiet-stance script falls under Liu's 0.5 s push where the feature stance stands",
+          "[feature]") {
+  // The comparison the push benchmark (bench/bench_push) makes in full.
+  const Outcome outcome = run(compileScript("scripts/stand.scl"), 12.0, {trunkPush(120.0, 0.5)});
+  CHECK_FALSE(outcome.standing);
+}
+
+TEST_CASE("at a 1 kHz feature rate the QP solves a quarter as often and the stance stands",
+          "[feature]") {
+  ControllerOptions options;
+  options.featureRate = 1000.0;
+  const Outcome outcome = run(compileScript("scripts/feature-stance.scl"), 12.0, {}, options);
+  CHECK(outcome.standing);
+  CHECK(outcome.finiteTorques);
+  // A solve on each phase's first step and every fourth step after (0.25 ms steps).
+  const double fraction = static_cast<double>(outcome.solves) / outcome.featureSteps;
+  CHECK(fraction == Approx(0.25).margin(0.01));
+}
+
+TEST_CASE("a centre-of-mass target outside the support warns once and keeps torques finite",
+          "[feature]") {
+  const Program program = compileText(R"(scene pose: standing env: flat duration: 3
+{
+  (lean)
+  [necks 0, waist 0, hips 0, knees -5]
+  [com (0.6, 1.1)]
+  [support feet]
+})",
+                                      "outside.scl");
+  const Outcome outcome = run(program, 3.0);
+  CHECK(outcome.finiteTorques);
+  REQUIRE(outcome.warnings.size() == 1);
+  CHECK_THAT(outcome.warnings[0].message, Catch::Contains("outside the support"));
+}
+
+TEST_CASE("an infeasible QP falls back to the phase's PD torques with one warning", "[feature]") {
+  // Contacts as equalities (the feet may not accelerate) and every touching foot carrying
+  // ten times the body's weight: within the joints' torque limits no plan can, so the
+  // first level is infeasible on every step.
+  ControllerOptions options;
+  options.feature.hardContacts = true;
+  options.feature.minimumLoad = 10.0;
+  const Program program = compileScript("scripts/feature-stance.scl");
+  const Outcome outcome = run(program, 3.2, {}, options);
+  CHECK(outcome.finiteTorques);
+  REQUIRE(outcome.warnings.size() == 1);  // once per phase: only 'shift' (from 2.5 s) has run by 3.2 s
+  CHECK_THAT(outcome.warnings[0].message, Catch::Contains("feature QP failed"));
+  CHECK_THAT(outcome.warnings[0].message, Catch::Contains("PD torques stand in"));
+}
+
+TEST_CASE("strict levels: a lower level cannot undo a higher one", "[feature]") {
+  // Two contradictory centre-of-mass targets: priority 1 holds the body up, priority 2 asks
+  // it to crouch. The solve succeeds and the character stands as level 1 wants.
+  const std::string contradictory = R"(scene pose: standing env: flat duration: 4
+{
+  (settle)
+  [necks 0, waist 0, hips 0, knees 0 time: 0.5]
+  [relax ankles strength 0.1]
+  [vf sb(600, 300) on: trunk, by: leftAnkle]
+  [symm]
+  [gc]
+}
+after 2.5
+{
+  (hold)
+  [necks 0, waist 0, hips 0, knees -5]
+  [com (0, 1.15) priority 1]
+  [com (0, 0.7) priority 2]
+  [track trunk 90 priority 1]
+  [support feet]
+})";
+  const Outcome strict = run(compileText(contradictory, "strict.scl"), 4.0);
+  CHECK(strict.finiteTorques);
+  CHECK(strict.standing);
+  for (const ControlWarning& warning : strict.warnings) CHECK_THAT(warning.message, !Catch::Contains("failed"));
+
+  // The same two targets weighted in one level: the crouch wins half the way, and the head
+  // drops below standing height.
+  std::string weighted = contradictory;
+  weighted.replace(weighted.find("priority 2"), 10, "priority 1");
+  const Outcome blended = run(compileText(weighted, "weighted.scl"), 4.0);
+  CHECK(blended.finiteTorques);
+  CHECK_FALSE(blended.standing);
+}
+
+TEST_CASE("FeatureController: no contacts and no features solve to finite torques", "[feature]") {
+  // A phase with only a posture task, the character in the air (no contact points).
+  const Program program = compileText(R"(scene pose: standing env: flat duration: 1
+{
+  (air)
+  [posture weight 1]
+})",
+                                      "air.scl");
+  Simulation simulation(simulationDefFor(program));
+  CharacterState state = simulation.state();
+  for (LinkState& link : state.links) {
+    link.contact = false;
+    link.contactPointCount = 0;
+  }
+  FeatureController controller(program.phases[0].primitives, *program.character);
+  controller.begin(state);
+  FeatureStepInput input;
+  input.postureHeld.fill(true);
+  const FeatureStepResult& result = controller.solve(state, 0.0, input);
+  CHECK(result.status == FeatureStatus::Solved);
+  CHECK(result.contactForces.empty());
+  for (double torque : result.torques) CHECK(std::isfinite(torque));
+}
