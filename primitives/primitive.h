@@ -25,10 +25,10 @@ class PrimitiveInstance {
 };
 
 /// Makes the instance for a bound primitive; nullptr for a feature (isFeature(): the
-/// whole-body QP's tasks, which the controller solves together). Throws std::invalid_argument when the
-/// primitive names something it cannot drive (e.g. an IK effector that is no wrist or
-/// ankle); the binder rejects those before, so this guards hand-built programs.
-/// `character` (the program's) must outlive the instance.
+/// whole-body QP's tasks, which the controller solves together). Throws std::invalid_argument when
+/// the primitive names something it cannot drive (e.g. an IK effector that is no wrist or ankle);
+/// the binder rejects those before, so this guards hand-built programs. `character` (the program's)
+/// must outlive the instance.
 std::unique_ptr<PrimitiveInstance> makePrimitive(const Primitive& primitive,
                                                  const Character& character);
 

@@ -41,7 +41,13 @@ constexpr std::array<std::string_view, 5> kContactWords = {"established", "lost"
 constexpr std::array<std::string_view, 11> kTrailingWords = {
     "child", "parent", "time", "on", "by", "rel", "strength", "kp", "kd", "weight", "priority"};
 // The options of features (task-arg), in canonical order.
-enum TaskArg : unsigned { kTaskKp = 1, kTaskKd = 2, kTaskTime = 4, kTaskWeight = 8, kTaskPriority = 16 };
+enum TaskArg : unsigned {
+  kTaskKp = 1,
+  kTaskKd = 2,
+  kTaskTime = 4,
+  kTaskWeight = 8,
+  kTaskPriority = 16
+};
 
 class ScriptParser : private TokenCursor {
  public:
@@ -631,9 +637,9 @@ class ScriptParser : private TokenCursor {
     } else if (isKind(TokenKind::Number)) {
       track.angle = parseNumber("");
     } else {
-      expectedNear("a target '(x, y)' or an angle (degrees) after '" + quoteToken(track.on.text) +
-                       "'",
-                   peek());
+      expectedNear(
+          "a target '(x, y)' or an angle (degrees) after '" + quoteToken(track.on.text) + "'",
+          peek());
       return false;
     }
     return parseTaskArgs(track.args, kTaskKp | kTaskKd | kTaskTime | kTaskWeight | kTaskPriority,
@@ -684,8 +690,10 @@ class ScriptParser : private TokenCursor {
   static std::string describeArgs(const std::array<ArgSpec, 5>& specs, size_t count) {
     std::string out;
     for (size_t i = 0; i < count; ++i)
-      out += (i == 0 ? "" : i + 1 == count ? " and " : ", ") + std::string(specs[i].name) +
-             (specs[i].colon ? ":" : "");
+      out += (i == 0           ? ""
+              : i + 1 == count ? " and "
+                               : ", ") +
+             std::string(specs[i].name) + (specs[i].colon ? ":" : "");
     return out;
   }
 
