@@ -506,10 +506,13 @@ struct FeatureController::Impl {
     }
     auto& g = problem.objectiveMatrix;
     auto& a = problem.objectiveVector;
-    g.noalias() = weighted.topRows(count).transpose() * weighted.topRows(count);
-    a.noalias() = -weighted.topRows(count).transpose() * weightedTargets.head(count);
+    // G's lower triangle only (all the solver reads): symmetric rank updates do half the
+    // work of full products, and at these sizes the products are most of a solve's cost.
     const double wt = settings.torqueWeight;
-    g.noalias() += wt * (torqueRows.transpose() * torqueRows);
+    g.setZero();
+    g.selfadjointView<Eigen::Lower>().rankUpdate(weighted.topRows(count).transpose());
+    g.selfadjointView<Eigen::Lower>().rankUpdate(torqueRows.transpose(), wt);
+    a.noalias() = -weighted.topRows(count).transpose() * weightedTargets.head(count);
     Eigen::Map<const Eigen::VectorXd> added(input.addedTorques.data(), kJointCount);
     torqueBuffer = torqueOffset - added;
     a.noalias() += wt * (torqueRows.transpose() * torqueBuffer);

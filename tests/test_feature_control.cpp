@@ -137,7 +137,8 @@ TEST_CASE("an infeasible QP falls back to the phase's PD torques with one warnin
   const Program program = compileScript("scripts/feature-stance.scl");
   const Outcome outcome = run(program, 3.2, {}, options);
   CHECK(outcome.finiteTorques);
-  REQUIRE(outcome.warnings.size() == 1);  // once per phase: only 'shift' (from 2.5 s) has run by 3.2 s
+  REQUIRE(outcome.warnings.size() ==
+          1);  // once per phase: only 'shift' (from 2.5 s) has run by 3.2 s
   CHECK_THAT(outcome.warnings[0].message, Catch::Contains("feature QP failed"));
   CHECK_THAT(outcome.warnings[0].message, Catch::Contains("PD torques stand in"));
 }
@@ -166,7 +167,8 @@ after 2.5
   const Outcome strict = run(compileText(contradictory, "strict.scl"), 4.0);
   CHECK(strict.finiteTorques);
   CHECK(strict.standing);
-  for (const ControlWarning& warning : strict.warnings) CHECK_THAT(warning.message, !Catch::Contains("failed"));
+  for (const ControlWarning& warning : strict.warnings)
+    CHECK_THAT(warning.message, !Catch::Contains("failed"));
 
   // The same two targets weighted in one level: the crouch wins half the way, and the head
   // drops below standing height.

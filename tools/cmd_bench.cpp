@@ -97,11 +97,10 @@ PhysicsFigures benchPhysics(const BenchDef& bench) {
           best / static_cast<double>(steps) * 1e6};
 }
 
-// The kip-up script: scripts/kipup.scl, searched from the working directory and upward
-// from the executable (a build directory inside the source tree).
-std::optional<std::filesystem::path> findKipup(const std::optional<std::string>& given) {
+// A shipped script, e.g. "scripts/kipup.scl": searched from the working directory and
+// upward from the executable (a build directory inside the source tree).
+std::optional<std::filesystem::path> findScript(const std::string& relative) {
   namespace fs = std::filesystem;
-  if (given) return fs::path(*given);
   std::vector<fs::path> roots = {fs::current_path()};
   std::error_code error;
   fs::path executable = fs::read_symlink("/proc/self/exe", error);
@@ -110,25 +109,33 @@ std::optional<std::filesystem::path> findKipup(const std::optional<std::string>&
          dir = dir.parent_path())
       roots.push_back(dir);
   for (const fs::path& root : roots)
-    if (fs::is_regular_file(root / "scripts/kipup.scl", error)) return root / "scripts/kipup.scl";
+    if (fs::is_regular_file(root / relative, error)) return root / relative;
   return std::nullopt;
 }
 
-ControllerFigures benchController(const Program& program, const BenchDef& bench) {
+// Runner::step against Simulation::step replaying the runner's torques, over `seconds`
+// simulated after `untimed` seconds (a script's preamble: the feature stance's settling).
+ControllerFigures benchController(const Program& program, double seconds, int repetitions,
+                                  const ControllerOptions& options = {}, double untimed = 0.0) {
   const SimulationDef def = simulationDefFor(program);
-  const long steps = std::lround(bench.kipupSeconds / def.timeStep);
+  const long skipped = std::lround(untimed / def.timeStep);
+  const long steps = skipped + std::lround(seconds / def.timeStep);
   ControllerFigures figures;
   double bestRunner = 1e300, bestPhysics = 1e300, bestController = 1e300;
-  for (int r = 0; r < bench.repetitions; ++r) {
+  for (int r = 0; r < repetitions; ++r) {
     std::vector<std::array<double, kJointCount>> torques(static_cast<size_t>(steps));
-    Runner runner(program, def);
+    Runner runner(program, def, DivergenceLimits{}, options);
     auto start = Clock::now();
-    for (long i = 0; i < steps; ++i) torques[static_cast<size_t>(i)] = runner.step().torques;
+    for (long i = 0; i < steps; ++i) {
+      if (i == skipped) start = Clock::now();
+      torques[static_cast<size_t>(i)] = runner.step().torques;
+    }
     bestRunner = std::min(bestRunner, secondsSince(start));
 
     Simulation simulation(def);
     start = Clock::now();
     for (long i = 0; i < steps; ++i) {
+      if (i == skipped) start = Clock::now();
       simulation.setJointTorques(torques[static_cast<size_t>(i)]);
       simulation.step();
     }
@@ -137,23 +144,37 @@ ControllerFigures benchController(const Program& program, const BenchDef& bench)
 
     // The controller alone, timed step by step inside the same loop the runner runs.
     Simulation driven(def);
-    Controller controller(program, driven.initialJointAngles());
+    Controller controller(program, driven.initialJointAngles(), options);
     double controllerTime = 0.0;
     for (long i = 0; i < steps; ++i) {
       auto stepStart = Clock::now();
       const ControlOutput& output = controller.step(driven.state(), driven.timeStep());
-      controllerTime += secondsSince(stepStart);
+      if (i >= skipped) controllerTime += secondsSince(stepStart);
       driven.setJointTorques(output.torques);
       driven.step();
     }
     bestController = std::min(bestController, controllerTime);
   }
-  double n = static_cast<double>(steps);
+  double n = static_cast<double>(steps - skipped);
   figures.runnerMicroseconds = bestRunner / n * 1e6;
   figures.physicsMicroseconds = bestPhysics / n * 1e6;
   figures.controllerMicroseconds = bestController / n * 1e6;
   figures.ratio = bestRunner / bestPhysics;
   return figures;
+}
+
+// The feature QP's cost: scripts/feature-stance.scl after its 2.5 s stance-balance preamble
+// (from 3 s: the QP phases), solving every step (4 kHz) and at 1 kHz with torques held.
+struct FeatureFigures {
+  ControllerFigures everyStep, oneKilohertz;
+};
+
+FeatureFigures benchFeatures(const Program& program, const BenchDef& bench) {
+  constexpr double kPreamble = 3.0;
+  ControllerOptions slower;
+  slower.featureRate = 1000.0;
+  return {benchController(program, bench.kipupSeconds, bench.repetitions, {}, kPreamble),
+          benchController(program, bench.kipupSeconds, bench.repetitions, slower, kPreamble)};
 }
 
 RunFigures benchRun(const Program& program, const BenchDef& bench) {
@@ -192,8 +213,8 @@ CheckFigures benchCheck(const BenchDef& bench) {
 }
 
 void printTable(const BenchDef& bench, const std::string& kipupPath, const PhysicsFigures& physics,
-                const ControllerFigures& controller, const RunFigures& run,
-                const CheckFigures& check) {
+                const ControllerFigures& controller, const std::optional<FeatureFigures>& features,
+                const RunFigures& run, const CheckFigures& check) {
   auto row = [](const std::string& name, const std::string& value) {
     std::printf("%-40s %s\n", name.c_str(), value.c_str());
   };
@@ -209,6 +230,21 @@ void printTable(const BenchDef& bench, const std::string& kipupPath, const Physi
       controller.runnerMicroseconds, controller.physicsMicroseconds, controller.ratio,
       controller.controllerMicroseconds, controller.identical ? "" : " [replay differed]");
   row("controller cost (kip-up)", text);
+  if (features) {
+    for (const auto& [name, figures] :
+         {std::pair{"feature QP cost (feature stance, 4 kHz)", &features->everyStep},
+          std::pair{"feature QP cost (feature stance, 1 kHz)", &features->oneKilohertz}}) {
+      std::snprintf(text, sizeof text,
+                    "Runner::step %.2f us / Simulation::step %.2f us = %.2f; Controller::step "
+                    "alone %.2f us%s",
+                    figures->runnerMicroseconds, figures->physicsMicroseconds, figures->ratio,
+                    figures->controllerMicroseconds,
+                    figures->identical ? "" : " [replay differed]");
+      row(name, text);
+    }
+  } else {
+    row("feature QP cost", "skipped: scripts/feature-stance.scl not found");
+  }
   std::snprintf(text, sizeof text, "%.3f s wall (setup %.3f s), %.2fx real time", run.wall,
                 run.setupWall, run.realTimeFactor);
   row("kip-up run, " + std::to_string(static_cast<int>(std::lround(run.simulated))) + " s", text);
@@ -228,21 +264,28 @@ nlohmann::ordered_json figure(double value) {
   return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
 }
 
+nlohmann::ordered_json controllerJson(const ControllerFigures& controller) {
+  return {{"runner_us_per_step", figure(controller.runnerMicroseconds)},
+          {"physics_us_per_step", figure(controller.physicsMicroseconds)},
+          {"controller_us_per_step", figure(controller.controllerMicroseconds)},
+          {"ratio", figure(controller.ratio)},
+          {"replay_identical", controller.identical}};
+}
+
 void printJson(const BenchDef& bench, const std::string& kipupPath, const PhysicsFigures& physics,
-               const ControllerFigures& controller, const RunFigures& run,
-               const CheckFigures& check) {
+               const ControllerFigures& controller, const std::optional<FeatureFigures>& features,
+               const RunFigures& run, const CheckFigures& check) {
   const nlohmann::ordered_json json = {
       {"repetitions", bench.repetitions},
       {"kipup_script", kipupPath},
       {"physics",
        {{"simulated_per_wall", figure(physics.simulatedPerWall)},
         {"us_per_step", figure(physics.microsecondsPerStep)}}},
-      {"controller",
-       {{"runner_us_per_step", figure(controller.runnerMicroseconds)},
-        {"physics_us_per_step", figure(controller.physicsMicroseconds)},
-        {"controller_us_per_step", figure(controller.controllerMicroseconds)},
-        {"ratio", figure(controller.ratio)},
-        {"replay_identical", controller.identical}}},
+      {"controller", controllerJson(controller)},
+      {"feature_controller",
+       features ? nlohmann::ordered_json{{"every_step", controllerJson(features->everyStep)},
+                                         {"one_khz", controllerJson(features->oneKilohertz)}}
+                : nlohmann::ordered_json(nullptr)},
       {"kipup_run",
        {{"simulated", figure(run.simulated)},
         {"wall_time", figure(run.wall)},
@@ -291,7 +334,8 @@ int sclBenchMain(int argc, char** argv) {
     return 2;
   }
 
-  std::optional<std::filesystem::path> kipupPath = findKipup(script);
+  std::optional<std::filesystem::path> kipupPath =
+      script ? std::optional<std::filesystem::path>(*script) : findScript("scripts/kipup.scl");
   if (!kipupPath)
     throw UsageError(
         "cannot find scripts/kipup.scl here or above the program: give one with "
@@ -304,13 +348,21 @@ int sclBenchMain(int argc, char** argv) {
   }
   try {
     PhysicsFigures physics = benchPhysics(bench);
-    ControllerFigures controller = benchController(*compiled.program, bench);
+    ControllerFigures controller =
+        benchController(*compiled.program, bench.kipupSeconds, bench.repetitions);
+    std::optional<FeatureFigures> features;
+    if (const auto featurePath = findScript("scripts/feature-stance.scl")) {
+      const std::optional<std::string> featureSource =
+          readInputFile(featurePath->string(), "script");
+      CompileResult featureProgram = compile(*featureSource, featurePath->string());
+      if (featureProgram.ok()) features = benchFeatures(*featureProgram.program, bench);
+    }
     RunFigures run = benchRun(*compiled.program, bench);
     CheckFigures check = benchCheck(bench);
     if (json)
-      printJson(bench, kipupPath->string(), physics, controller, run, check);
+      printJson(bench, kipupPath->string(), physics, controller, features, run, check);
     else
-      printTable(bench, kipupPath->string(), physics, controller, run, check);
+      printTable(bench, kipupPath->string(), physics, controller, features, run, check);
   } catch (const SimulationDiverged& error) {
     std::fprintf(stderr, "scl bench: %s\n", error.what());
     return 3;
