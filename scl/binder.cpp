@@ -408,12 +408,11 @@ class Binder {
       out.target = TrackPrimitive::Target::JointPosition;
       out.index = *joint;
       if (track.angle)
-        sink_.error(track.on.location,
-                    "an angle target needs a link; " + inQuotes(track.on.text) +
-                        " is a joint (a PD target sets a joint's angle)");
+        sink_.error(track.on.location, "an angle target needs a link; " + inQuotes(track.on.text) +
+                                           " is a joint (a PD target sets a joint's angle)");
     } else if (auto link = character.findLink(track.on.text)) {
-      out.target = track.angle ? TrackPrimitive::Target::LinkAngle
-                               : TrackPrimitive::Target::LinkPosition;
+      out.target =
+          track.angle ? TrackPrimitive::Target::LinkAngle : TrackPrimitive::Target::LinkPosition;
       out.index = *link;
     } else if (!character.findJointGroup(track.on.text).empty() ||
                !character.findLinkGroup(track.on.text).empty()) {
@@ -422,7 +421,8 @@ class Binder {
     } else {
       std::vector<std::string_view> candidates = names_.jointNames(false);
       for (std::string_view name : names_.linkNames(false)) candidates.push_back(name);
-      sink_.error(track.on.location, unknownNameMessage("joint or link", track.on.text, candidates));
+      sink_.error(track.on.location,
+                  unknownNameMessage("joint or link", track.on.text, candidates));
     }
     if (track.position) {
       out.x = number(track.position->x, Number::Unit::Plain, kind + "x");
@@ -480,8 +480,7 @@ class Binder {
     return static_cast<int>(value);
   }
 
-  Number nonNegative(const sx::NumberLit& literal, const std::string& name,
-                     std::string_view what) {
+  Number nonNegative(const sx::NumberLit& literal, const std::string& name, std::string_view what) {
     if (literal.value < 0)
       sink_.error(literal.location, std::string(what) + " must not be negative (found " +
                                         formatNumber(literal.value) + ")");

@@ -173,10 +173,9 @@ struct SupportPrimitive {
   std::vector<int> links;
 };
 
-using Primitive =
-    std::variant<PdPrimitive, VirtualForcePrimitive, GravityCompPrimitive, IkPrimitive,
-                 RelaxPrimitive, ComPrimitive, AngularMomentumPrimitive, TrackPrimitive,
-                 PosturePrimitive, SupportPrimitive>;
+using Primitive = std::variant<PdPrimitive, VirtualForcePrimitive, GravityCompPrimitive,
+                               IkPrimitive, RelaxPrimitive, ComPrimitive, AngularMomentumPrimitive,
+                               TrackPrimitive, PosturePrimitive, SupportPrimitive>;
 
 /// True for the primitives the whole-body QP solves together (com, angmom, track,
 /// posture, support) rather than a PrimitiveInstance.
