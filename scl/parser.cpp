@@ -41,7 +41,13 @@ constexpr std::array<std::string_view, 5> kContactWords = {"established", "lost"
 constexpr std::array<std::string_view, 11> kTrailingWords = {
     "child", "parent", "time", "on", "by", "rel", "strength", "kp", "kd", "weight", "priority"};
 // The options of features (task-arg), in canonical order.
-enum TaskArg : unsigned { kTaskKp = 1, kTaskKd = 2, kTaskTime = 4, kTaskWeight = 8, kTaskPriority = 16 };
+enum TaskArg : unsigned {
+  kTaskKp = 1,
+  kTaskKd = 2,
+  kTaskTime = 4,
+  kTaskWeight = 8,
+  kTaskPriority = 16
+};
 
 class ScriptParser : private TokenCursor {
  public:
@@ -631,9 +637,9 @@ class ScriptParser : private TokenCursor {
     } else if (isKind(TokenKind::Number)) {
       track.angle = parseNumber("");
     } else {
-      expectedNear("a target '(x, y)' or an angle (degrees) after '" + quoteToken(track.on.text) +
-                       "'",
-                   peek());
+      expectedNear(
+          "a target '(x, y)' or an angle (degrees) after '" + quoteToken(track.on.text) + "'",
+          peek());
       return false;
     }
     return parseTaskArgs(track.args, kTaskKp | kTaskKd | kTaskTime | kTaskWeight | kTaskPriority,
@@ -665,18 +671,26 @@ class ScriptParser : private TokenCursor {
         {"priority", false, "a priority level (1, 2, ...)", nullptr, &args.priority},
     }};
     std::array<ArgSpec, 5> specs{};
-    size_t count = 0;
-    for (size_t i = 0; i < all.size(); ++i)
-      if (accepted & (1u << i)) specs[count++] = all[i];
-    if (!parseArgs(std::span<ArgSpec>(specs.data(), count), owner)) return false;
-    // A known option this kind does not take reads as a stray word: say so.
-    if (isKind(TokenKind::Identifier)) {
-      for (size_t i = 0; i < all.size(); ++i) {
-        if ((accepted & (1u << i)) || !isWord(all[i].name)) continue;
-        errorAt(peek(), "'" + std::string(all[i].name) + "' does not apply to " +
-                            std::string(owner) + "; it takes " + describeArgs(specs, count));
-        return false;
-      }
+    std::array<std::string_view, 5> others{};  // the options this kind does not take
+    size_t count = 0, otherCount = 0;
+    for (size_t i = 0; i < all.size(); ++i) {
+      if (accepted & (1u << i))
+        specs[count++] = all[i];
+      else
+        others[otherCount++] = all[i].name;
+    }
+    if (!parseArgs(std::span<ArgSpec>(specs.data(), count), owner,
+                   std::span<const std::string_view>(others.data(), otherCount)))
+      return false;
+    // A known option this kind does not take (after a comma, maybe; `time:` included,
+    // which would otherwise read as an unknown argument): say so.
+    const size_t ahead = isKind(TokenKind::Comma) && isKind(TokenKind::Identifier, 1) ? 1 : 0;
+    for (size_t i = 0; i < all.size(); ++i) {
+      if ((accepted & (1u << i)) || !isWord(all[i].name, ahead)) continue;
+      errorAt(peek(ahead), "'" + std::string(all[i].name) + (all[i].colon ? ":" : "") +
+                               "' does not apply to " + std::string(owner) + "; it takes " +
+                               describeArgs(specs, count));
+      return false;
     }
     return true;
   }
@@ -684,8 +698,10 @@ class ScriptParser : private TokenCursor {
   static std::string describeArgs(const std::array<ArgSpec, 5>& specs, size_t count) {
     std::string out;
     for (size_t i = 0; i < count; ++i)
-      out += (i == 0 ? "" : i + 1 == count ? " and " : ", ") + std::string(specs[i].name) +
-             (specs[i].colon ? ":" : "");
+      out += (i == 0           ? ""
+              : i + 1 == count ? " and "
+                               : ", ") +
+             std::string(specs[i].name) + (specs[i].colon ? ":" : "");
     return out;
   }
 
