@@ -671,18 +671,26 @@ class ScriptParser : private TokenCursor {
         {"priority", false, "a priority level (1, 2, ...)", nullptr, &args.priority},
     }};
     std::array<ArgSpec, 5> specs{};
-    size_t count = 0;
-    for (size_t i = 0; i < all.size(); ++i)
-      if (accepted & (1u << i)) specs[count++] = all[i];
-    if (!parseArgs(std::span<ArgSpec>(specs.data(), count), owner)) return false;
-    // A known option this kind does not take reads as a stray word: say so.
-    if (isKind(TokenKind::Identifier)) {
-      for (size_t i = 0; i < all.size(); ++i) {
-        if ((accepted & (1u << i)) || !isWord(all[i].name)) continue;
-        errorAt(peek(), "'" + std::string(all[i].name) + "' does not apply to " +
-                            std::string(owner) + "; it takes " + describeArgs(specs, count));
-        return false;
-      }
+    std::array<std::string_view, 5> others{};  // the options this kind does not take
+    size_t count = 0, otherCount = 0;
+    for (size_t i = 0; i < all.size(); ++i) {
+      if (accepted & (1u << i))
+        specs[count++] = all[i];
+      else
+        others[otherCount++] = all[i].name;
+    }
+    if (!parseArgs(std::span<ArgSpec>(specs.data(), count), owner,
+                   std::span<const std::string_view>(others.data(), otherCount)))
+      return false;
+    // A known option this kind does not take (after a comma, maybe; `time:` included,
+    // which would otherwise read as an unknown argument): say so.
+    const size_t ahead = isKind(TokenKind::Comma) && isKind(TokenKind::Identifier, 1) ? 1 : 0;
+    for (size_t i = 0; i < all.size(); ++i) {
+      if ((accepted & (1u << i)) || !isWord(all[i].name, ahead)) continue;
+      errorAt(peek(ahead), "'" + std::string(all[i].name) + (all[i].colon ? ":" : "") +
+                               "' does not apply to " + std::string(owner) + "; it takes " +
+                               describeArgs(specs, count));
+      return false;
     }
     return true;
   }

@@ -123,7 +123,8 @@ bool TokenCursor::expectColonAfter(std::string_view word) {
   return false;
 }
 
-bool TokenCursor::parseArgs(std::span<ArgSpec> specs, std::string_view owner) {
+bool TokenCursor::parseArgs(std::span<ArgSpec> specs, std::string_view owner,
+                            std::span<const std::string_view> stopAt) {
   while (true) {
     const size_t save = position();
     if (isKind(TokenKind::Comma) && isKind(TokenKind::Identifier, 1)) next();
@@ -136,7 +137,8 @@ bool TokenCursor::parseArgs(std::span<ArgSpec> specs, std::string_view owner) {
     for (ArgSpec& candidate : specs)
       if (candidate.name == word.text) spec = &candidate;
     if (!spec) {
-      if (isKind(TokenKind::Colon, 1)) {
+      const bool stop = std::find(stopAt.begin(), stopAt.end(), word.text) != stopAt.end();
+      if (!stop && isKind(TokenKind::Colon, 1)) {
         errorAt(word, "unknown argument '" + quoteToken(word.text) + ":' for " +
                           std::string(owner) + didYouMean(word.text, argNames(specs)));
         return false;

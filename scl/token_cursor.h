@@ -84,8 +84,11 @@ class TokenCursor {
   bool expectColonAfter(std::string_view word);
   /// named-args := { [","] NAME [":"] value }, each name at most once, in any order.
   /// Stops before a word that is no argument and has no colon after it; an unknown
-  /// `word:` is an error "unknown argument 'word:' for OWNER; did you mean ...".
-  bool parseArgs(std::span<ArgSpec> specs, std::string_view owner);
+  /// `word:` is an error "unknown argument 'word:' for OWNER; did you mean ...", except
+  /// for the words of `stopAt` (arguments the caller knows but does not take here, and
+  /// reports itself), before which it stops (before their comma, if any) as well.
+  bool parseArgs(std::span<ArgSpec> specs, std::string_view owner,
+                 std::span<const std::string_view> stopAt = {});
   /// The names of `specs`, for suggestions.
   static std::vector<std::string_view> argNames(std::span<const ArgSpec> specs);
 
