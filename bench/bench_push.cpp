@@ -64,7 +64,8 @@ int main(int argc, char** argv) {
       scripts.emplace_back(argv[i]);
   }
   const std::string root = SCL_SOURCE_DIR;
-  if (scripts.empty()) scripts = {root + "/scripts/stand.scl", root + "/scripts/feature-stance.scl"};
+  if (scripts.empty())
+    scripts = {root + "/scripts/stand.scl", root + "/scripts/feature-stance.scl"};
 
   std::vector<Program> programs;
   for (const std::string& path : scripts) {
@@ -112,8 +113,8 @@ int main(int argc, char** argv) {
       if (cell.script == s) std::printf(" %9d", cell.force);
     std::printf("\n");
   }
-  std::printf("%-32s %9s %9s %9d %9d %9d %9d\n", "Liu (seed 004, Fig. 5.8)", "-", "-", 120, 120,
-              90, 90);
+  std::printf("%-32s %9s %9s %9d %9d %9d %9d\n", "Liu (seed 004, Fig. 5.8)", "-", "-", 120, 120, 90,
+              90);
   std::printf("(-1: does not stand without a push) %d threads, %.1f s wall\n", pool.threadCount(),
               wall);
   return 0;
