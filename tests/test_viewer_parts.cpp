@@ -181,6 +181,27 @@ TEST_CASE("viewer session: virtual forces are reported for drawing", "[viewer]")
   CHECK(forces[0].force.y() == Approx(300.0));
 }
 
+TEST_CASE("viewer session: a feature phase reports its COM target and contact forces", "[viewer]") {
+  scl::ViewerSession session(
+      compileOrFail("scene pose: standing\n{ [necks 0, waist 0, hips 0, knees -5] [com (0, 1.15)] "
+                    "[support feet] }"));
+  CHECK_FALSE(session.featureOverlay().comTarget);  // nothing before the first step
+  session.advanceTo(0.1);
+  const scl::FeatureOverlay overlay = session.featureOverlay();
+  REQUIRE(overlay.comTarget);
+  CHECK(overlay.comTarget->y() > 1.0);
+  REQUIRE_FALSE(overlay.contactForces.empty());
+  double weight = 0.0;
+  for (const scl::PlannedContactForce& force : overlay.contactForces) weight += force.force.y();
+  // The planned forces carry about the body's weight (89.5 kg).
+  CHECK(weight == Approx(89.49 * 9.81).epsilon(0.2));
+
+  scl::ViewerSession plain(compileOrFail("{ [waist 10] }"));
+  plain.advanceTo(0.1);
+  CHECK_FALSE(plain.featureOverlay().comTarget);
+  CHECK(plain.featureOverlay().contactForces.empty());
+}
+
 TEST_CASE("viewer recorder: PNG frames without ffmpeg", "[viewer]") {
   CHECK(scl::framesDirectoryFor("out.mp4") == "out_frames");
   CHECK(scl::framesDirectoryFor("/tmp/a/b.mkv") == "/tmp/a/b_frames");

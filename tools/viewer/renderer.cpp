@@ -1,6 +1,7 @@
 #include "tools/viewer/renderer.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -138,7 +139,8 @@ SceneRenderer::SceneRenderer(const RendererDef& def) : def_(def) {
 void SceneRenderer::drawWorld(sf::RenderTarget& target, const Camera& camera,
                               const Character& character, const CharacterState& state,
                               std::span<const EnvironmentBox> boxes,
-                              std::span<const AppliedForce> forces) const {
+                              std::span<const AppliedForce> forces,
+                              const FeatureOverlay& feature) const {
   target.clear(palette::kBackground);
   drawGround(target, camera);
   for (const EnvironmentBox& box : boxes) {
@@ -158,6 +160,18 @@ void SceneRenderer::drawWorld(sf::RenderTarget& target, const Camera& camera,
     float width = force.kind == ForceKind::Gravity ? 1.5f : 3.0f;
     drawArrow(target, camera, force.point, force.point + def_.forceScale * force.force, colour,
               width);
+  }
+  for (const PlannedContactForce& force : feature.contactForces)
+    drawArrow(target, camera, force.point, force.point + def_.forceScale * force.force,
+              palette::kContactForce, 2.0f);
+  if (feature.comTarget) {
+    // A hollow diamond where the QP wants the centre of mass (the filled circle is where it is).
+    const sf::Vector2f at = toPixels(camera.worldToScreen(*feature.comTarget));
+    const float r = 8.0f;
+    const std::array<sf::Vector2f, 4> corners = {at + sf::Vector2f(0, -r), at + sf::Vector2f(r, 0),
+                                                 at + sf::Vector2f(0, r), at + sf::Vector2f(-r, 0)};
+    for (size_t i = 0; i < corners.size(); ++i)
+      drawSegment(target, corners[i], corners[(i + 1) % corners.size()], 2.0f, palette::kComTarget);
   }
 }
 

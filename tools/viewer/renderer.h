@@ -10,6 +10,7 @@
 #include "primitives/control_frame.h"
 #include "runtime/simulation.h"
 #include "tools/viewer/camera.h"
+#include "tools/viewer/session.h"
 
 namespace scl {
 
@@ -31,6 +32,9 @@ inline const sf::Color kFootSpan{40, 170, 80};
 inline const sf::Color kVirtualForce{200, 40, 200};
 inline const sf::Color kStanceForce{0, 160, 170};
 inline const sf::Color kGravityForce{140, 140, 140};
+/// The feature QP's plan: its contact forces and its centre-of-mass target.
+inline const sf::Color kContactForce{230, 150, 20};
+inline const sf::Color kComTarget{214, 40, 40};
 inline const sf::Color kDrag{220, 30, 30};
 inline const sf::Color kText{20, 24, 32};
 }  // namespace palette
@@ -85,7 +89,7 @@ class SceneRenderer {
   /// Background, ground, environment, character, centre of mass, foot span, forces.
   void drawWorld(sf::RenderTarget& target, const Camera& camera, const Character& character,
                  const CharacterState& state, std::span<const EnvironmentBox> boxes,
-                 std::span<const AppliedForce> forces) const;
+                 std::span<const AppliedForce> forces, const FeatureOverlay& feature = {}) const;
   void drawDrag(sf::RenderTarget& target, const Camera& camera, const DragView& drag) const;
   void drawHud(sf::RenderTarget& target, const HudInfo& hud) const;
 

@@ -78,6 +78,15 @@ std::span<const AppliedForce> ViewerSession::appliedForces() const {
   return runner().report().forces;
 }
 
+FeatureOverlay ViewerSession::featureOverlay() const {
+  if (!stepped_ || failure_) return {};
+  const ControlOutput& output = controller().output();
+  FeatureOverlay overlay;
+  if (output.hasComTarget) overlay.comTarget = output.comTarget;
+  overlay.contactForces = output.contactForces;
+  return overlay;
+}
+
 void ViewerSession::stepOnce() {
   dragForce_.setZero();
   if (drag_) {

@@ -20,6 +20,13 @@ struct DragState {
   Vec2 target = Vec2::Zero();
 };
 
+/// What a phase with features shows: the QP's centre-of-mass target and planned contact
+/// forces (docs/features.md). Empty in a phase without features.
+struct FeatureOverlay {
+  std::optional<Vec2> comTarget;
+  std::span<const PlannedContactForce> contactForces;
+};
+
 class ViewerSession {
  public:
   /// Starts `program` from its scene's initial state. Throws std::invalid_argument when
@@ -63,6 +70,8 @@ class ViewerSession {
   const RunSession& run() const { return *session_; }
   /// Forces realised by the primitives in the last step (none before the first step).
   std::span<const AppliedForce> appliedForces() const;
+  /// The feature QP's centre-of-mass target and planned contact forces in the last step.
+  FeatureOverlay featureOverlay() const;
   /// Set when the simulation diverged; the session then stands still until a restart.
   const std::optional<std::string>& failure() const { return failure_; }
 

@@ -199,7 +199,8 @@ HudInfo ViewerApp::hud() const {
 
 void ViewerApp::render() {
   renderer_.drawWorld(canvas_, camera_, session_->character(), session_->state(),
-                      session_->environmentBoxes(), session_->appliedForces());
+                      session_->environmentBoxes(), session_->appliedForces(),
+                      session_->featureOverlay());
   if (auto point = session_->dragPoint())
     renderer_.drawDrag(canvas_, camera_,
                        {*point, session_->drag()->target, session_->dragForce().norm()});
