@@ -107,7 +107,8 @@ TEST_CASE("at a 1 kHz feature rate the QP solves a quarter as often and the stan
   CHECK(outcome.standing);
   CHECK(outcome.finiteTorques);
   // A solve on each phase's first step and every fourth step after (0.25 ms steps).
-  const double fraction = static_cast<double>(outcome.solves) / outcome.featureSteps;
+  const double fraction =
+      static_cast<double>(outcome.solves) / static_cast<double>(outcome.featureSteps);
   CHECK(fraction == Approx(0.25).margin(0.01));
 }
 
