@@ -181,8 +181,8 @@ struct FeatureController::Impl {
     momentumJacobian.resize(dofs);
     rowBuffer.resize(dofs);
     torqueBuffer.resize(kJointCount);
-    contacts.reserve(static_cast<size_t>(2 * kLinkCount));
-    planned.reserve(static_cast<size_t>(2 * kLinkCount));
+    contacts.reserve(2 * static_cast<size_t>(kLinkCount));
+    planned.reserve(2 * static_cast<size_t>(kLinkCount));
     rowInfo.reserve(64);
     solvers.resize(static_cast<size_t>(levels));
     problems.resize(static_cast<size_t>(levels));
