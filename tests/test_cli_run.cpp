@@ -305,6 +305,27 @@ TEST_CASE("scl run --perturb is deterministic per seed") {
   CHECK(readText(dir / "a.csv") != readText(dir / "d.csv"));
 }
 
+TEST_CASE("scl run --feature-rate: checked, and a warning of the feature QP is printed") {
+  const std::string idle = "run " + kCliScripts + "supine_idle.scl --duration 0.1 ";
+  for (const char* bad : {"0", "-5", "5000"}) {
+    CAPTURE(bad);
+    Outcome run = runScl(idle + "--feature-rate " + bad);
+    CHECK(run.exitCode == 2);
+    CHECK_THAT(run.err, Catch::Contains("--feature-rate"));
+  }
+  CHECK(runScl(idle + "--feature-rate 1000").exitCode == 0);
+
+  // A centre-of-mass target far ahead of the feet: the run goes on, and says why it fell.
+  TempDir dir;
+  const std::string script = dir / "lean.scl";
+  std::ofstream(script) << "scene pose: standing duration: 1\n{ (lean) [com (0.6, 1.1)] "
+                           "[support feet] }\n";
+  Outcome lean = runScl("run " + script);
+  CHECK(lean.exitCode == 0);
+  CHECK_THAT(lean.err, Catch::Contains("warning: t = ") &&
+                           Catch::Contains("phase 'lean': the centre-of-mass target"));
+}
+
 TEST_CASE("scl run exit codes and messages for each kind of failure") {
   TempDir dir;
   const std::string idle = kCliScripts + "supine_idle.scl";
