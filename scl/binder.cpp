@@ -384,9 +384,7 @@ class Binder {
     const std::string kind = label_ + ".com.";
     out.x = number(com.target.x, Number::Unit::Plain, kind + "x");
     out.y = number(com.target.y, Number::Unit::Plain, kind + "y");
-    bindGains(com.args, kind, out.kp, out.kd);
-    if (com.args.time) out.duration = duration(*com.args.time, kind + "time");
-    out.task = taskOptions(com.args, kind, out.task);
+    bindMotionOptions(com.args, kind, out);
     return out;
   }
 
@@ -430,9 +428,7 @@ class Binder {
     } else if (track.angle) {
       out.x = number(*track.angle, Number::Unit::Degrees, kind + "angle");
     }
-    bindGains(track.args, kind, out.kp, out.kd);
-    if (track.args.time) out.duration = duration(*track.args.time, kind + "time");
-    out.task = taskOptions(track.args, kind, out.task);
+    bindMotionOptions(track.args, kind, out);
     return out;
   }
 
@@ -449,6 +445,15 @@ class Binder {
     for (const sx::Name& name : support.links)
       for (int link : resolveLinks(name)) out.links.push_back(link);
     return out;
+  }
+
+  // The options of a feature that moves toward a target (com, track): gains, the time to
+  // reach it, weight and priority.
+  template <typename Feature>
+  void bindMotionOptions(const sx::TaskArgs& args, const std::string& kind, Feature& out) {
+    bindGains(args, kind, out.kp, out.kd);
+    if (args.time) out.duration = duration(*args.time, kind + "time");
+    out.task = taskOptions(args, kind, out.task);
   }
 
   void bindGains(const sx::TaskArgs& args, const std::string& kind, Number& kp, Number& kd) {

@@ -4,14 +4,14 @@
 // infeasible QP) end in a warning and finite torques, never NaN or a crash.
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "feature/feature_controller.h"
 #include "runtime/run_session.h"
 #include "runtime/simulation.h"
 #include "scl/compile.h"
+#include "tests/cli_support.h"
+#include "tests/test_support.h"
 
 using namespace scl;
 
@@ -19,22 +19,11 @@ namespace {
 
 const std::string kSourceDir = SCL_SOURCE_DIR;
 
-Program compileText(const std::string& text, const std::string& name) {
-  CompileResult result = compile(text, name);
-  INFO(name);
-  REQUIRE(result.ok());
-  return *result.program;
-}
-
 Program compileScript(const std::string& path) {
-  std::ifstream in(kSourceDir + "/" + path);
-  REQUIRE(in.good());
-  std::stringstream text;
-  text << in.rdbuf();
-  return compileText(text.str(), path);
+  return scl::testing::compileOk(scl::testing::readText(kSourceDir + "/" + path), path);
 }
 
-struct Outcome {
+struct FeatureRun {
   bool standing = false;
   bool finiteTorques = true;
   long steps = 0;
@@ -43,8 +32,8 @@ struct Outcome {
   std::vector<ControlWarning> warnings;
 };
 
-Outcome run(const Program& program, double duration, std::vector<Push> pushes = {},
-            ControllerOptions options = {}) {
+FeatureRun run(const Program& program, double duration, std::vector<Push> pushes = {},
+               ControllerOptions options = {}) {
   RunSessionDef def;
   def.simulation = simulationDefFor(program);
   def.controller = options;
@@ -53,7 +42,7 @@ Outcome run(const Program& program, double duration, std::vector<Push> pushes = 
   def.metrics = metricsFor(*program.character);
   def.metrics->uprightFromStart = true;
   RunSession session(program, def);
-  Outcome outcome;
+  FeatureRun outcome;
   session.run([&](const StepView&) {
     const ControlOutput& output = session.runner().controller().output();
     ++outcome.steps;
@@ -72,7 +61,7 @@ Push trunkPush(double force, double duration) { return {kTrunk, Vec2(force, 0.0)
 }  // namespace
 
 TEST_CASE("the feature stance stands for 12 s with every QP solved", "[feature]") {
-  const Outcome outcome = run(compileScript("scripts/feature-stance.scl"), 12.0);
+  const FeatureRun outcome = run(compileScript("scripts/feature-stance.scl"), 12.0);
   CHECK(outcome.standing);
   CHECK(outcome.finiteTorques);
   CHECK(outcome.warnings.empty());
@@ -85,7 +74,7 @@ TEST_CASE("the feature stance withstands Liu's pushes, forward and backward", "[
   for (const auto& [force, duration] : {std::pair{120.0, 0.5}, std::pair{90.0, 1.0}}) {
     for (double sign : {1.0, -1.0}) {
       CAPTURE(sign * force, duration);
-      const Outcome outcome = run(program, 12.0, {trunkPush(sign * force, duration)});
+      const FeatureRun outcome = run(program, 12.0, {trunkPush(sign * force, duration)});
       CHECK(outcome.standing);
       CHECK(outcome.finiteTorques);
     }
@@ -95,7 +84,7 @@ TEST_CASE("the feature stance withstands Liu's pushes, forward and backward", "[
 TEST_CASE("the quiet-stance script falls under Liu's 0.5 s push where the feature stance stands",
           "[feature]") {
   // The comparison the push benchmark (bench/bench_push) makes in full.
-  const Outcome outcome = run(compileScript("scripts/stand.scl"), 12.0, {trunkPush(120.0, 0.5)});
+  const FeatureRun outcome = run(compileScript("scripts/stand.scl"), 12.0, {trunkPush(120.0, 0.5)});
   CHECK_FALSE(outcome.standing);
 }
 
@@ -103,26 +92,34 @@ TEST_CASE("at a 1 kHz feature rate the QP solves a quarter as often and the stan
           "[feature]") {
   ControllerOptions options;
   options.featureRate = 1000.0;
-  const Outcome outcome = run(compileScript("scripts/feature-stance.scl"), 12.0, {}, options);
+  const Program program = compileScript("scripts/feature-stance.scl");
+  const FeatureRun outcome = run(program, 12.0, {}, options);
   CHECK(outcome.standing);
   CHECK(outcome.finiteTorques);
   // A solve on each phase's first step and every fourth step after (0.25 ms steps).
   const double fraction =
       static_cast<double>(outcome.solves) / static_cast<double>(outcome.featureSteps);
   CHECK(fraction == Approx(0.25).margin(0.01));
+  // And it still withstands Liu's pushes, as docs/features.md says.
+  for (const auto& [force, duration] : {std::pair{120.0, 0.5}, std::pair{90.0, 1.0}}) {
+    for (double sign : {1.0, -1.0}) {
+      CAPTURE(sign * force, duration);
+      CHECK(run(program, 12.0, {trunkPush(sign * force, duration)}, options).standing);
+    }
+  }
 }
 
 TEST_CASE("a centre-of-mass target outside the support warns once and keeps torques finite",
           "[feature]") {
-  const Program program = compileText(R"(scene pose: standing env: flat duration: 3
+  const Program program = scl::testing::compileOk(R"(scene pose: standing env: flat duration: 3
 {
   (lean)
   [necks 0, waist 0, hips 0, knees -5]
   [com (0.6, 1.1)]
   [support feet]
 })",
-                                      "outside.scl");
-  const Outcome outcome = run(program, 3.0);
+                                                  "outside.scl");
+  const FeatureRun outcome = run(program, 3.0);
   CHECK(outcome.finiteTorques);
   REQUIRE(outcome.warnings.size() == 1);
   CHECK_THAT(outcome.warnings[0].message, Catch::Contains("outside the support"));
@@ -136,7 +133,7 @@ TEST_CASE("an infeasible QP falls back to the phase's PD torques with one warnin
   options.feature.hardContacts = true;
   options.feature.minimumLoad = 10.0;
   const Program program = compileScript("scripts/feature-stance.scl");
-  const Outcome outcome = run(program, 3.2, {}, options);
+  const FeatureRun outcome = run(program, 3.2, {}, options);
   CHECK(outcome.finiteTorques);
   REQUIRE(outcome.warnings.size() ==
           1);  // once per phase: only 'shift' (from 2.5 s) has run by 3.2 s
@@ -165,7 +162,7 @@ after 2.5
   [track trunk 90 priority 1]
   [support feet]
 })";
-  const Outcome strict = run(compileText(contradictory, "strict.scl"), 4.0);
+  const FeatureRun strict = run(scl::testing::compileOk(contradictory, "strict.scl"), 4.0);
   CHECK(strict.finiteTorques);
   CHECK(strict.standing);
   for (const ControlWarning& warning : strict.warnings)
@@ -175,19 +172,19 @@ after 2.5
   // drops below standing height.
   std::string weighted = contradictory;
   weighted.replace(weighted.find("priority 2"), 10, "priority 1");
-  const Outcome blended = run(compileText(weighted, "weighted.scl"), 4.0);
+  const FeatureRun blended = run(scl::testing::compileOk(weighted, "weighted.scl"), 4.0);
   CHECK(blended.finiteTorques);
   CHECK_FALSE(blended.standing);
 }
 
 TEST_CASE("FeatureController: no contacts and no features solve to finite torques", "[feature]") {
   // A phase with only a posture task, the character in the air (no contact points).
-  const Program program = compileText(R"(scene pose: standing env: flat duration: 1
+  const Program program = scl::testing::compileOk(R"(scene pose: standing env: flat duration: 1
 {
   (air)
   [posture weight 1]
 })",
-                                      "air.scl");
+                                                  "air.scl");
   Simulation simulation(simulationDefFor(program));
   CharacterState state = simulation.state();
   for (LinkState& link : state.links) {

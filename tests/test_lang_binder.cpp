@@ -12,16 +12,8 @@
 namespace {
 
 using scl::testing::compileOk;
-
-template <typename T>
-const T& primitive(const scl::Program& program, size_t phase, size_t index) {
-  REQUIRE(phase < program.phases.size());
-  REQUIRE(index < program.phases[phase].primitives.size());
-  REQUIRE(std::holds_alternative<T>(program.phases[phase].primitives[index]));
-  return std::get<T>(program.phases[phase].primitives[index]);
-}
-
-constexpr double kDeg = scl::kPi / 180.0;
+using scl::testing::kDeg;
+using scl::testing::primitive;
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 #include <string>
+#include <variant>
 
 #include "scl/compile.h"
 
@@ -15,5 +16,17 @@ inline Program compileOk(const std::string& source, const std::string& fileName 
   REQUIRE(result.ok());
   return *result.program;
 }
+
+/// The `index`th bound primitive of phase `phase`, which must be a T.
+template <typename T>
+const T& primitive(const Program& program, size_t phase, size_t index) {
+  REQUIRE(phase < program.phases.size());
+  REQUIRE(index < program.phases[phase].primitives.size());
+  REQUIRE(std::holds_alternative<T>(program.phases[phase].primitives[index]));
+  return std::get<T>(program.phases[phase].primitives[index]);
+}
+
+/// Radians per degree.
+constexpr double kDeg = kPi / 180.0;
 
 }  // namespace scl::testing
