@@ -56,9 +56,7 @@ void QpSolver::resize(int variables, int equalities, int inequalities) {
   variables_ = variables;
   equalities_ = equalities;
   inequalities_ = inequalities;
-  // Sized by a factorization, not by LLT(size): Eigen 3.4's sized constructor leaves the
-  // status uninitialized and moving it is undefined behaviour (UBSan reports it).
-  cholesky_.compute(Eigen::MatrixXd::Identity(variables, variables));
+  factor_.resize(variables, variables);
   j_.resize(variables, variables);
   r_.resize(variables, variables);
   x_.resize(variables);
@@ -99,8 +97,10 @@ QpStatus QpSolver::solve(const QpProblem& problem, QpResult& result) {
     status = QpStatus::NotPositiveDefinite;
   } else {
     // Step 0: the unconstrained minimum, x = −G⁻¹a, with no constraint active.
-    x_ = -problem.objectiveVector;
-    cholesky_.solveInPlace(x_);
+    // G⁻¹ = J Jᵀ.
+    gradient_.noalias() = j_.triangularView<Eigen::Upper>().transpose() * problem.objectiveVector;
+    x_.noalias() = j_.triangularView<Eigen::Upper>() * gradient_;
+    x_ = -x_;
     if (problem.inequalityCount() > 0)
       inequalityRowNorms_ = problem.inequalityMatrix.rowwise().norm();
     status = addEqualities(problem);
@@ -110,26 +110,62 @@ QpStatus QpSolver::solve(const QpProblem& problem, QpResult& result) {
   return status;
 }
 
+namespace {
+// x·0 is 0 for a finite x and NaN for an infinite or NaN one, so the sum is 0 exactly when
+// every entry is finite (one vectorized pass; Eigen's allFinite makes two).
+template <typename Derived>
+bool finiteEntries(const Eigen::DenseBase<Derived>& m) {
+  return (m.derived().array() * 0.0).sum() == 0.0;
+}
+}  // namespace
+
 bool QpSolver::allFinite(const QpProblem& problem) {
-  return problem.objectiveMatrix.allFinite() && problem.objectiveVector.allFinite() &&
-         problem.equalityMatrix.allFinite() && problem.equalityVector.allFinite() &&
-         problem.inequalityMatrix.allFinite() && problem.inequalityVector.allFinite();
+  return finiteEntries(problem.objectiveMatrix) && finiteEntries(problem.objectiveVector) &&
+         finiteEntries(problem.equalityMatrix) && finiteEntries(problem.equalityVector) &&
+         finiteEntries(problem.inequalityMatrix) && finiteEntries(problem.inequalityVector);
 }
 
 bool QpSolver::factorObjective(const QpProblem& problem) {
+  // Written out rather than Eigen's LLT and triangular solves: at the controller's sizes
+  // (20–40 unknowns) their per-column dispatch cost more than the arithmetic. Every inner
+  // loop is a contiguous axpy down a column, which the compiler vectorizes.
   const Eigen::MatrixXd& g = problem.objectiveMatrix;
-  cholesky_.compute(g);
-  if (cholesky_.info() != Eigen::Success) return false;
+  const int n = static_cast<int>(g.rows());
+  factor_.triangularView<Eigen::Lower>() = g.triangularView<Eigen::Lower>();
   // A pivot this small means G is singular to working precision: its inverse, which the
   // method steps with, would be noise.
-  double threshold = static_cast<double>(g.rows()) * std::numeric_limits<double>::epsilon() *
-                     g.diagonal().cwiseAbs().maxCoeff();
-  const Eigen::MatrixXd& factor = cholesky_.matrixLLT();
-  for (int i = 0; i < g.rows(); ++i)
-    if (!(factor(i, i) * factor(i, i) > threshold)) return false;
-  // With no constraint active, Q = I: J = L⁻ᵀ.
-  j_.setIdentity();
-  cholesky_.matrixU().solveInPlace(j_);
+  const double threshold = static_cast<double>(n) * std::numeric_limits<double>::epsilon() *
+                           g.diagonal().cwiseAbs().maxCoeff();
+  // Cholesky G = LLᵀ, right-looking, in place in factor_'s lower triangle.
+  for (int k = 0; k < n; ++k) {
+    double* column = factor_.col(k).data();
+    const double pivot = column[k];
+    if (!(pivot > threshold)) return false;  // also false for NaN
+    const double diagonal = std::sqrt(pivot);
+    column[k] = diagonal;
+    const double inverse = 1.0 / diagonal;
+    for (int i = k + 1; i < n; ++i) column[i] *= inverse;
+    for (int c = k + 1; c < n; ++c) {
+      double* target = factor_.col(c).data();
+      const double scale = column[c];
+      for (int i = c; i < n; ++i) target[i] -= scale * column[i];
+    }
+  }
+  // With no constraint active, Q = I: J = L⁻ᵀ, upper triangular. Row c of J is column c of
+  // L⁻¹, zero above c: forward substitution from e_c over L's trailing columns.
+  j_.setZero();
+  for (int c = 0; c < n; ++c) {
+    double* x = normal_.data();  // workspace
+    for (int i = c; i < n; ++i) x[i] = 0.0;
+    x[c] = 1.0;
+    for (int k = c; k < n; ++k) {
+      const double* column = factor_.col(k).data();
+      const double value = x[k] / column[k];
+      x[k] = value;
+      for (int i = k + 1; i < n; ++i) x[i] -= value * column[i];
+    }
+    for (int k = c; k < n; ++k) j_(c, k) = x[k];
+  }
   return true;
 }
 

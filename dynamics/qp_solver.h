@@ -12,7 +12,6 @@
 // solving another of the same size allocates nothing (one QP per controller step).
 #pragma once
 
-#include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <vector>
 
@@ -120,9 +119,9 @@ class QpSolver {
 
   QpSettings settings_;
   int variables_ = -1, equalities_ = -1, inequalities_ = -1;
-  Eigen::LLT<Eigen::MatrixXd> cholesky_;
-  Eigen::MatrixXd j_;  // J = L⁻ᵀ Q: its first q columns J₁ span the active normals.
-  Eigen::MatrixXd r_;  // R (upper triangular, q×q used): L⁻¹ N = Q [R; 0].
+  Eigen::MatrixXd factor_;  // L of G = LLᵀ (lower triangle)
+  Eigen::MatrixXd j_;       // J = L⁻ᵀ Q: its first q columns J₁ span the active normals.
+  Eigen::MatrixXd r_;       // R (upper triangular, q×q used): L⁻¹ N = Q [R; 0].
   Eigen::VectorXd x_;
   Eigen::VectorXd normal_;         // the constraint being added, n⁺
   Eigen::VectorXd d_;              // Jᵀ n⁺

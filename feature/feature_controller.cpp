@@ -1,5 +1,6 @@
 #include "feature/feature_controller.h"
 
+#include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
 
@@ -44,6 +45,9 @@ struct ContactPoint {
 struct RowInfo {
   int level = 0;
   double weight = 0.0;
+  /// The row is the unit vector of this joint coordinate (a posture row), or -1. Such a
+  /// row adds only to G's diagonal: no rank update.
+  int unitColumn = -1;
 };
 
 // The level of a row that is an equality of every level (hard contacts).
@@ -112,6 +116,16 @@ struct FeatureController::Impl {
   Eigen::VectorXd rowValue;    // each row's value at the optimum of its own level
   Eigen::MatrixXd torqueRows;  // τ = torqueRows x + torqueOffset
   Eigen::VectorXd torqueOffset;
+  // The root's equations of motion, M_rr q̈_r + M_rj q̈_j − J_c,rᵀ f = −h_r, solved for the
+  // root's accelerations: q̈_r = P y + p₀ with y = (q̈_j, f), the QP's unknowns. Every row
+  // over x = (q̈, f) becomes one over y: three fewer unknowns and no equalities, which
+  // halves the solver's work (docs/features.md, The QP).
+  Eigen::Matrix<double, kRootCoordinates, Eigen::Dynamic> rootMap;  // P
+  Eigen::Matrix<double, kRootCoordinates, 1> rootOffset;            // p₀
+  Eigen::MatrixXd reducedRows;                                      // rows over y
+  Eigen::VectorXd reducedTargets;
+  Eigen::MatrixXd reducedTorqueRows;  // τ = reducedTorqueRows y + reducedTorqueOffset
+  Eigen::VectorXd reducedTorqueOffset;
   Eigen::MatrixXd weighted;  // workspace: √w · rows of one level
   Eigen::VectorXd weightedTargets;
   std::vector<QpSolver> solvers;
@@ -300,13 +314,19 @@ struct FeatureController::Impl {
   int variableCount() const { return dofs + 2 * static_cast<int>(contacts.size()); }
 
   // Appends a row (over q̈ only: force columns zero) to the objective.
-  void addRow(const Eigen::RowVectorXd& accelerationRow, double target, int level, double weight) {
+  void addRow(const Eigen::RowVectorXd& accelerationRow, double target, int level, double weight,
+              int unitColumn = -1) {
     const int r = static_cast<int>(rowInfo.size());
     rows.row(r).head(dofs) = accelerationRow;
     rows.row(r).tail(rows.cols() - dofs).setZero();
     targets[r] = target;
-    rowInfo.push_back({level, weight});
+    rowInfo.push_back({level, weight, unitColumn});
   }
+
+  // The unknowns of the QP: y = (q̈_j, f), the root's accelerations eliminated.
+  int reducedCount() const { return variableCount() - kRootCoordinates; }
+  // The first force unknown in y.
+  int forceStart() const { return dofs - kRootCoordinates; }
 
   int rowCapacity() const {
     int count = 2 * static_cast<int>(com.size()) + static_cast<int>(angularMomentum.size()) +
@@ -439,7 +459,7 @@ struct FeatureController::Impl {
                              posture.kd.value * qd[coordinate];
       momentumJacobian[coordinate] = 1.0;
       addRow(momentumJacobian, desired, postureLevel,
-             input.postureHeld[j] ? posture.task.weight.value : 0.0);
+             input.postureHeld[j] ? posture.task.weight.value : 0.0, coordinate - kRootCoordinates);
       momentumJacobian[coordinate] = 0.0;
     }
   }
@@ -464,13 +484,49 @@ struct FeatureController::Impl {
     torqueRows.leftCols(dofs) = massMatrix.bottomRows(kJointCount);
     torqueRows.rightCols(forces) = -contactJacobian.bottomRows(kJointCount);
     torqueOffset = h.tail(kJointCount);
+    eliminateRoot();
   }
 
-  // Fills level `level`'s problem: its rows' objective, the torque regularization, the
-  // dynamics and limits, and the earlier levels' rows held within the tolerance.
-  void buildLevel(int level, const FeatureStepInput& input) {
-    const int n = variableCount();
+  // q̈_r = P y + p₀ from the root's rows, then every row over x rewritten over y:
+  // a·x − b = (a_r P + a_y) y − (b − a_r p₀).
+  void eliminateRoot() {
+    const int n = variableCount(), m = reducedCount();
     const int forces = n - dofs;
+    const Eigen::Matrix3d rootInertia = massMatrix.topLeftCorner<3, 3>();
+    const Eigen::LLT<Eigen::Matrix3d> rootFactor(rootInertia);
+    rootMap.resize(kRootCoordinates, m);
+    rootMap.leftCols(kJointCount) = -massMatrix.topRightCorner(kRootCoordinates, kJointCount);
+    rootMap.rightCols(forces) = contactJacobian.topRows(kRootCoordinates);
+    rootFactor.solveInPlace(rootMap);
+    rootOffset = -rootFactor.solve(h.head<3>());
+
+    const int total = static_cast<int>(rowInfo.size());
+    fit(reducedRows, total, m);
+    fit(reducedTargets, total);
+    // A unit row (posture) has no root part and stays as it is. Inner dimension 3:
+    // coefficient-wise products (lazyProduct) beat the blocked ones.
+    reducedRows = rows.topRows(total).rightCols(m);
+    reducedTargets = targets.head(total);
+    for (int r = 0; r < total; ++r) {
+      if (rowInfo[r].unitColumn >= 0) continue;
+      const auto root = rows.row(r).head<kRootCoordinates>();
+      reducedRows.row(r).noalias() += root.lazyProduct(rootMap);
+      reducedTargets[r] -= root.dot(rootOffset);
+    }
+    fit(reducedTorqueRows, kJointCount, m);
+    fit(reducedTorqueOffset, kJointCount);
+    const auto torqueRootColumns = torqueRows.leftCols<kRootCoordinates>();
+    reducedTorqueRows = torqueRows.rightCols(m);
+    reducedTorqueRows.noalias() += torqueRootColumns.lazyProduct(rootMap);
+    reducedTorqueOffset = torqueOffset;
+    reducedTorqueOffset.noalias() += torqueRootColumns.lazyProduct(rootOffset);
+  }
+
+  // Fills level `level`'s problem over y: its rows' objective, the torque regularization,
+  // the limits, and the earlier levels' rows held within the tolerance.
+  void buildLevel(int level, const FeatureStepInput& input) {
+    const int n = reducedCount();
+    const int first = forceStart();
     const int pointCount = static_cast<int>(contacts.size());
     int held = 0, hard = 0;
     for (const RowInfo& info : rowInfo) {
@@ -487,48 +543,62 @@ struct FeatureController::Impl {
     QpProblem& problem = problems[static_cast<size_t>(level)];
     fit(problem.objectiveMatrix, n, n);
     fit(problem.objectiveVector, n);
-    fit(problem.equalityMatrix, kRootCoordinates + hard, n);
-    fit(problem.equalityVector, kRootCoordinates + hard);
+    fit(problem.equalityMatrix, hard, n);
+    fit(problem.equalityVector, hard);
     fit(problem.inequalityMatrix, inequalities, n);
     fit(problem.inequalityVector, inequalities);
 
-    // Objective: Σ w (row·x − target)² + w_τ |B x + c − τ_added|² + ε |x|².
-    const int total = static_cast<int>(rowInfo.size());
-    fit(weighted, total, n);
-    fit(weightedTargets, total);
-    int count = 0;
-    for (int r = 0; r < total; ++r) {
-      if (rowInfo[r].level != level || !(rowInfo[r].weight > 0.0)) continue;
-      const double root = std::sqrt(rowInfo[r].weight);
-      weighted.row(count) = root * rows.row(r);
-      weightedTargets[count] = root * targets[r];
-      ++count;
-    }
+    // Objective: Σ w (row·y − target)² + w_τ |B y + c − τ_added|² + ε |(q̈, f)|². A unit
+    // row (posture) adds to the diagonal only; the others are stacked for a rank update.
     auto& g = problem.objectiveMatrix;
     auto& a = problem.objectiveVector;
-    // G's lower triangle only (all the solver reads): symmetric rank updates do half the
-    // work of full products, and at these sizes the products are most of a solve's cost.
-    const double wt = settings.torqueWeight;
     g.setZero();
-    g.selfadjointView<Eigen::Lower>().rankUpdate(weighted.topRows(count).transpose());
-    g.selfadjointView<Eigen::Lower>().rankUpdate(torqueRows.transpose(), wt);
-    a.noalias() = -weighted.topRows(count).transpose() * weightedTargets.head(count);
+    a.setZero();
+    const int total = static_cast<int>(rowInfo.size());
+    fit(weighted, total + kJointCount + kRootCoordinates, n);
+    fit(weightedTargets, total + kJointCount + kRootCoordinates);
+    int count = 0;
+    for (int r = 0; r < total; ++r) {
+      const RowInfo& info = rowInfo[r];
+      if (info.level != level || !(info.weight > 0.0)) continue;
+      if (info.unitColumn >= 0) {
+        g(info.unitColumn, info.unitColumn) += info.weight;
+        a[info.unitColumn] -= info.weight * reducedTargets[r];
+        continue;
+      }
+      const double root = std::sqrt(info.weight);
+      weighted.row(count) = root * reducedRows.row(r);
+      weightedTargets[count] = root * reducedTargets[r];
+      ++count;
+    }
+    // The torque regularization's rows, √w_τ (B y + c − τ_added), and the root
+    // accelerations', √ε (P y + p₀), join the stack.
+    const double wt = std::sqrt(settings.torqueWeight);
+    const double eq = std::sqrt(settings.accelerationRegularization);
     Eigen::Map<const Eigen::VectorXd> added(input.addedTorques.data(), kJointCount);
-    torqueBuffer = torqueOffset - added;
-    a.noalias() += wt * (torqueRows.transpose() * torqueBuffer);
-    g.diagonal().head(dofs).array() += settings.accelerationRegularization;
-    g.diagonal().tail(forces).array() += settings.forceRegularization;
+    weighted.middleRows(count, kJointCount) = wt * reducedTorqueRows;
+    weightedTargets.segment(count, kJointCount) = wt * (added - reducedTorqueOffset);
+    count += kJointCount;
+    weighted.middleRows(count, kRootCoordinates) = eq * rootMap;
+    weightedTargets.segment(count, kRootCoordinates) = -eq * rootOffset;
+    count += kRootCoordinates;
+    // G's lower triangle only (all the solver reads), as dot products of the stack's
+    // columns: at these sizes (about 30 rows of 20–30 unknowns) a blocked rank update
+    // spends more on packing than on arithmetic.
+    const auto stack = weighted.topRows(count);
+    for (int j = 0; j < n; ++j)
+      for (int i = j; i < n; ++i) g(i, j) += stack.col(i).dot(stack.col(j));
+    a.noalias() -= stack.transpose() * weightedTargets.head(count);
+    g.diagonal().head(first).array() += settings.accelerationRegularization;
+    g.diagonal().tail(n - first).array() += settings.forceRegularization;
     for (int i = 0; i < pointCount; ++i)
-      g(dofs + 2 * i + 1, dofs + 2 * i + 1) += settings.tangentialWeight;
+      g(first + 2 * i + 1, first + 2 * i + 1) += settings.tangentialWeight;
 
-    // The root's equations of motion: M_r q̈ − J_c,r f = −h_r.
-    problem.equalityMatrix.leftCols(dofs) = massMatrix.topRows(kRootCoordinates);
-    problem.equalityMatrix.rightCols(forces) = -contactJacobian.topRows(kRootCoordinates);
-    problem.equalityVector.head(kRootCoordinates) = -h.head(kRootCoordinates);
-    for (int r = 0, e = kRootCoordinates; r < total; ++r) {
+    // Hard contact rows are equalities (the root's equations are eliminated).
+    for (int r = 0, e = 0; r < total; ++r) {
       if (rowInfo[r].level != kHardRow) continue;
-      problem.equalityMatrix.row(e) = rows.row(r);
-      problem.equalityVector[e++] = targets[r];
+      problem.equalityMatrix.row(e) = reducedRows.row(r);
+      problem.equalityVector[e++] = reducedTargets[r];
     }
 
     // Contacts push, within the friction cone: f_n ≥ 0, μ f_n ± f_t ≥ 0.
@@ -539,7 +609,7 @@ struct FeatureController::Impl {
     const double mu = settings.friction * settings.frictionMargin;
     int row = 0;
     for (int i = 0; i < pointCount; ++i) {
-      const int normal = dofs + 2 * i, tangent = normal + 1;
+      const int normal = first + 2 * i, tangent = normal + 1;
       c(row++, normal) = 1.0;
       c(row, normal) = mu;
       c(row++, tangent) = -1.0;
@@ -551,11 +621,11 @@ struct FeatureController::Impl {
     const double alpha = settings.pressureMargin;
     for (int i = 0; i + 1 < pointCount; ++i) {
       if (contacts[i].link != contacts[i + 1].link) continue;
-      const int first = dofs + 2 * i, second = first + 2;
-      c(row, first) = 1.0 - alpha;
-      c(row++, second) = -alpha;
-      c(row, second) = 1.0 - alpha;
-      c(row++, first) = -alpha;
+      const int one = first + 2 * i, two = one + 2;
+      c(row, one) = 1.0 - alpha;
+      c(row++, two) = -alpha;
+      c(row, two) = 1.0 - alpha;
+      c(row++, one) = -alpha;
     }
     // Each touching link of the support carries at least its minimum load.
     const double minimum =
@@ -563,24 +633,24 @@ struct FeatureController::Impl {
     for (int i = 0; i < pointCount; ++i) {
       if (i > 0 && contacts[i].link == contacts[i - 1].link) continue;
       for (int k = i; k < pointCount && contacts[k].link == contacts[i].link; ++k)
-        c(row, dofs + 2 * k) = 1.0;
+        c(row, first + 2 * k) = 1.0;
       b[row++] = minimum;
     }
-    // Torque limits: −τ_max ≤ B x + c ≤ τ_max.
+    // Torque limits: −τ_max ≤ B y + c ≤ τ_max.
     for (int j = 0; j < kJointCount; ++j) {
       const double limit = character.joints[j].maxTorque;
-      c.row(row) = torqueRows.row(j);
-      b[row++] = -limit - torqueOffset[j];
-      c.row(row) = -torqueRows.row(j);
-      b[row++] = torqueOffset[j] - limit;
+      c.row(row) = reducedTorqueRows.row(j);
+      b[row++] = -limit - reducedTorqueOffset[j];
+      c.row(row) = -reducedTorqueRows.row(j);
+      b[row++] = reducedTorqueOffset[j] - limit;
     }
     // Earlier levels: each row within the tolerance of its value at its level's optimum.
     const double tolerance = settings.levelTolerance;
     for (int r = 0; r < total; ++r) {
       if (!isHeld(rowInfo[r], level)) continue;
-      c.row(row) = rows.row(r);
+      c.row(row) = reducedRows.row(r);
       b[row++] = rowValue[r] - tolerance;
-      c.row(row) = -rows.row(r);
+      c.row(row) = -reducedRows.row(r);
       b[row++] = -rowValue[r] - tolerance;
     }
   }
@@ -614,13 +684,13 @@ struct FeatureController::Impl {
       solved = level;
       ++result.levels;
       for (int r = 0; r < static_cast<int>(rowInfo.size()); ++r)
-        if (rowInfo[r].level == level) rowValue[r] = rows.row(r).dot(out.x);
+        if (rowInfo[r].level == level) rowValue[r] = reducedRows.row(r).dot(out.x);
     }
     if (solved < 0) return;
     const Eigen::VectorXd& x = results[static_cast<size_t>(solved)].x;
     bool finite = true;
     for (int j = 0; j < kJointCount; ++j) {
-      result.torques[j] = torqueRows.row(j).dot(x) + torqueOffset[j];
+      result.torques[j] = reducedTorqueRows.row(j).dot(x) + reducedTorqueOffset[j];
       finite = finite && std::isfinite(result.torques[j]);
     }
     if (!finite) {
@@ -630,8 +700,8 @@ struct FeatureController::Impl {
     }
     for (size_t i = 0; i < contacts.size(); ++i) {
       const ContactPoint& c = contacts[i];
-      const double fn = x[dofs + 2 * static_cast<int>(i)];
-      const double ft = x[dofs + 2 * static_cast<int>(i) + 1];
+      const double fn = x[forceStart() + 2 * static_cast<int>(i)];
+      const double ft = x[forceStart() + 2 * static_cast<int>(i) + 1];
       planned.push_back({c.link, c.point, fn * c.normal + ft * c.tangent});
     }
     result.contactForces = planned;
