@@ -52,6 +52,7 @@ Controller::Controller(Program program, const JointTargets& initialTargets,
       options_(options) {
   if (!program_.character) program_.character = humanCharacter();  // a program built by hand
   validateProgram(program_);
+  if (options_.stablePd) stablePd_ = std::make_unique<StablePd>(*program_.character);
   // Every primitive is made once here so that one the controller cannot drive fails now;
   // the instances of a phase are made again when it starts (only the current phase's
   // are held: a long script costs no memory per phase here).
@@ -176,7 +177,7 @@ const ControlOutput& Controller::step(const CharacterState& state, double dt) {
   }
   frame_.reset(defaults_);
   for (auto& primitive : active_) primitive->apply(state, phaseTime_, frame_);
-  computeTorques(state);
+  computeTorques(state, dt);
   output_.featurePhase = feature_ != nullptr;
   output_.featureSolved = false;
   output_.hasComTarget = false;
@@ -190,11 +191,13 @@ const ControlOutput& Controller::step(const CharacterState& state, double dt) {
   return output_;
 }
 
-void Controller::computeTorques(const CharacterState& state) {
+void Controller::computeTorques(const CharacterState& state, double dt) {
+  if (stablePd_) stablePd_->computeTorques(state, frame_, dt, output_.pdTorques);
   for (int j = 0; j < kJointCount; ++j) {
     const JointDef& joint = program_.character->joints[j];
     double velocity = state.jointVelocities[j];
-    double pd = frame_.mode[j] == DriveMode::Relax
+    double pd = stablePd_ ? output_.pdTorques[j]
+                : frame_.mode[j] == DriveMode::Relax
                     ? -frame_.relaxStrength[j] * joint.kd * velocity
                     : joint.kp * (frame_.target[j] - state.jointAngles[j]) - joint.kd * velocity;
     output_.pdTorques[j] = pd;

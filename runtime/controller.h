@@ -22,6 +22,7 @@
 #include "primitives/character_state.h"
 #include "primitives/control_frame.h"
 #include "primitives/primitive.h"
+#include "runtime/stable_pd.h"
 #include "scl/program.h"
 
 namespace scl {
@@ -33,6 +34,10 @@ struct ControllerOptions {
   /// How often a phase with features solves its QP, Hz; 0: every step. Between solves the
   /// last solve's torques are held (a zero-order hold); a phase's first step always solves.
   double featureRate = 0.0;
+  /// PD torques by stable PD (runtime/stable_pd.h: the stiffness and damping at the state
+  /// one step ahead, through the whole body's dynamics) instead of explicit PD; stable at
+  /// larger time steps (docs/stepping.md). The feature QP's posture task is unaffected.
+  bool stablePd = false;
 };
 
 /// A problem met while controlling, reported once per phase (e.g. the feature QP failed
@@ -124,7 +129,7 @@ class Controller {
   void updateContacts(const CharacterState& state);
   bool exitFires() const;
   bool contactConditionHolds(const Transition& exit) const;
-  void computeTorques(const CharacterState& state);
+  void computeTorques(const CharacterState& state, double dt);
   void computeFeatureTorques(const CharacterState& state, double dt, bool started);
   void warnOnce(const std::string& message);
   void warnIfComTargetOutsideSupport(const FeatureStepResult& result);
@@ -149,6 +154,7 @@ class Controller {
   ControllerOptions options_;
   /// The current phase's whole-body QP (null when the phase has no features).
   std::unique_ptr<FeatureController> feature_;
+  std::unique_ptr<StablePd> stablePd_;  // with ControllerOptions::stablePd
   /// Net torques of the last successful solve, held between solves.
   std::array<double, kJointCount> heldTorques_{};
   bool holding_ = false;

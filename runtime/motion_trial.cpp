@@ -46,6 +46,7 @@ MotionTrialResult runMotionTrial(const MotionMark& humanMark, const Program& pro
   if (trial.perturbDeg > 0.0) def.jointOffsets = perturbationOffsets(trial.perturbDeg, trial.seed);
   RunSessionDef run;
   run.simulation = def;
+  run.controller.stablePd = trial.stablePd;
   run.length.duration = mark.duration;
   run.metrics = metricsFor(character);
   run.metrics->uprightFromStart = mark.uprightFromStart;

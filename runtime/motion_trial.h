@@ -49,6 +49,8 @@ struct MotionTrial {
   /// Uniform random offsets of every initial joint angle in ±this, degrees.
   double perturbDeg = 0.0;
   std::uint64_t seed = 0;
+  /// Stable PD instead of explicit (ControllerOptions::stablePd).
+  bool stablePd = false;
 };
 
 struct MotionTrialResult {

@@ -84,6 +84,7 @@ TEST_CASE("scl run summarises a supine script that does nothing") {
   const std::vector<std::string> keys = {"script",
                                          "scene",
                                          "time_step",
+                                         "pd",
                                          "duration",
                                          "steps",
                                          "end",
@@ -324,6 +325,36 @@ TEST_CASE("scl run --feature-rate: checked, and a warning of the feature QP is p
   CHECK(lean.exitCode == 0);
   CHECK_THAT(lean.err, Catch::Contains("warning: t = ") &&
                            Catch::Contains("phase 'lean': the centre-of-mass target"));
+}
+
+TEST_CASE(
+    "scl run --pd: explicit or stable, reported in the summary; anything else is a usage "
+    "error") {
+  const std::string idle = "run " + kCliScripts + "supine_idle.scl --duration 0.2 --json ";
+  Outcome bad = runScl(idle + "--pd implicit");
+  CHECK(bad.exitCode == 2);
+  CHECK_THAT(bad.err, Catch::Contains("--pd must be 'explicit' or 'stable'"));
+  Outcome plain = runScl(idle);
+  Outcome stable = runScl(idle + "--pd stable");
+  REQUIRE(plain.exitCode == 0);
+  REQUIRE(stable.exitCode == 0);
+  const auto plainJson = nlohmann::json::parse(plain.out);
+  const auto stableJson = nlohmann::json::parse(stable.out);
+  CHECK(plainJson["pd"] == "explicit");
+  CHECK(stableJson["pd"] == "stable");
+  CHECK(plainJson["energy"] != stableJson["energy"]);  // the torques differ
+
+  // docs/stepping.md's command: at 3 ms the quiet stance stands with stable PD only.
+  const std::string stand = "run scripts/stand.scl --dt 0.003 --duration 5 --json";
+  RunOptions fromSource;
+  fromSource.workingDirectory = SCL_SOURCE_DIR;
+  Outcome explicitStand = runScl(stand, fromSource);
+  Outcome stableStand = runScl(stand + " --pd stable", fromSource);
+  REQUIRE(explicitStand.exitCode == 0);
+  REQUIRE(stableStand.exitCode == 0);
+  CHECK_FALSE(nlohmann::json::parse(explicitStand.out)["fell"].is_null());
+  CHECK(nlohmann::json::parse(stableStand.out)["fell"].is_null());
+  CHECK(nlohmann::json::parse(stableStand.out)["standing"] == true);
 }
 
 TEST_CASE("scl run exit codes and messages for each kind of failure") {

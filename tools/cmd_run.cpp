@@ -154,6 +154,7 @@ Recorded simulate(Program program, const SimulationDef& def, const RunRequest& r
   run.simulation = def;
   run.pushes = request.pushes;
   if (request.featureRate) run.controller.featureRate = *request.featureRate;
+  run.controller.stablePd = request.stablePd;
   run.length = runLength(program, request);
   // The thresholds of docs/marks.md, scaled to the character's body.
   run.metrics = metricsFor(*program.character);

@@ -139,6 +139,7 @@ nlohmann::ordered_json runSummaryJson(const RunRequest& request, const RunOutcom
                   {"environment", run.def.scene.environment},
                   {"chair_height", number(run.def.scene.chairHeight)}};
   out["time_step"] = number(run.def.timeStep);
+  out["pd"] = request.stablePd ? "stable" : "explicit";
   out["duration"] = number(run.simulatedTime);
   out["steps"] = run.steps;
   out["end"] = run.endReason;

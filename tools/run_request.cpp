@@ -126,7 +126,11 @@ cxxopts::Options runOptions() {
       "feature-rate",
       "solve the feature QP this often, Hz, holding its torques between solves (default: "
       "every step)",
-      cxxopts::value<double>(), "HZ");
+      cxxopts::value<double>(),
+      "HZ")("pd",
+            "PD control: explicit (torques from today's state) or stable (from the state one step "
+            "ahead; stable at large --dt)",
+            cxxopts::value<std::string>()->default_value("explicit"), "explicit|stable");
   options.add_options("Output")("json", "print the summary as one JSON object")(
       "out", "write the trajectory as CSV", cxxopts::value<std::string>(), "FILE.csv")(
       "rate", "trajectory samples per second", cxxopts::value<double>()->default_value("100"),
@@ -182,6 +186,10 @@ RunRequest readRunRequest(const cxxopts::ParseResult& parsed) {
     }
     request.featureRate = rate;
   }
+  const std::string pd = parsed["pd"].as<std::string>();
+  if (pd != "explicit" && pd != "stable")
+    throw UsageError("--pd must be 'explicit' or 'stable' (got '" + pd + "')");
+  request.stablePd = pd == "stable";
   request.json = parsed.count("json") > 0;
   if (parsed.count("out")) request.csvPath = parsed["out"].as<std::string>();
   if (parsed.count("filmstrip")) request.svgPath = parsed["filmstrip"].as<std::string>();

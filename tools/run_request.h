@@ -33,6 +33,8 @@ struct RunRequest {
   std::optional<double> perturbDeg;
   /// --feature-rate: how often a feature phase solves its QP, Hz (unset: every step).
   std::optional<double> featureRate;
+  /// `--pd stable`: stable PD instead of explicit (ControllerOptions::stablePd).
+  bool stablePd = false;
   std::uint64_t seed = 0;
   /// `--json`: the summary as one JSON object.
   bool json = false;
