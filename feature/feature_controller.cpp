@@ -503,16 +503,16 @@ struct FeatureController::Impl {
     const int total = static_cast<int>(rowInfo.size());
     fit(reducedRows, total, m);
     fit(reducedTargets, total);
-    // A unit row (posture) has no root part and stays as it is. Inner dimension 3:
-    // coefficient-wise products (lazyProduct) beat the blocked ones.
+    // The unit rows (posture) come last (buildRows) and have no root part: only the rows
+    // before them change. Inner dimension 3: coefficient-wise products (lazyProduct) beat
+    // the blocked ones.
+    int general = 0;
+    while (general < total && rowInfo[general].unitColumn < 0) ++general;
     reducedRows = rows.topRows(total).rightCols(m);
     reducedTargets = targets.head(total);
-    for (int r = 0; r < total; ++r) {
-      if (rowInfo[r].unitColumn >= 0) continue;
-      const auto root = rows.row(r).head<kRootCoordinates>();
-      reducedRows.row(r).noalias() += root.lazyProduct(rootMap);
-      reducedTargets[r] -= root.dot(rootOffset);
-    }
+    const auto rootColumns = rows.topLeftCorner(general, kRootCoordinates);
+    reducedRows.topRows(general).noalias() += rootColumns.lazyProduct(rootMap);
+    reducedTargets.head(general).noalias() -= rootColumns.lazyProduct(rootOffset);
     fit(reducedTorqueRows, kJointCount, m);
     fit(reducedTorqueOffset, kJointCount);
     const auto torqueRootColumns = torqueRows.leftCols<kRootCoordinates>();
@@ -601,13 +601,21 @@ struct FeatureController::Impl {
       problem.equalityVector[e++] = reducedTargets[r];
     }
 
-    // Contacts push, within the friction cone: f_n ≥ 0, μ f_n ± f_t ≥ 0.
+    // Torque limits first, as two blocks (column-wise copies): −τ_max ≤ B y + c ≤ τ_max.
     auto& c = problem.inequalityMatrix;
     auto& b = problem.inequalityVector;
-    c.setZero();
-    b.setZero();
+    c.topRows(kJointCount) = reducedTorqueRows;
+    c.middleRows(kJointCount, kJointCount) = -reducedTorqueRows;
+    for (int j = 0; j < kJointCount; ++j) {
+      const double limit = character.joints[j].maxTorque;
+      b[j] = -limit - reducedTorqueOffset[j];
+      b[kJointCount + j] = reducedTorqueOffset[j] - limit;
+    }
+    int row = 2 * kJointCount;
+    // Contacts push, within the friction cone: f_n ≥ 0, μ f_n ± f_t ≥ 0.
+    c.bottomRows(inequalities - row).setZero();
+    b.tail(inequalities - row).setZero();
     const double mu = settings.friction * settings.frictionMargin;
-    int row = 0;
     for (int i = 0; i < pointCount; ++i) {
       const int normal = first + 2 * i, tangent = normal + 1;
       c(row++, normal) = 1.0;
@@ -635,14 +643,6 @@ struct FeatureController::Impl {
       for (int k = i; k < pointCount && contacts[k].link == contacts[i].link; ++k)
         c(row, first + 2 * k) = 1.0;
       b[row++] = minimum;
-    }
-    // Torque limits: −τ_max ≤ B y + c ≤ τ_max.
-    for (int j = 0; j < kJointCount; ++j) {
-      const double limit = character.joints[j].maxTorque;
-      c.row(row) = reducedTorqueRows.row(j);
-      b[row++] = -limit - reducedTorqueOffset[j];
-      c.row(row) = -reducedTorqueRows.row(j);
-      b[row++] = reducedTorqueOffset[j] - limit;
     }
     // Earlier levels: each row within the tolerance of its value at its level's optimum.
     const double tolerance = settings.levelTolerance;
