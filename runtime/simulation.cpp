@@ -175,14 +175,18 @@ struct Simulation::Impl {
 
   // Holds the pose with the default PD until it rests, then zeroes the velocities that
   // remain, so that the state at t = 0 is an equilibrium of the first phase's default PD.
+  // The PD is explicit, which chatters above the default step, so the settling steps are
+  // never longer than kDefaultTimeStep: the state at t = 0 is the same for every run step
+  // from kDefaultTimeStep up, and a step-size study compares runs from one initial state.
   void settle() {
     if (def.settleTime <= 0.0 || !character().findPose(def.scene.pose)->settles) return;
     // Stop once every link is nearly still (after a short minimum): a pose that needs
     // active balance, such as standing, is not left to drift under PD alone.
     constexpr double kStillSpeed = 0.003;    // m/s
     constexpr double kMinimumSettle = 0.05;  // s
-    int steps = static_cast<int>(std::lround(def.settleTime / def.timeStep));
-    int minimumSteps = static_cast<int>(std::lround(kMinimumSettle / def.timeStep));
+    const double settleStep = std::min(def.timeStep, kDefaultTimeStep);
+    int steps = static_cast<int>(std::lround(def.settleTime / settleStep));
+    int minimumSteps = static_cast<int>(std::lround(kMinimumSettle / settleStep));
     // A pose that PD alone cannot hold (a crouch) never comes to rest: stop at the end of
     // its sag transient (the speed has fallen well below its peak and grows again) rather
     // than let it drift.
@@ -202,7 +206,7 @@ struct Simulation::Impl {
                             joint.kd * state.jointVelocities[j];
       }
       applyPending();
-      world.Step(static_cast<float>(def.timeStep), def.velocityIterations, def.positionIterations);
+      world.Step(static_cast<float>(settleStep), def.velocityIterations, def.positionIterations);
       refreshState();
     }
     for (b2Body* body : bodies) {
