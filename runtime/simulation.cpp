@@ -107,7 +107,9 @@ void validate(const SimulationDef& def) {
     fail(out.str());
   }
   if (def.velocityIterations < 1 || def.positionIterations < 1)
-    fail("solver iterations must be at least 1 (defaults: 8 velocity, 3 position)");
+    fail("solver iterations must be at least 1 (defaults: " +
+         std::to_string(kDefaultVelocityIterations) + " velocity, " +
+         std::to_string(kDefaultPositionIterations) + " position)");
   if (!def.character) fail("no character: SimulationDef::character is null");
   const PoseDef* pose = def.character->findPose(def.scene.pose);
   if (!pose) {
@@ -152,6 +154,7 @@ struct Simulation::Impl {
   explicit Impl(const SimulationDef& definition) : def(definition) {
     validate(def);
     world.SetAllowSleeping(false);
+    world.SetContinuousPhysics(def.continuousPhysics);
     buildEnvironment();
     const PoseDef& pose = *character().findPose(def.scene.pose);
     Placement placement = placePose(character(), pose, def.scene.environment == "chair",
@@ -343,6 +346,22 @@ struct Simulation::Impl {
     pendingForces.clear();
   }
 
+  PhysicsStepStats stats() const {
+    PhysicsStepStats stats;
+    for (const b2Contact* contact = world.GetContactList(); contact; contact = contact->GetNext()) {
+      ++stats.contacts;
+      if (!contact->IsTouching()) continue;
+      ++stats.touchingContacts;
+      stats.contactPoints += contact->GetManifold()->pointCount;
+    }
+    const b2Profile& profile = world.GetProfile();
+    stats.stepMs = profile.step;
+    stats.collideMs = profile.collide;
+    stats.solveMs = profile.solve;
+    stats.solveToiMs = profile.solveTOI;
+    return stats;
+  }
+
   std::uint64_t hash() const {
     std::uint64_t hash = 1469598103934665603ull;
     for (const b2Body* body : bodies) {
@@ -380,5 +399,6 @@ double Simulation::timeStep() const { return impl_->def.timeStep; }
 const SimulationDef& Simulation::definition() const { return impl_->def; }
 const std::vector<EnvironmentBox>& Simulation::environmentBoxes() const { return impl_->boxes; }
 std::uint64_t Simulation::stateHash() const { return impl_->hash(); }
+PhysicsStepStats Simulation::physicsStats() const { return impl_->stats(); }
 
 }  // namespace scl
