@@ -43,6 +43,9 @@ MotionTrialResult runMotionTrial(const MotionMark& humanMark, const Program& pro
   auto start = std::chrono::steady_clock::now();
   SimulationDef def = simulationDefFor(program);
   def.timeStep = trial.timeStep;
+  def.velocityIterations = trial.velocityIterations;
+  def.positionIterations = trial.positionIterations;
+  def.continuousPhysics = trial.continuousPhysics;
   if (trial.perturbDeg > 0.0) def.jointOffsets = perturbationOffsets(trial.perturbDeg, trial.seed);
   RunSessionDef run;
   run.simulation = def;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runtime/metrics.h"
+#include "runtime/simulation.h"
 #include "scl/program.h"
 
 namespace scl {
@@ -51,6 +52,10 @@ struct MotionTrial {
   std::uint64_t seed = 0;
   /// Stable PD instead of explicit (ControllerOptions::stablePd).
   bool stablePd = false;
+  /// Box2D's solver iterations and continuous collision (SimulationDef's fields).
+  int velocityIterations = kDefaultVelocityIterations;
+  int positionIterations = kDefaultPositionIterations;
+  bool continuousPhysics = false;
 };
 
 struct MotionTrialResult {

@@ -107,7 +107,9 @@ void validate(const SimulationDef& def) {
     fail(out.str());
   }
   if (def.velocityIterations < 1 || def.positionIterations < 1)
-    fail("solver iterations must be at least 1 (defaults: 8 velocity, 3 position)");
+    fail("solver iterations must be at least 1 (defaults: " +
+         std::to_string(kDefaultVelocityIterations) + " velocity, " +
+         std::to_string(kDefaultPositionIterations) + " position)");
   if (!def.character) fail("no character: SimulationDef::character is null");
   const PoseDef* pose = def.character->findPose(def.scene.pose);
   if (!pose) {
@@ -152,6 +154,7 @@ struct Simulation::Impl {
   explicit Impl(const SimulationDef& definition) : def(definition) {
     validate(def);
     world.SetAllowSleeping(false);
+    world.SetContinuousPhysics(def.continuousPhysics);
     buildEnvironment();
     const PoseDef& pose = *character().findPose(def.scene.pose);
     Placement placement = placePose(character(), pose, def.scene.environment == "chair",
@@ -175,14 +178,18 @@ struct Simulation::Impl {
 
   // Holds the pose with the default PD until it rests, then zeroes the velocities that
   // remain, so that the state at t = 0 is an equilibrium of the first phase's default PD.
+  // The PD is explicit, which chatters above the default step, so the settling steps are
+  // never longer than kDefaultTimeStep: the state at t = 0 is the same for every run step
+  // from kDefaultTimeStep up, and a step-size study compares runs from one initial state.
   void settle() {
     if (def.settleTime <= 0.0 || !character().findPose(def.scene.pose)->settles) return;
     // Stop once every link is nearly still (after a short minimum): a pose that needs
     // active balance, such as standing, is not left to drift under PD alone.
     constexpr double kStillSpeed = 0.003;    // m/s
     constexpr double kMinimumSettle = 0.05;  // s
-    int steps = static_cast<int>(std::lround(def.settleTime / def.timeStep));
-    int minimumSteps = static_cast<int>(std::lround(kMinimumSettle / def.timeStep));
+    const double settleStep = std::min(def.timeStep, kDefaultTimeStep);
+    int steps = static_cast<int>(std::lround(def.settleTime / settleStep));
+    int minimumSteps = static_cast<int>(std::lround(kMinimumSettle / settleStep));
     // A pose that PD alone cannot hold (a crouch) never comes to rest: stop at the end of
     // its sag transient (the speed has fallen well below its peak and grows again) rather
     // than let it drift.
@@ -202,7 +209,7 @@ struct Simulation::Impl {
                             joint.kd * state.jointVelocities[j];
       }
       applyPending();
-      world.Step(static_cast<float>(def.timeStep), def.velocityIterations, def.positionIterations);
+      world.Step(static_cast<float>(settleStep), def.velocityIterations, def.positionIterations);
       refreshState();
     }
     for (b2Body* body : bodies) {
@@ -339,6 +346,22 @@ struct Simulation::Impl {
     pendingForces.clear();
   }
 
+  PhysicsStepStats stats() const {
+    PhysicsStepStats stats;
+    for (const b2Contact* contact = world.GetContactList(); contact; contact = contact->GetNext()) {
+      ++stats.contacts;
+      if (!contact->IsTouching()) continue;
+      ++stats.touchingContacts;
+      stats.contactPoints += contact->GetManifold()->pointCount;
+    }
+    const b2Profile& profile = world.GetProfile();
+    stats.stepMs = profile.step;
+    stats.collideMs = profile.collide;
+    stats.solveMs = profile.solve;
+    stats.solveToiMs = profile.solveTOI;
+    return stats;
+  }
+
   std::uint64_t hash() const {
     std::uint64_t hash = 1469598103934665603ull;
     for (const b2Body* body : bodies) {
@@ -376,5 +399,6 @@ double Simulation::timeStep() const { return impl_->def.timeStep; }
 const SimulationDef& Simulation::definition() const { return impl_->def; }
 const std::vector<EnvironmentBox>& Simulation::environmentBoxes() const { return impl_->boxes; }
 std::uint64_t Simulation::stateHash() const { return impl_->hash(); }
+PhysicsStepStats Simulation::physicsStats() const { return impl_->stats(); }
 
 }  // namespace scl

@@ -23,15 +23,25 @@ inline constexpr double kMinTimeStep = 1e-5;
 inline constexpr double kMaxTimeStep = 0.01;
 /// The thesis's step (§4.5), seconds.
 inline constexpr double kDefaultTimeStep = 0.00025;
+/// Box2D's velocity- and position-constraint iterations per step (Box2D's recommended
+/// 8 and 3; docs/stepping.md, Box2D's cost).
+inline constexpr int kDefaultVelocityIterations = 8;
+inline constexpr int kDefaultPositionIterations = 3;
 
 /// How to build a simulation. Defaults are the thesis's (§4.5).
 struct SimulationDef {
   /// Fixed time step, seconds.
   double timeStep = kDefaultTimeStep;
-  /// Box2D velocity-constraint iterations per step.
-  int velocityIterations = 8;
-  /// Box2D position-constraint iterations per step.
-  int positionIterations = 3;
+  /// Box2D velocity-constraint iterations per step (at least 1).
+  int velocityIterations = kDefaultVelocityIterations;
+  /// Box2D position-constraint iterations per step (at least 1).
+  int positionIterations = kDefaultPositionIterations;
+  /// Box2D's continuous collision (time of impact, b2World::SetContinuousPhysics), which
+  /// stops fast bodies tunnelling through thin ones between steps. Off by default (Box2D's
+  /// is on): the links move millimetres per step against a 2 m thick ground, every motion
+  /// runs bit for bit the same without it, and it cost 30-45 % of the physics step
+  /// (docs/stepping.md, Box2D's cost).
+  bool continuousPhysics = false;
   /// Initial pose and environment.
   Scene scene;
   /// The character: its body and its poses (never null).
@@ -75,6 +85,22 @@ std::vector<double> perturbationOffsets(double degrees, std::uint64_t seed);
 /// non-positive time step, negative chair height, ...).
 void validate(const SimulationDef& def);
 
+/// Box2D's own account of the last step (b2World::GetProfile and its contact list), for
+/// benchmarks: what the physics does and where its time goes.
+struct PhysicsStepStats {
+  /// Fixture pairs whose bounding boxes overlap (Box2D's contacts), and of them those
+  /// touching, and their manifold points.
+  int contacts = 0;
+  int touchingContacts = 0;
+  int contactPoints = 0;
+  /// Wall time of the step and of its parts, milliseconds: the contacts' narrow phase,
+  /// the constraint solver (with its broad phase update) and continuous collision.
+  double stepMs = 0.0;
+  double collideMs = 0.0;
+  double solveMs = 0.0;
+  double solveToiMs = 0.0;
+};
+
 class Simulation {
  public:
   /// Builds the world and places the character in the scene's pose, resting on its
@@ -112,6 +138,9 @@ class Simulation {
   /// A hash of the exact bits of every body's position, angle and velocities: equal
   /// hashes mean bit-identical states.
   std::uint64_t stateHash() const;
+
+  /// Box2D's counts and timings of the last step.
+  PhysicsStepStats physicsStats() const;
 
  private:
   struct Impl;
