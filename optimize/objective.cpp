@@ -277,6 +277,7 @@ ObjectiveEvaluation runTrial(const Program& program, const ObjectiveDef& objecti
   ObjectiveEvaluation out;
   RunSessionDef def;
   def.simulation = trialSimulationDef(program, objective, trial);
+  def.controller.stablePd = trial.stablePd;
   def.length.duration = def.simulation.scene.duration;
   if (!withSummary) def.metrics.reset();
   def.metricsSeeInitialState = false;

@@ -143,6 +143,8 @@ struct ObjectiveTrial {
   double perturbDegrees = 0.0;
   /// Seed of the perturbation draws (perturbationOffsets()).
   uint64_t seed = 0;
+  /// `pd: stable`: stable PD instead of explicit (docs/stepping.md).
+  bool stablePd = false;
   SourceLocation location;
 };
 

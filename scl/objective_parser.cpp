@@ -274,14 +274,39 @@ class ObjectiveParser {
     return true;
   }
 
-  // trial := "trial" { ( "dt:" | "perturb:" | "seed:" ) NUM }
+  // trial := "trial" { ( "dt:" | "perturb:" | "seed:" ) NUM | "pd:" ( "explicit" | "stable" ) }
   bool parseTrial(const Token& keyword) {
     ObjectiveTrial trial;
     trial.location = in_->location(keyword);
-    constexpr std::array<std::string_view, 3> keys = {"dt", "perturb", "seed"};
+    constexpr std::array<std::string_view, 4> keys = {"dt", "perturb", "seed", "pd"};
     std::array<double, 3> values = {0.0, 0.0, 0.0};
     std::array<SourceLocation, 3> locations;
-    if (!parseNumberArguments("unknown trial argument ", "", keys, values, locations)) return false;
+    while (!atEnd()) {
+      const SourceLocation keyAt = here();
+      std::string key;
+      if (!expectWord(key, "an argument 'name: value'")) return false;
+      auto it = std::find(keys.begin(), keys.end(), key);
+      if (it == keys.end())
+        return error(keyAt,
+                     "unknown trial argument '" + quoteToken(key) + "'" + didYouMean(key, keys)),
+               false;
+      if (!expectColon()) return false;
+      if (key == "pd") {
+        const SourceLocation wordAt = here();
+        std::string mode;
+        if (!expectWord(mode, "'explicit' or 'stable'")) return false;
+        constexpr std::array<std::string_view, 2> modes = {"explicit", "stable"};
+        if (mode != "explicit" && mode != "stable")
+          return error(wordAt, "unknown PD mode '" + quoteToken(mode) +
+                                   "': 'explicit' or 'stable'" + didYouMean(mode, modes)),
+                 false;
+        trial.stablePd = mode == "stable";
+        continue;
+      }
+      const size_t index = static_cast<size_t>(it - keys.begin());
+      locations[index] = here();
+      if (!expectNumber(values[index], "a number")) return false;
+    }
     const auto [dt, perturb, seed] = values;
     if (!locations[0].file.empty()) {
       if (!(dt >= 1e-5 && dt <= 0.01))

@@ -338,6 +338,9 @@ combine worst
   CHECK(objective.trials[1].perturbDegrees == 2);
   CHECK(objective.trials[1].seed == 101);
   CHECK(objective.trials[1].timeStep == 0.0003);
+  CHECK_FALSE(objective.trials[1].stablePd);
+  CHECK(parseOk("term 1 energy\ntrial pd: stable dt: 0.001\n").trials[0].stablePd);
+  CHECK(parseOk("term 1 energy\ntrial pd: explicit\n").trials[0].stablePd == false);
   CHECK(objective.combination == TrialCombination::Worst);
   CHECK(parseOk("term 1 energy\n").trials.empty());
   CHECK(parseOk("term 1 energy\n").combination == TrialCombination::Mean);
@@ -388,4 +391,16 @@ TEST_CASE("several trials: J combines each trial's own simulation", "[objective]
   CHECK(mean.value == Approx((a.value + b.value + c.value) / 3).epsilon(1e-12));
   CHECK(mean.terms[0] == Approx((a.terms[0] + b.terms[0] + c.terms[0]) / 3).epsilon(1e-12));
   CHECK(evaluateObjective(program, worst).value == std::max({a.value, b.value, c.value}));
+}
+
+TEST_CASE("a trial with pd: stable runs the candidate with stable PD", "[objective]") {
+  const Program program = compileOk("scene pose: standing\n{ [waist 30, hips 20] }\n");
+  const ObjectiveEvaluation plain =
+      evaluateObjective(program, parseOk("duration 0.3\nterm 1 energy\ntrial dt: 0.002\n"));
+  const ObjectiveEvaluation stable = evaluateObjective(
+      program, parseOk("duration 0.3\nterm 1 energy\ntrial dt: 0.002 pd: stable\n"));
+  REQUIRE(plain.feasible);
+  REQUIRE(stable.feasible);
+  // At 2 ms explicit PD overshoots (and chatters) where stable PD does not: more torque.
+  CHECK(stable.value < plain.value);
 }
