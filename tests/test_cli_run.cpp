@@ -436,7 +436,7 @@ TEST_CASE("scl fmt prints the canonical form with the comments kept") {
   REQUIRE(fmt.exitCode == 0);
   CHECK(fmt.err.empty());
   CHECK(fmt.out.find("// Kip-up from supine") == 0);
-  CHECK(fmt.out.find("[vf (1071, 56) on: leftShank, by: waist]  // thesis: (300, 0)") !=
+  CHECK(fmt.out.find("[vf (1141, 58) on: leftShank, by: waist]  // thesis: (300, 0)") !=
         std::string::npos);
   CHECK(fmt.out.find("  // knees and ankles are folded\n") != std::string::npos);
   // A script with an error: diagnostics, exit 1, nothing printed.

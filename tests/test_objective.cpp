@@ -91,12 +91,15 @@ TEST_CASE("the shipped kip-up stands in every trial of the robust objective", "[
 
 TEST_CASE("the shipped scripts have the thesis's numbers of free parameters", "[objective]") {
   CHECK(compileOk(readSource("optimize/kipup.scl")).parameters.size() == 50);
-  // The standing kip-up with its numbers marked: the same 50, at scripts/kipup.scl's values.
+  // The standing kip-up with its numbers marked (scripts/kipup.scl before its re-tune for
+  // 1 ms steps, where docs/optimize.md's runs start): the same 50; it and today's kip-up
+  // both stand under the thesis objective (J about −4; lying scores above 0).
   const Program standing = compileOk(readSource("optimize/kipup-standing.scl"));
   REQUIRE(standing.parameters.size() == 50);
   const Program kipup = compileOk(readSource("scripts/kipup.scl"));
   const ObjectiveDef thesis = parseOk(readSource("optimize/kipup.objective"));
-  CHECK(evaluateObjective(standing, thesis).value == evaluateObjective(kipup, thesis).value);
+  CHECK(evaluateObjective(standing, thesis).value < -3.5);
+  CHECK(evaluateObjective(kipup, thesis).value < -3.5);
   CHECK(compileOk(readSource("optimize/prone-to-stand.scl")).parameters.size() == 45);
 }
 
