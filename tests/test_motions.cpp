@@ -64,11 +64,13 @@ std::map<std::string, double> figuresOf(const MotionTrialResult& result) {
           {"steps", static_cast<double>(s.phaseChanges)}};
 }
 
-void checkGolden(const MotionMark& mark, const MotionTrialResult& result) {
+// `name`: the golden line's name, the motion's (its figures at the default setting) or
+// "motion@1ms-stable" (the fast setting's).
+void checkGolden(const std::string& name, const MotionTrialResult& result) {
   auto figures = figuresOf(result);
   if (std::getenv("SCL_UPDATE_GOLDEN")) {
     auto golden = readGolden();
-    golden[mark.name] = figures;
+    golden[name] = figures;
     std::ofstream out(kGoldenPath);
     out << "# Summary figures of each motion script (tests/test_motions.cpp compares them).\n";
     for (const auto& [name, values] : golden) {
@@ -76,13 +78,13 @@ void checkGolden(const MotionMark& mark, const MotionTrialResult& result) {
       for (const auto& [key, value] : values) out << " " << key << "=" << value;
       out << "\n";
     }
-    WARN("golden figures of " << mark.name << " rewritten");
+    WARN("golden figures of " << name << " rewritten");
     return;
   }
   auto golden = readGolden();
-  REQUIRE(golden.count(mark.name));
-  for (const auto& [key, expected] : golden[mark.name]) {
-    CAPTURE(mark.name, key);
+  REQUIRE(golden.count(name));
+  for (const auto& [key, expected] : golden[name]) {
+    CAPTURE(name, key);
     // Times within 0.05 s, heights within 2 cm, distances within 5 cm or 2 %, steps exact.
     double tolerance = key == "distance"            ? std::max(0.05, 0.02 * std::abs(expected))
                        : key == "steps"             ? 0.0
@@ -101,7 +103,7 @@ void checkMotion(const std::string& name, bool perturbed = true) {
 
   MotionTrialResult nominal = runMotionTrial(*mark, program);
   requireMet(*mark, nominal);
-  checkGolden(*mark, nominal);
+  checkGolden(mark->name, nominal);
 
   for (double dt : {0.0002, 0.0003}) {
     CAPTURE(dt);
@@ -119,9 +121,38 @@ void checkMotion(const std::string& name, bool perturbed = true) {
   }
 }
 
+// The fast setting (docs/stepping.md): 1 ms steps with stable PD — the mark from the
+// nominal start (with its golden figures, "NAME@1ms-stable") and three perturbed ones.
+void checkFastMotion(const std::string& name) {
+  const MotionMark* mark = findMotionMark(name);
+  REQUIRE(mark);
+  Program program = compileMotion(*mark);
+  MotionTrial fast;
+  fast.timeStep = 0.001;
+  fast.stablePd = true;
+  MotionTrialResult nominal = runMotionTrial(*mark, program, fast);
+  requireMet(*mark, nominal);
+  checkGolden(name + "@1ms-stable", nominal);
+  for (std::uint64_t seed : {1, 2, 3}) {
+    CAPTURE(seed);
+    MotionTrial trial = fast;
+    trial.perturbDeg = 2.0;
+    trial.seed = seed;
+    requireMet(*mark, runMotionTrial(*mark, program, trial));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("the kip-up stands at 5 s", "[motions]") { checkMotion("kipup"); }
+
+TEST_CASE("at 1 ms with stable PD the kip-up, sit-to-stand and stance meet their marks",
+          "[motions]") {
+  for (const char* name : {"kipup", "sit-to-stand", "stand"}) {
+    CAPTURE(name);
+    checkFastMotion(name);
+  }
+}
 
 TEST_CASE("sit-to-stand stands at 3 s", "[motions]") { checkMotion("sit-to-stand"); }
 
