@@ -146,9 +146,9 @@ void checkFastMotion(const std::string& name) {
 
 TEST_CASE("the kip-up stands at 5 s", "[motions]") { checkMotion("kipup"); }
 
-TEST_CASE("at 1 ms with stable PD the kip-up, sit-to-stand and stance meet their marks",
+TEST_CASE("at 1 ms with stable PD the kip-up, sit-to-stand, prone-to-stand and stance meet their marks",
           "[motions]") {
-  for (const char* name : {"kipup", "sit-to-stand", "stand"}) {
+  for (const char* name : {"kipup", "sit-to-stand", "prone-to-stand", "stand"}) {
     CAPTURE(name);
     checkFastMotion(name);
   }
