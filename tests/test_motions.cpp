@@ -7,6 +7,7 @@
 //   SCL_UPDATE_GOLDEN=1 build/tests/test_motions
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -123,16 +124,20 @@ void checkMotion(const std::string& name, bool perturbed = true) {
 
 // The fast setting (docs/stepping.md): 1 ms steps with stable PD — the mark from the
 // nominal start (with its golden figures, "NAME@1ms-stable") and three perturbed ones.
-void checkFastMotion(const std::string& name) {
+// `script`: another script checked against the motion's mark (scripts/walk-fast.scl).
+void checkFastMotion(const std::string& name, const std::string& script = "") {
   const MotionMark* mark = findMotionMark(name);
   REQUIRE(mark);
-  Program program = compileMotion(*mark);
+  MotionMark checked = *mark;
+  if (!script.empty()) checked.script = script;
+  Program program = compileMotion(checked);
   MotionTrial fast;
   fast.timeStep = 0.001;
   fast.stablePd = true;
   MotionTrialResult nominal = runMotionTrial(*mark, program, fast);
   requireMet(*mark, nominal);
-  checkGolden(name + "@1ms-stable", nominal);
+  const std::string stem = script.empty() ? name : std::filesystem::path(script).stem().string();
+  checkGolden(stem + "@1ms-stable", nominal);
   for (std::uint64_t seed : {1, 2, 3}) {
     CAPTURE(seed);
     MotionTrial trial = fast;
@@ -146,12 +151,21 @@ void checkFastMotion(const std::string& name) {
 
 TEST_CASE("the kip-up stands at 5 s", "[motions]") { checkMotion("kipup"); }
 
-TEST_CASE("at 1 ms with stable PD the kip-up, sit-to-stand, prone-to-stand and stance meet their marks",
-          "[motions]") {
+TEST_CASE(
+    "at 1 ms with stable PD the kip-up, sit-to-stand, prone-to-stand and stance meet their marks",
+    "[motions]") {
   for (const char* name : {"kipup", "sit-to-stand", "prone-to-stand", "stand"}) {
     CAPTURE(name);
     checkFastMotion(name);
   }
+}
+
+TEST_CASE("the walk re-tuned for the fast setting meets the walk's mark at 1 ms and 0.25 ms",
+          "[motions]") {
+  checkFastMotion("walk", "scripts/walk-fast.scl");
+  MotionMark mark = *findMotionMark("walk");
+  mark.script = "scripts/walk-fast.scl";
+  requireMet(mark, runMotionTrial(mark, compileMotion(mark)));
 }
 
 TEST_CASE("sit-to-stand stands at 3 s", "[motions]") { checkMotion("sit-to-stand"); }
