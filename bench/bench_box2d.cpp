@@ -127,42 +127,12 @@ void timeRun(const Program& program, double duration, const Setting& setting, Co
 }
 
 // tests/golden/motions.txt: "name key=value ...".
-std::map<std::string, std::map<std::string, double>> readGolden(const std::string& path) {
-  std::map<std::string, std::map<std::string, double>> golden;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream fields(line);
-    std::string name, pair;
-    fields >> name;
-    while (fields >> pair) {
-      const auto equals = pair.find('=');
-      golden[name][pair.substr(0, equals)] = std::stod(pair.substr(equals + 1));
-    }
-  }
-  return golden;
-}
-
-std::map<std::string, double> figuresOf(const MotionTrialResult& result) {
-  const MotionSummary& s = result.summary;
-  return {{"rise_time", s.riseTime.value_or(-1)},
-          {"first_standing", s.firstStanding.value_or(-1)},
-          {"max_pelvis_height", s.maxPelvisHeight},
-          {"distance", s.distance},
-          {"steps", static_cast<double>(s.phaseChanges)}};
-}
-
 // tests/test_motions.cpp's tolerances: the keys outside them, or "" when none is.
 std::string outsideGolden(const std::map<std::string, double>& figures,
                           const std::map<std::string, double>& golden) {
   std::string outside;
   for (const auto& [key, expected] : golden) {
-    const double tolerance = key == "distance" ? std::max(0.05, 0.02 * std::abs(expected))
-                             : key == "steps"  ? 0.0
-                             : key == "max_pelvis_height" ? 0.02
-                                                          : 0.05;
-    if (!(std::abs(figures.at(key) - expected) <= tolerance))
+    if (!(std::abs(figures.at(key) - expected) <= goldenTolerance(key, expected)))
       outside += (outside.empty() ? "" : ",") + key;
   }
   return outside;
@@ -254,7 +224,7 @@ int main(int argc, char** argv) {
   });
   const double wall = secondsSince(start);
 
-  const auto golden = readGolden(source + "/tests/golden/motions.txt");
+  const auto golden = readGoldenFigures(source + "/tests/golden/motions.txt");
   std::printf("\nmotions at dt %.2f ms (nominal; perturbed: the mark from %d starts ±2°)\n",
               kDefaultTimeStep * 1e3, seeds);
   std::printf("%-20s %-15s %-7s %8s %8s %9s %5s %-10s %-12s %s\n", "setting", "motion", "nominal",
@@ -267,8 +237,9 @@ int main(int argc, char** argv) {
       for (size_t k = 1; k < perMotion; ++k) met += results[first + k].met ? 1 : 0;
       // Bit-identical summaries (every figure) of the setting's starts and the first's.
       for (size_t k = 0; k < perMotion; ++k)
-        sameAsDefault += figuresOf(results[first + k]) == figuresOf(results[m * perMotion + k]);
-      const auto figures = figuresOf(nominal);
+        sameAsDefault +=
+            motionFigures(results[first + k]) == motionFigures(results[m * perMotion + k]);
+      const auto figures = motionFigures(nominal);
       const auto entry = golden.find(marks[m]->name);
       const std::string outside =
           entry == golden.end() ? "no golden" : outsideGolden(figures, entry->second);

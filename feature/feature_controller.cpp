@@ -2,6 +2,7 @@
 
 #include <Eigen/Cholesky>
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 #include "dynamics/character_coordinates.h"
@@ -508,6 +509,8 @@ struct FeatureController::Impl {
     // the blocked ones.
     int general = 0;
     while (general < total && rowInfo[general].unitColumn < 0) ++general;
+    assert(std::all_of(rowInfo.begin() + general, rowInfo.end(),
+                       [](const RowInfo& row) { return row.unitColumn >= 0; }));
     reducedRows = rows.topRows(total).rightCols(m);
     reducedTargets = targets.head(total);
     const auto rootColumns = rows.topLeftCorner(general, kRootCoordinates);

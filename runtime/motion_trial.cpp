@@ -1,9 +1,12 @@
 #include "runtime/motion_trial.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <fstream>
+#include <sstream>
 
 #include "runtime/run_session.h"
 
@@ -85,6 +88,39 @@ MotionTrialResult runMotionTrial(const MotionMark& humanMark, const Program& pro
   result.wallSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
+}
+
+MotionFigures motionFigures(const MotionTrialResult& result) {
+  const MotionSummary& s = result.summary;
+  return {{"rise_time", s.riseTime.value_or(-1)},
+          {"first_standing", s.firstStanding.value_or(-1)},
+          {"max_pelvis_height", s.maxPelvisHeight},
+          {"distance", s.distance},
+          {"steps", static_cast<double>(s.phaseChanges)}};
+}
+
+std::map<std::string, MotionFigures> readGoldenFigures(const std::string& path) {
+  std::map<std::string, MotionFigures> golden;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string name, pair;
+    fields >> name;
+    while (fields >> pair) {
+      const auto equals = pair.find('=');
+      golden[name][pair.substr(0, equals)] = std::stod(pair.substr(equals + 1));
+    }
+  }
+  return golden;
+}
+
+double goldenTolerance(const std::string& key, double expected) {
+  if (key == "distance") return std::max(0.05, 0.02 * std::abs(expected));
+  if (key == "steps") return 0.0;
+  if (key == "max_pelvis_height") return 0.02;
+  return 0.05;
 }
 
 }  // namespace scl

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -75,5 +76,18 @@ struct MotionTrialResult {
 /// simulation is a failed trial.
 MotionTrialResult runMotionTrial(const MotionMark& mark, const Program& program,
                                  const MotionTrial& trial = {});
+
+/// A trial's summary figures by name, as golden files store them (tests/golden/motions.txt):
+/// rise_time, first_standing (−1 when absent), max_pelvis_height, distance, steps.
+using MotionFigures = std::map<std::string, double>;
+MotionFigures motionFigures(const MotionTrialResult& result);
+
+/// A golden file: one line per entry, "name key=value ..."; '#' starts a comment line.
+/// A missing file reads as empty.
+std::map<std::string, MotionFigures> readGoldenFigures(const std::string& path);
+
+/// How far a figure may lie from its golden value: times 0.05 s, heights 2 cm, distances
+/// 5 cm or 2 %, step counts exactly.
+double goldenTolerance(const std::string& key, double expected);
 
 }  // namespace scl

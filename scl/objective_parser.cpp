@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -252,9 +253,12 @@ class ObjectiveParser {
 
   // `key: NUM` arguments; `values` holds the defaults. `owner` names the statement in
   // messages ("unknown argument 'x' of term 'time'", "unknown trial argument 'x'").
+  // Keys past the end of `values` take a word instead, read by `wordArgument(key)` after
+  // the colon.
   bool parseNumberArguments(std::string_view unknownPrefix, std::string_view unknownSuffix,
                             std::span<const std::string_view> keys, std::span<double> values,
-                            std::span<SourceLocation> locations = {}) {
+                            std::span<SourceLocation> locations = {},
+                            const std::function<bool(std::string_view)>& wordArgument = nullptr) {
     while (!atEnd()) {
       const SourceLocation keyAt = here();
       std::string key;
@@ -268,6 +272,10 @@ class ObjectiveParser {
       }
       const size_t index = static_cast<size_t>(it - keys.begin());
       if (!expectColon()) return false;
+      if (index >= values.size()) {
+        if (!wordArgument(key)) return false;
+        continue;
+      }
       if (index < locations.size()) locations[index] = here();
       if (!expectNumber(values[index], "a number")) return false;
     }
@@ -281,32 +289,21 @@ class ObjectiveParser {
     constexpr std::array<std::string_view, 4> keys = {"dt", "perturb", "seed", "pd"};
     std::array<double, 3> values = {0.0, 0.0, 0.0};
     std::array<SourceLocation, 3> locations;
-    while (!atEnd()) {
-      const SourceLocation keyAt = here();
-      std::string key;
-      if (!expectWord(key, "an argument 'name: value'")) return false;
-      auto it = std::find(keys.begin(), keys.end(), key);
-      if (it == keys.end())
-        return error(keyAt,
-                     "unknown trial argument '" + quoteToken(key) + "'" + didYouMean(key, keys)),
+    // pd: a word, the last key (past the three numbers).
+    auto readMode = [&](std::string_view) {
+      const SourceLocation wordAt = here();
+      std::string mode;
+      if (!expectWord(mode, "'explicit' or 'stable'")) return false;
+      constexpr std::array<std::string_view, 2> modes = {"explicit", "stable"};
+      if (mode != "explicit" && mode != "stable")
+        return error(wordAt, "unknown PD mode '" + quoteToken(mode) + "': 'explicit' or 'stable'" +
+                                 didYouMean(mode, modes)),
                false;
-      if (!expectColon()) return false;
-      if (key == "pd") {
-        const SourceLocation wordAt = here();
-        std::string mode;
-        if (!expectWord(mode, "'explicit' or 'stable'")) return false;
-        constexpr std::array<std::string_view, 2> modes = {"explicit", "stable"};
-        if (mode != "explicit" && mode != "stable")
-          return error(wordAt, "unknown PD mode '" + quoteToken(mode) +
-                                   "': 'explicit' or 'stable'" + didYouMean(mode, modes)),
-                 false;
-        trial.stablePd = mode == "stable";
-        continue;
-      }
-      const size_t index = static_cast<size_t>(it - keys.begin());
-      locations[index] = here();
-      if (!expectNumber(values[index], "a number")) return false;
-    }
+      trial.stablePd = mode == "stable";
+      return true;
+    };
+    if (!parseNumberArguments("unknown trial argument ", "", keys, values, locations, readMode))
+      return false;
     const auto [dt, perturb, seed] = values;
     if (!locations[0].file.empty()) {
       if (!(dt >= 1e-5 && dt <= 0.01))

@@ -38,60 +38,29 @@ void requireMet(const MotionMark& mark, const MotionTrialResult& result) {
   CHECK(result.met);
 }
 
-// Golden figures: one line per motion, "name key=value ...".
-std::map<std::string, std::map<std::string, double>> readGolden() {
-  std::map<std::string, std::map<std::string, double>> golden;
-  std::ifstream in(kGoldenPath);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream fields(line);
-    std::string name, pair;
-    fields >> name;
-    while (fields >> pair) {
-      auto equals = pair.find('=');
-      golden[name][pair.substr(0, equals)] = std::stod(pair.substr(equals + 1));
-    }
-  }
-  return golden;
-}
-
-std::map<std::string, double> figuresOf(const MotionTrialResult& result) {
-  const MotionSummary& s = result.summary;
-  return {{"rise_time", s.riseTime.value_or(-1)},
-          {"first_standing", s.firstStanding.value_or(-1)},
-          {"max_pelvis_height", s.maxPelvisHeight},
-          {"distance", s.distance},
-          {"steps", static_cast<double>(s.phaseChanges)}};
-}
-
 // `name`: the golden line's name, the motion's (its figures at the default setting) or
 // "motion@1ms-stable" (the fast setting's).
 void checkGolden(const std::string& name, const MotionTrialResult& result) {
-  auto figures = figuresOf(result);
+  auto figures = motionFigures(result);
   if (std::getenv("SCL_UPDATE_GOLDEN")) {
-    auto golden = readGolden();
+    auto golden = readGoldenFigures(kGoldenPath);
     golden[name] = figures;
     std::ofstream out(kGoldenPath);
     out << "# Summary figures of each motion script (tests/test_motions.cpp compares them).\n";
-    for (const auto& [name, values] : golden) {
-      out << name;
+    for (const auto& [entry, values] : golden) {
+      out << entry;
       for (const auto& [key, value] : values) out << " " << key << "=" << value;
       out << "\n";
     }
     WARN("golden figures of " << name << " rewritten");
     return;
   }
-  auto golden = readGolden();
+  auto golden = readGoldenFigures(kGoldenPath);
   REQUIRE(golden.count(name));
   for (const auto& [key, expected] : golden[name]) {
     CAPTURE(name, key);
     // Times within 0.05 s, heights within 2 cm, distances within 5 cm or 2 %, steps exact.
-    double tolerance = key == "distance"            ? std::max(0.05, 0.02 * std::abs(expected))
-                       : key == "steps"             ? 0.0
-                       : key == "max_pelvis_height" ? 0.02
-                                                    : 0.05;
-    CHECK(figures.at(key) == Approx(expected).margin(tolerance));
+    CHECK(figures.at(key) == Approx(expected).margin(goldenTolerance(key, expected)));
   }
 }
 
