@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "dynamics/articulated_body.h"
 #include "dynamics/planar_dynamics.h"
 #include "dynamics/qp_solver.h"
 #include "runtime/simulation.h"
@@ -120,6 +121,13 @@ void benchDynamics() {
          }));
   report("forward dynamics (M, h, Cholesky, solve)", microsecondsPerCall(calls, [&](int) {
            dynamics.forwardDynamics(torques, qdd);
+           sink += qdd[9];
+         }));
+  // Stable PD's solve: the same system with an armature per joint, in O(n) from (q, q̇).
+  ArticulatedBodySolver articulated(model);
+  const std::vector<double> jointTorques(n - 3, 5.0), armature(n - 3, 0.02);
+  report("forward dynamics, articulated-body (from q, qd)", microsecondsPerCall(calls, [&](int i) {
+           articulated.solve(stateFor(i).q, stateFor(i).qd, jointTorques, armature, qdd);
            sink += qdd[9];
          }));
   // What a whole-body controller step would ask for: the state, M, h, four contact points

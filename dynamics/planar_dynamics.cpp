@@ -12,8 +12,9 @@ namespace {
 Vec2 perp(const Vec2& v) { return Vec2(-v.y(), v.x()); }
 // z component of a × b.
 double cross(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
-Vec2 rotate(double angle, const Vec2& v) {
-  double c = std::cos(angle), s = std::sin(angle);
+// v turned by the body's angle (its cached cos and sin).
+Vec2 rotate(const BodyMotion& body, const Vec2& v) {
+  const double c = body.cosAngle, s = body.sinAngle;
   return Vec2(c * v.x() - s * v.y(), s * v.x() + c * v.y());
 }
 
@@ -37,7 +38,7 @@ void computeBodyMotions(const PlanarModel& model, const Eigen::Ref<const Eigen::
       // The joint is a point of the parent: it moves and (with q̈ = 0, hence no angular
       // acceleration in the plane) accelerates centripetally with the parent.
       const BodyMotion& parent = motions[body.parent];
-      Vec2 arm = rotate(parent.angle, body.jointAnchor);
+      Vec2 arm = rotate(parent, body.jointAnchor);
       motion.angle = parent.angle + q[jointCoordinate(b)];
       motion.angularVelocity = parent.angularVelocity + qd[jointCoordinate(b)];
       motion.origin = parent.origin + arm;
@@ -45,7 +46,9 @@ void computeBodyMotions(const PlanarModel& model, const Eigen::Ref<const Eigen::
       motion.originBiasAcceleration =
           parent.originBiasAcceleration - parent.angularVelocity * parent.angularVelocity * arm;
     }
-    Vec2 comArm = rotate(motion.angle, body.comOffset);
+    motion.cosAngle = std::cos(motion.angle);
+    motion.sinAngle = std::sin(motion.angle);
+    Vec2 comArm = rotate(motion, body.comOffset);
     double spin = motion.angularVelocity;
     motion.com = motion.origin + comArm;
     motion.comVelocity = motion.originVelocity + spin * perp(comArm);
@@ -144,13 +147,13 @@ void PlanarDynamics::biasForces(Eigen::Ref<Eigen::VectorXd> h) const {
 Vec2 PlanarDynamics::pointPosition(int body, const Vec2& local) const {
   assert(hasState_ && body >= 0 && body < model_.bodyCount());
   const BodyMotion& motion = bodies_[body];
-  return motion.origin + rotate(motion.angle, local);
+  return motion.origin + rotate(motion, local);
 }
 
 Vec2 PlanarDynamics::pointVelocity(int body, const Vec2& local) const {
   assert(hasState_ && body >= 0 && body < model_.bodyCount());
   const BodyMotion& motion = bodies_[body];
-  return motion.originVelocity + motion.angularVelocity * perp(rotate(motion.angle, local));
+  return motion.originVelocity + motion.angularVelocity * perp(rotate(motion, local));
 }
 
 void PlanarDynamics::pointJacobian(int body, const Vec2& local,
@@ -167,7 +170,7 @@ Vec2 PlanarDynamics::pointBiasAcceleration(int body, const Vec2& local) const {
   assert(hasState_ && body >= 0 && body < model_.bodyCount());
   const BodyMotion& motion = bodies_[body];
   double spin = motion.angularVelocity;
-  return motion.originBiasAcceleration - spin * spin * rotate(motion.angle, local);
+  return motion.originBiasAcceleration - spin * spin * rotate(motion, local);
 }
 
 Vec2 PlanarDynamics::com() const {

@@ -24,6 +24,8 @@ namespace scl {
 struct BodyMotion {
   /// World angle, radians.
   double angle = 0.0;
+  /// cos and sin of `angle`: the rotation of the body's frame, computed once.
+  double cosAngle = 1.0, sinAngle = 0.0;
   /// Origin (the joint to the parent; the root's reference point), metres.
   Vec2 origin = Vec2::Zero();
   /// Centre of mass, metres.

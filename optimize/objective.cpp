@@ -273,10 +273,12 @@ namespace {
 
 // One simulation of one trial; throws when it diverges.
 ObjectiveEvaluation runTrial(const Program& program, const ObjectiveDef& objective,
-                             const ObjectiveTrial& trial, bool withSummary) {
+                             const ObjectiveTrial& trial, bool withSummary,
+                             const std::shared_ptr<SettleCache>& settleCache) {
   ObjectiveEvaluation out;
   RunSessionDef def;
   def.simulation = trialSimulationDef(program, objective, trial);
+  def.simulation.settleCache = settleCache;
   def.controller.stablePd = trial.stablePd;
   def.length.duration = def.simulation.scene.duration;
   if (!withSummary) def.metrics.reset();
@@ -304,7 +306,8 @@ ObjectiveEvaluation runTrial(const Program& program, const ObjectiveDef& objecti
 }  // namespace
 
 ObjectiveEvaluation evaluateObjective(const Program& program, const ObjectiveDef& objective,
-                                      bool withSummary) {
+                                      bool withSummary,
+                                      const std::shared_ptr<SettleCache>& settleCache) {
   ObjectiveEvaluation out;
   const std::vector<ObjectiveTrial> trials =
       objective.trials.empty() ? std::vector<ObjectiveTrial>{ObjectiveTrial{}} : objective.trials;
@@ -313,7 +316,8 @@ ObjectiveEvaluation evaluateObjective(const Program& program, const ObjectiveDef
                           ? -std::numeric_limits<double>::infinity()
                           : 0.0;
     for (size_t t = 0; t < trials.size(); ++t) {
-      ObjectiveEvaluation trial = runTrial(program, objective, trials[t], withSummary && t == 0);
+      ObjectiveEvaluation trial =
+          runTrial(program, objective, trials[t], withSummary && t == 0, settleCache);
       if (t == 0) {
         out.terms.assign(trial.terms.size(), 0.0);
         out.stoppedAt = trial.stoppedAt;

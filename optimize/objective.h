@@ -113,8 +113,11 @@ SimulationDef trialSimulationDef(const Program& program, const ObjectiveDef& obj
 
 /// Simulates `program` (parameters already set) for the objective's duration, once per
 /// trial, and returns the combined J. Never throws for a failing simulation: it is reported as
-/// infeasible. Safe to call concurrently (each call owns its world).
+/// infeasible. Safe to call concurrently (each call owns its world). `settleCache`: shared
+/// by the evaluations of one run, so that each trial's scene settles once (the results are
+/// the same without it).
 ObjectiveEvaluation evaluateObjective(const Program& program, const ObjectiveDef& objective,
-                                      bool withSummary = false);
+                                      bool withSummary = false,
+                                      const std::shared_ptr<SettleCache>& settleCache = nullptr);
 
 }  // namespace scl

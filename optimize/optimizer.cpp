@@ -243,10 +243,11 @@ CmaesDef cmaesDefinition(const OptimizationProblem& problem, const OptimizeSetti
 }
 
 ObjectiveEvaluation evaluateParameters(const OptimizationProblem& problem,
-                                       const std::vector<double>& values, bool withSummary) {
+                                       const std::vector<double>& values, bool withSummary,
+                                       const std::shared_ptr<SettleCache>& settleCache) {
   Program program = problem.program;
   program.setParameters(values);
-  return evaluateObjective(program, problem.objective, withSummary);
+  return evaluateObjective(program, problem.objective, withSummary, settleCache);
 }
 
 std::string characterFingerprint(const Character& character) {
@@ -449,7 +450,7 @@ OptimizeResult Optimizer::run(const OptimizeCallbacks& callbacks) {
   // than the script it came from.
   std::optional<ObjectiveEvaluation> initial;
   if (log_.empty() && cmaes_.generation() == 0 && !interrupted()) {
-    initial = evaluateParameters(*problem_, problem_->initial, true);
+    initial = evaluateParameters(*problem_, problem_->initial, true, settleCache_);
     if (initial->feasible) cmaes_.offerBest(problem_->initial, initial->value);
     writeOutputs(initial->feasible);
     if (callbacks.start) callbacks.start(*initial);
@@ -476,7 +477,8 @@ OptimizeResult Optimizer::run(const OptimizeCallbacks& callbacks) {
     std::atomic<int> done{0};
     pool.parallelFor(population.size(), [&](size_t k) {
       if (interrupted()) return;  // the generation is abandoned
-      const ObjectiveEvaluation evaluation = evaluateParameters(*problem_, population[k]);
+      const ObjectiveEvaluation evaluation =
+          evaluateParameters(*problem_, population[k], false, settleCache_);
       fitness[k] =
           evaluation.feasible ? evaluation.value : std::numeric_limits<double>::quiet_NaN();
       failures[k] = evaluation.failure;
@@ -537,7 +539,7 @@ OptimizeResult Optimizer::run(const OptimizeCallbacks& callbacks) {
       if (k == 0 && initial)
         pair[0] = *initial;
       else
-        pair[k] = evaluateParameters(*problem_, *values[k], true);
+        pair[k] = evaluateParameters(*problem_, *values[k], true, settleCache_);
     });
     result.before = pair[0];
     result.after = pair[1];

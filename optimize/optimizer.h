@@ -184,14 +184,18 @@ class Optimizer {
   std::vector<GenerationRecord> log_;
   double priorWallTime_ = 0.0;  // wall time of earlier invocations (resume)
   Cmaes cmaes_;
+  // Every candidate of a trial starts from one scene: it settles once.
+  std::shared_ptr<SettleCache> settleCache_ = std::make_shared<SettleCache>();
 };
 
 /// The CMA-ES definition of a problem for the given settings.
 CmaesDef cmaesDefinition(const OptimizationProblem& problem, const OptimizeSettings& settings);
 
-/// Evaluates `values` (script units) of the problem's parameters with the motion figures.
+/// Evaluates `values` (script units) of the problem's parameters with the motion figures
+/// (`settleCache`: as evaluateObjective's).
 ObjectiveEvaluation evaluateParameters(const OptimizationProblem& problem,
-                                       const std::vector<double>& values, bool withSummary = false);
+                                       const std::vector<double>& values, bool withSummary = false,
+                                       const std::shared_ptr<SettleCache>& settleCache = nullptr);
 
 /// The before/after table of `scl optimize`: J, rise time, max pelvis height in the air,
 /// airborne time and energy of two evaluations.

@@ -138,6 +138,74 @@ void validate(const SimulationDef& def) {
     fail("friction must be a non-negative number");
 }
 
+// --- the settle cache ---------------------------------------------------------------
+
+namespace {
+
+double settleStepOf(const SimulationDef& def) { return std::min(def.timeStep, kDefaultTimeStep); }
+
+}  // namespace
+
+struct SettleCache::Entry {
+  std::shared_ptr<const Character> character;  // held, so that its address stays unique
+  std::string pose, environment;
+  double chairHeight = 0.0;
+  std::vector<double> jointOffsets;
+  double settleTime = 0.0, settleStep = 0.0, friction = 0.0;
+  int velocityIterations = 0, positionIterations = 0;
+  bool continuousPhysics = false;
+  SettledPose settled;
+
+  static Entry keyOf(const SimulationDef& def) {
+    Entry entry;
+    entry.character = def.character;
+    entry.pose = def.scene.pose;
+    entry.environment = def.scene.environment;
+    entry.chairHeight = def.scene.environment == "chair" ? def.scene.chairHeight : 0.0;
+    entry.jointOffsets = def.jointOffsets;
+    entry.settleTime = def.settleTime;
+    entry.settleStep = settleStepOf(def);
+    entry.friction = def.friction;
+    entry.velocityIterations = def.velocityIterations;
+    entry.positionIterations = def.positionIterations;
+    entry.continuousPhysics = def.continuousPhysics;
+    return entry;
+  }
+
+  bool sameScene(const Entry& other) const {
+    return character == other.character && pose == other.pose && environment == other.environment &&
+           chairHeight == other.chairHeight && jointOffsets == other.jointOffsets &&
+           settleTime == other.settleTime && settleStep == other.settleStep &&
+           friction == other.friction && velocityIterations == other.velocityIterations &&
+           positionIterations == other.positionIterations &&
+           continuousPhysics == other.continuousPhysics;
+  }
+};
+
+int SettleCache::size() const {
+  std::lock_guard lock(mutex_);
+  return static_cast<int>(entries_.size());
+}
+
+// The cache's lookup, for the simulation only.
+struct SettleCacheAccess {
+  // Scenes kept at most; a sweep over more drops the oldest.
+  static constexpr size_t kCapacity = 256;
+
+  template <typename Settle>
+  static SettledPose find(SettleCache& cache, const SimulationDef& def, const Settle& settle) {
+    SettleCache::Entry key = SettleCache::Entry::keyOf(def);
+    // Held while settling, so that threads asking for one scene at once settle it once.
+    std::lock_guard lock(cache.mutex_);
+    for (const auto& entry : cache.entries_)
+      if (entry->sameScene(key)) return entry->settled;
+    key.settled = settle();
+    if (cache.entries_.size() >= kCapacity) cache.entries_.erase(cache.entries_.begin());
+    cache.entries_.push_back(std::make_shared<const SettleCache::Entry>(std::move(key)));
+    return cache.entries_.back()->settled;
+  }
+};
+
 struct Simulation::Impl {
   SimulationDef def;
   b2World world{b2Vec2(0.0f, static_cast<float>(-kGravity))};
@@ -151,7 +219,11 @@ struct Simulation::Impl {
   std::vector<ExternalForce> pendingForces;
   long long stepCount = 0;
 
-  explicit Impl(const SimulationDef& definition) : def(definition) {
+  // What a world is for: the simulation itself, or only to settle a pose in.
+  enum class Purpose { Simulate, Settle };
+
+  explicit Impl(const SimulationDef& definition, Purpose purpose = Purpose::Simulate)
+      : def(definition) {
     validate(def);
     world.SetAllowSleeping(false);
     world.SetContinuousPhysics(def.continuousPhysics);
@@ -163,7 +235,17 @@ struct Simulation::Impl {
     initialJointAngles = placement.jointAngles;
     buildCharacter(placement);
     refreshState();
-    settle();
+    if (purpose == Purpose::Settle) {
+      settle();
+      return;
+    }
+    // The settle runs in a world of its own, and this one, freshly built, takes its pose:
+    // so a pose from the cache gives the very same world as one settled here.
+    if (settles()) {
+      auto settleAside = [this] { return Impl(def, Purpose::Settle).settledPose(); };
+      place(def.settleCache ? SettleCacheAccess::find(*def.settleCache, def, settleAside)
+                            : settleAside());
+    }
     updateContacts();
   }
 
@@ -181,13 +263,37 @@ struct Simulation::Impl {
   // The PD is explicit, which chatters above the default step, so the settling steps are
   // never longer than kDefaultTimeStep: the state at t = 0 is the same for every run step
   // from kDefaultTimeStep up, and a step-size study compares runs from one initial state.
+  bool settles() const {
+    return def.settleTime > 0.0 && character().findPose(def.scene.pose)->settles;
+  }
+
+  SettledPose settledPose() const {
+    SettledPose pose;
+    for (int i = 0; i < kLinkCount; ++i) {
+      const b2Vec2 position = bodies[i]->GetPosition();
+      pose.links[i] = {position.x, position.y, bodies[i]->GetAngle()};
+    }
+    return pose;
+  }
+
+  // Every link where `pose` has it, at rest.
+  void place(const SettledPose& pose) {
+    for (int i = 0; i < kLinkCount; ++i) {
+      const auto& [x, y, angle] = pose.links[i];
+      bodies[i]->SetTransform(b2Vec2(x, y), angle);
+      bodies[i]->SetLinearVelocity(b2Vec2(0.0f, 0.0f));
+      bodies[i]->SetAngularVelocity(0.0f);
+    }
+    refreshState();
+  }
+
   void settle() {
-    if (def.settleTime <= 0.0 || !character().findPose(def.scene.pose)->settles) return;
+    if (!settles()) return;
     // Stop once every link is nearly still (after a short minimum): a pose that needs
     // active balance, such as standing, is not left to drift under PD alone.
     constexpr double kStillSpeed = 0.003;    // m/s
     constexpr double kMinimumSettle = 0.05;  // s
-    const double settleStep = std::min(def.timeStep, kDefaultTimeStep);
+    const double settleStep = settleStepOf(def);
     int steps = static_cast<int>(std::lround(def.settleTime / settleStep));
     int minimumSteps = static_cast<int>(std::lround(kMinimumSettle / settleStep));
     // A pose that PD alone cannot hold (a crouch) never comes to rest: stop at the end of

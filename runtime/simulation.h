@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,8 @@ inline constexpr double kDefaultTimeStep = 0.00025;
 /// 8 and 3; docs/stepping.md, Box2D's cost).
 inline constexpr int kDefaultVelocityIterations = 8;
 inline constexpr int kDefaultPositionIterations = 3;
+
+class SettleCache;
 
 /// How to build a simulation. Defaults are the thesis's (§4.5).
 struct SimulationDef {
@@ -56,6 +59,31 @@ struct SimulationDef {
   /// so the initial state is at rest (limbs that hang have sagged onto their support);
   /// 0 starts from the placed pose as it is.
   double settleTime = 1.0;
+  /// Settled poses shared by simulations of the same scene (an optimizer's candidates):
+  /// the first settles, the others reuse its pose. Null: each settles on its own. The
+  /// initial state is bit for bit the same either way.
+  std::shared_ptr<SettleCache> settleCache;
+};
+
+/// Where every link rests after the settle, as Box2D holds it (single precision): origin
+/// x, y (m) and angle (rad) per link. Velocities are zero.
+struct SettledPose {
+  std::array<std::array<float, 3>, kLinkCount> links{};
+};
+
+/// Settled poses by scene: everything the settle depends on (character, pose,
+/// environment, chair, joint offsets, settle time and step, solver settings, friction).
+/// Safe to share between threads; a scene asked for by several at once settles once.
+class SettleCache {
+ public:
+  /// The number of scenes it holds.
+  int size() const;
+
+ private:
+  friend struct SettleCacheAccess;
+  struct Entry;
+  mutable std::mutex mutex_;
+  std::vector<std::shared_ptr<const Entry>> entries_;
 };
 
 /// An axis-aligned box of the environment (the chair), for drawing and tests.

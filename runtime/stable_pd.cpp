@@ -7,23 +7,16 @@
 namespace scl {
 
 StablePd::StablePd(const Character& character)
-    : character_(character), dynamics_(planarModelFromCharacter(character)) {
-  assert(dynamics_.dofCount() == kDofs);
+    : character_(character), solver_(planarModelFromCharacter(character)) {
+  assert(solver_.model().dofCount() == kDofs);
   q_.resize(kDofs);
   qd_.resize(kDofs);
-  h_.resize(kDofs);
-  massMatrix_.resize(kDofs, kDofs);
+  qdd_.resize(kDofs);
 }
 
 void StablePd::computeTorques(const CharacterState& state, const ControlFrame& frame, double dt,
                               std::array<double, kJointCount>& pdTorques) {
-  coordinatesFromState(dynamics_.model(), state, q_, qd_);
-  dynamics_.setState(q_, qd_);
-  dynamics_.massMatrix(massMatrix_);
-  dynamics_.biasForces(h_);
-
-  system_ = massMatrix_;
-  rhs_ = -h_;
+  coordinatesFromState(solver_.model(), state, q_, qd_);
   std::array<double, kJointCount> kd{};
   for (int j = 0; j < kJointCount; ++j) {
     const JointDef& joint = character_.joints[j];
@@ -33,14 +26,12 @@ void StablePd::computeTorques(const CharacterState& state, const ControlFrame& f
     kd[j] = relaxed ? frame.relaxStrength[j] * joint.kd : joint.kd;
     // The explicit part: stiffness at the predicted angle, damping at today's rate.
     pdTorques[j] = -kp * (angle + dt * velocity - frame.target[j]) - kd[j] * velocity;
-    const int c = characterJointCoordinate(j);
-    system_(c, c) += dt * kd[j];
-    rhs_[c] += pdTorques[j] + frame.addedTorque[j];
+    torques_[j] = pdTorques[j] + frame.addedTorque[j];
+    armature_[j] = dt * kd[j];
   }
-  factor_.compute(system_);
-  factor_.solveInPlace(rhs_);  // now q̈
+  solver_.solve(q_, qd_, torques_, armature_, qdd_);
   for (int j = 0; j < kJointCount; ++j)
-    pdTorques[j] -= dt * kd[j] * rhs_[characterJointCoordinate(j)];
+    pdTorques[j] -= dt * kd[j] * qdd_[characterJointCoordinate(j)];
 }
 
 }  // namespace scl

@@ -13,15 +13,16 @@
 // as if floating. Explicit PD (τ = −kp (θ − θ̄) − kd θ̇) diverges once kd Δt is no longer
 // small beside a joint's effective inertia; stable PD does not, at any step.
 //
+// The system is solved by the articulated-body algorithm in O(bodies), the damping as each
+// joint's armature (dynamics/articulated_body.h): no mass matrix is formed or factored.
 // Knows the dynamics (scl_dynamics) and the controller's frame; no Box2D. Allocates only
 // when made.
 #pragma once
 
-#include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <array>
 
-#include "dynamics/planar_dynamics.h"
+#include "dynamics/articulated_body.h"
 #include "primitives/character_state.h"
 #include "primitives/control_frame.h"
 
@@ -40,12 +41,10 @@ class StablePd {
  private:
   static constexpr int kDofs = kLinkCount + 2;
   const Character& character_;
-  PlanarDynamics dynamics_;
-  Eigen::VectorXd q_, qd_, h_;
-  Eigen::MatrixXd massMatrix_;
-  Eigen::Matrix<double, kDofs, kDofs> system_;
-  Eigen::Matrix<double, kDofs, 1> rhs_;
-  Eigen::LLT<Eigen::Matrix<double, kDofs, kDofs>> factor_;
+  ArticulatedBodySolver solver_;
+  Eigen::VectorXd q_, qd_, qdd_;
+  std::array<double, kJointCount> torques_{};   // explicit PD part + added, N·m
+  std::array<double, kJointCount> armature_{};  // Δt k_d, kg·m²
 };
 
 }  // namespace scl

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <stdexcept>
+#include <thread>
 
 #include "runtime/placement.h"
 #include "runtime/simulation.h"
@@ -224,6 +225,58 @@ TEST_CASE("a settled pose's initial state is the same for every step from the de
       CHECK(longer.time() == 0.0);
     }
   }
+}
+
+TEST_CASE("a settle cache gives the very state a simulation's own settle gives") {
+  // Optimizers share one cache between candidates (SimulationDef::settleCache): each
+  // scene settles once, and every simulation of it must start, and go on, bit for bit as
+  // one that settled on its own.
+  auto cache = std::make_shared<SettleCache>();
+  int scenes = 0;
+  for (const PoseDef& pose : scl::humanCharacter()->poses) {
+    if (!pose.settles) continue;
+    CAPTURE(pose.name);
+    std::string environment = pose.support == PoseSupport::Seat ? "chair" : "flat";
+    SimulationDef own = sceneDef(pose.name, environment);
+    own.jointOffsets = scl::perturbationOffsets(2.0, 11);
+    SimulationDef shared = own;
+    shared.settleCache = cache;
+    Simulation alone(own), first(shared), second(shared);
+    ++scenes;
+    CHECK(cache->size() == scenes);  // the second found the first's pose
+    CHECK(first.stateHash() == alone.stateHash());
+    CHECK(second.stateHash() == alone.stateHash());
+    runHeld(alone, 0.5);
+    runHeld(second, 0.5);
+    CHECK(second.stateHash() == alone.stateHash());
+
+    // Another start is another scene: it settles anew, to its own state.
+    SimulationDef other = shared;
+    other.jointOffsets = scl::perturbationOffsets(2.0, 12);
+    Simulation otherStart(other);
+    ++scenes;
+    CHECK(cache->size() == scenes);
+    CHECK(otherStart.stateHash() != alone.stateHash());
+  }
+  REQUIRE(scenes >= 2);
+
+  // A different chair is a different scene too; threads asking at once share one settle.
+  SimulationDef low = sceneDef("sitting", "chair"), high = low;
+  low.settleCache = high.settleCache = std::make_shared<SettleCache>();
+  low.scene.chairHeight = 0.40;
+  high.scene.chairHeight = 0.50;
+  std::vector<std::uint64_t> hashes(4);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 4; ++i)
+    threads.emplace_back([&, i] { hashes[i] = Simulation(i % 2 ? high : low).stateHash(); });
+  for (std::thread& thread : threads) thread.join();
+  CHECK(low.settleCache->size() == 2);
+  CHECK(hashes[0] == hashes[2]);
+  CHECK(hashes[1] == hashes[3]);
+  CHECK(hashes[0] != hashes[1]);
+  SimulationDef lowAlone = low;
+  lowAlone.settleCache = nullptr;
+  CHECK(Simulation(lowAlone).stateHash() == hashes[0]);
 }
 
 TEST_CASE("the seated pose adapts its legs to the chair height") {
