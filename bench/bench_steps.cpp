@@ -3,16 +3,26 @@
 // pelvis, standing, the mark from 20 seeded ±2° perturbed starts, and the real-time factor
 // of the nominal run. Prints a table; not a test.
 //
-//   bench_steps [--seeds N] [--threads N] [NAME...]   (NAME: a motion; default: all)
+//   bench_steps [--seeds N] [--threads N] [--goals GENERATIONS] [NAME...]
+//     NAME: a motion (default: all)
+//     --goals G: then, side by side, the fast setting's goals (docs/stepping.md): the
+//       kip-up's real-time factor at 1 ms with stable PD on one thread (best of 5), and the
+//       wall time of a G-generation kip-up optimization at that setting (optimize/kipup.scl
+//       against the thesis objective with `trial dt: 0.001 pd: stable`, seed 2, 2 threads;
+//       1000 generations: about 9 minutes on 2 cores).
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "optimize/optimizer.h"
 #include "optimize/thread_pool.h"
 #include "runtime/motion_trial.h"
 #include "scl/compile.h"
@@ -36,17 +46,74 @@ std::string optionalSeconds(const std::optional<double>& value) {
   return text;
 }
 
+std::string readSource(const std::string& relativePath) {
+  std::ifstream in(std::string(SCL_SOURCE_DIR) + "/" + relativePath);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The fast setting's goals, measured one after the other on an otherwise idle machine.
+int printGoals(int generations) {
+  const MotionMark& kipup = *findMotionMark("kipup");
+  CompileResult compiled = compile(readSource(kipup.script), kipup.script);
+  if (!compiled.ok()) return 1;
+  MotionTrial fast;
+  fast.timeStep = 0.001;
+  fast.stablePd = true;
+  double best = 0.0, bestWithSetup = 0.0;
+  for (int round = 0; round < 5; ++round) {
+    const MotionTrialResult result = runMotionTrial(kipup, *compiled.program, fast);
+    best = std::max(best, kipup.duration / (result.wallSeconds - result.setupSeconds));
+    bestWithSetup = std::max(bestWithSetup, kipup.duration / result.wallSeconds);
+  }
+  std::printf("\ngoals of the fast setting (1 ms, stable PD):\n");
+  std::printf(
+      "  kip-up, one thread, best of 5:  %.1fx real time (goal >= 80x); %.1fx with the "
+      "settle before t = 0\n",
+      best, bestWithSetup);
+
+  const std::string script = "optimize/kipup.scl", objective = "optimize/kipup.objective";
+  ProblemResult made =
+      makeProblem(readSource(script), script,
+                  readSource(objective) + "\ntrial dt: 0.001 pd: stable\n", objective);
+  if (!made.problem) return 1;
+  OptimizeSettings settings;
+  settings.generations = generations;
+  settings.seed = 2;
+  settings.threads = 2;
+  settings.outDir = std::filesystem::temp_directory_path() / "scl-bench-steps-optimize";
+  std::filesystem::remove_all(settings.outDir);
+  const auto start = std::chrono::steady_clock::now();
+  OptimizeResult result = Optimizer(*made.problem, settings).run();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::filesystem::remove_all(settings.outDir);
+  const GenerationRecord& last = result.log.back();
+  const int seconds = static_cast<int>(std::lround(wall));
+  std::printf(
+      "  kip-up optimization, %d generations (%lld evaluations), 2 threads: %d min %02d s, "
+      "best J %.3f (goal <= 10 min for 1000)\n",
+      last.generation, static_cast<long long>(last.evaluations), seconds / 60, seconds % 60,
+      last.best);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  int seeds = 20, threads = 0;
+  int seeds = 20, threads = 0, goalGenerations = 0;
   std::vector<std::string> names;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if ((arg == "--seeds" || arg == "--threads") && i + 1 < argc) {
-      (arg == "--seeds" ? seeds : threads) = std::atoi(argv[++i]);
+    if ((arg == "--seeds" || arg == "--threads" || arg == "--goals") && i + 1 < argc) {
+      (arg == "--seeds"     ? seeds
+       : arg == "--threads" ? threads
+                            : goalGenerations) = std::atoi(argv[++i]);
     } else if (arg.rfind("--", 0) == 0) {
-      std::fprintf(stderr, "usage: bench_steps [--seeds N] [--threads N] [NAME...]\n");
+      std::fprintf(stderr,
+                   "usage: bench_steps [--seeds N] [--threads N] [--goals GENERATIONS] "
+                   "[NAME...]\n");
       return 2;
     } else {
       names.push_back(arg);
@@ -116,5 +183,5 @@ int main(int argc, char** argv) {
   }
   std::printf("(%d threads, %.1f s wall; real-time factors are of runs sharing the threads)\n",
               pool.threadCount(), wall);
-  return 0;
+  return goalGenerations > 0 ? printGoals(goalGenerations) : 0;
 }

@@ -63,6 +63,8 @@ MotionTrialResult runMotionTrial(const MotionMark& humanMark, const Program& pro
   std::optional<RunSession> session;
   try {
     session.emplace(program, run);
+    result.setupSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const long distanceStep = std::lround(mark.distanceBy / def.timeStep);
     session->run([&](const StepView& step) {
       if (!step.report) return;

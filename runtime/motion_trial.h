@@ -69,6 +69,8 @@ struct MotionTrialResult {
   double distanceAtMark = 0.0;
   /// Wall time of the trial, seconds.
   double wallSeconds = 0.0;
+  /// Of it, building the simulation (and settling its pose before t = 0), seconds.
+  double setupSeconds = 0.0;
 };
 
 /// Simulates `program` (compiled from the mark's script) from its scene and checks the
