@@ -64,16 +64,19 @@ void checkGolden(const std::string& name, const MotionTrialResult& result) {
   }
 }
 
-// `perturbed`: also assert the mark from three seeded ±2° perturbations of the initial
-// pose. Motions not yet robust to them (see docs/motions.md) assert the rest.
-void checkMotion(const std::string& name, bool perturbed = true) {
+// Also asserts the mark from three seeded ±2° perturbations of the initial pose.
+// `script`: another script checked against the motion's mark, its golden line named by
+// the file's stem (scripts/thesis/4.10-walk-started.scl).
+void checkMotion(const std::string& name, const std::string& script = "") {
   const MotionMark* mark = findMotionMark(name);
   REQUIRE(mark);
-  Program program = compileMotion(*mark);
+  MotionMark checked = *mark;
+  if (!script.empty()) checked.script = script;
+  Program program = compileMotion(checked);
 
   MotionTrialResult nominal = runMotionTrial(*mark, program);
   requireMet(*mark, nominal);
-  checkGolden(mark->name, nominal);
+  checkGolden(script.empty() ? name : std::filesystem::path(script).stem().string(), nominal);
 
   for (double dt : {0.0002, 0.0003}) {
     CAPTURE(dt);
@@ -81,7 +84,6 @@ void checkMotion(const std::string& name, bool perturbed = true) {
     trial.timeStep = dt;
     requireMet(*mark, runMotionTrial(*mark, program, trial));
   }
-  if (!perturbed) return;
   for (std::uint64_t seed : {1, 2, 3}) {
     CAPTURE(seed);
     MotionTrial trial;
@@ -93,20 +95,16 @@ void checkMotion(const std::string& name, bool perturbed = true) {
 
 // The fast setting (docs/stepping.md): 1 ms steps with stable PD — the mark from the
 // nominal start (with its golden figures, "NAME@1ms-stable") and three perturbed ones.
-// `script`: another script checked against the motion's mark (scripts/walk-fast.scl).
-void checkFastMotion(const std::string& name, const std::string& script = "") {
+void checkFastMotion(const std::string& name) {
   const MotionMark* mark = findMotionMark(name);
   REQUIRE(mark);
-  MotionMark checked = *mark;
-  if (!script.empty()) checked.script = script;
-  Program program = compileMotion(checked);
+  Program program = compileMotion(*mark);
   MotionTrial fast;
   fast.timeStep = 0.001;
   fast.stablePd = true;
   MotionTrialResult nominal = runMotionTrial(*mark, program, fast);
   requireMet(*mark, nominal);
-  const std::string stem = script.empty() ? name : std::filesystem::path(script).stem().string();
-  checkGolden(stem + "@1ms-stable", nominal);
+  checkGolden(name + "@1ms-stable", nominal);
   for (std::uint64_t seed : {1, 2, 3}) {
     CAPTURE(seed);
     MotionTrial trial = fast;
@@ -120,21 +118,15 @@ void checkFastMotion(const std::string& name, const std::string& script = "") {
 
 TEST_CASE("the kip-up stands at 5 s", "[motions]") { checkMotion("kipup"); }
 
-TEST_CASE(
-    "at 1 ms with stable PD the kip-up, sit-to-stand, prone-to-stand and stance meet their marks",
-    "[motions]") {
-  for (const char* name : {"kipup", "sit-to-stand", "prone-to-stand", "stand"}) {
+TEST_CASE("at 1 ms with stable PD every motion meets its mark", "[motions]") {
+  for (const char* name : {"kipup", "sit-to-stand", "walk", "prone-to-stand", "stand"}) {
     CAPTURE(name);
     checkFastMotion(name);
   }
 }
 
-TEST_CASE("the walk re-tuned for the fast setting meets the walk's mark at 1 ms and 0.25 ms",
-          "[motions]") {
-  checkFastMotion("walk", "scripts/walk-fast.scl");
-  MotionMark mark = *findMotionMark("walk");
-  mark.script = "scripts/walk-fast.scl";
-  requireMet(mark, runMotionTrial(mark, compileMotion(mark)));
+TEST_CASE("the thesis's walk, after its added start phase, meets the walk's mark", "[motions]") {
+  checkMotion("walk", "scripts/thesis/4.10-walk-started.scl");
 }
 
 TEST_CASE("sit-to-stand stands at 3 s", "[motions]") { checkMotion("sit-to-stand"); }
