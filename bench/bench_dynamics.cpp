@@ -174,7 +174,7 @@ void benchQp() {
     const char* note;
   };
   for (Size size :
-       {Size{23, 0, 0, "no constraint: the factorization and J = L^-T alone"},
+       {Size{23, 0, 0, "no constraint: the factorization and two triangular solves"},
         Size{23, 0, 48, "the feature stance: 15 joint qdd + 8 contact forces"},
         Size{18, 6, 20, "small task QP"}, Size{41, 20, 40, "18 qdd + 15 tau + 8 contact forces"},
         Size{60, 20, 100, "largest tested"}}) {

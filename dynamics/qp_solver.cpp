@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 
 namespace scl {
@@ -96,11 +97,8 @@ QpStatus QpSolver::solve(const QpProblem& problem, QpResult& result) {
   } else if (!factorObjective(problem)) {
     status = QpStatus::NotPositiveDefinite;
   } else {
-    // Step 0: the unconstrained minimum, x = −G⁻¹a, with no constraint active.
-    // G⁻¹ = J Jᵀ.
-    gradient_.noalias() = j_.triangularView<Eigen::Upper>().transpose() * problem.objectiveVector;
-    x_.noalias() = j_.triangularView<Eigen::Upper>() * gradient_;
-    x_ = -x_;
+    // Step 0: the unconstrained minimum, x = −G⁻¹a = −L⁻ᵀL⁻¹a, with no constraint active.
+    unconstrainedMinimum(problem);
     if (problem.inequalityCount() > 0)
       inequalityRowNorms_ = problem.inequalityMatrix.rowwise().norm();
     status = addEqualities(problem);
@@ -129,6 +127,7 @@ bool QpSolver::factorObjective(const QpProblem& problem) {
   // Written out rather than Eigen's LLT and triangular solves: at the controller's sizes
   // (20–40 unknowns) their per-column dispatch cost more than the arithmetic. Every inner
   // loop is a contiguous axpy down a column, which the compiler vectorizes.
+  jReady_ = false;
   const Eigen::MatrixXd& g = problem.objectiveMatrix;
   const int n = static_cast<int>(g.rows());
   factor_.triangularView<Eigen::Lower>() = g.triangularView<Eigen::Lower>();
@@ -136,23 +135,67 @@ bool QpSolver::factorObjective(const QpProblem& problem) {
   // method steps with, would be noise.
   const double threshold = static_cast<double>(n) * std::numeric_limits<double>::epsilon() *
                            g.diagonal().cwiseAbs().maxCoeff();
-  // Cholesky G = LLᵀ, right-looking, in place in factor_'s lower triangle.
+  // Cholesky G = LLᵀ, left-looking, in place in factor_'s lower triangle: column k less
+  // the earlier columns' contributions, then scaled by its pivot. The earlier columns are
+  // taken four at a time, so column k is loaded and stored once per four (the loops are
+  // contiguous and vectorize; at these sizes the bookkeeping, not the arithmetic, costs).
+  const int stride = static_cast<int>(factor_.outerStride());
+  double* base = factor_.data();
   for (int k = 0; k < n; ++k) {
-    double* column = factor_.col(k).data();
+    double* column = base + static_cast<ptrdiff_t>(k) * stride;
+    int j = 0;
+    for (; j + 4 <= k; j += 4) {
+      const double* c0 = base + static_cast<ptrdiff_t>(j) * stride;
+      const double* c1 = c0 + stride;
+      const double* c2 = c1 + stride;
+      const double* c3 = c2 + stride;
+      const double a0 = c0[k], a1 = c1[k], a2 = c2[k], a3 = c3[k];
+      for (int i = k; i < n; ++i)
+        column[i] -= (a0 * c0[i] + a1 * c1[i]) + (a2 * c2[i] + a3 * c3[i]);
+    }
+    for (; j < k; ++j) {
+      const double* source = base + static_cast<ptrdiff_t>(j) * stride;
+      const double a = source[k];
+      for (int i = k; i < n; ++i) column[i] -= a * source[i];
+    }
     const double pivot = column[k];
     if (!(pivot > threshold)) return false;  // also false for NaN
     const double diagonal = std::sqrt(pivot);
     column[k] = diagonal;
     const double inverse = 1.0 / diagonal;
     for (int i = k + 1; i < n; ++i) column[i] *= inverse;
-    for (int c = k + 1; c < n; ++c) {
-      double* target = factor_.col(c).data();
-      const double scale = column[c];
-      for (int i = c; i < n; ++i) target[i] -= scale * column[i];
-    }
   }
-  // With no constraint active, Q = I: J = L⁻ᵀ, upper triangular. Row c of J is column c of
-  // L⁻¹, zero above c: forward substitution from e_c over L's trailing columns.
+  return true;
+}
+
+void QpSolver::unconstrainedMinimum(const QpProblem& problem) {
+  // L y = a by columns (forward), then Lᵀ x = y by rows of Lᵀ, i.e. L's columns (backward).
+  const int n = variables_;
+  double* x = x_.data();
+  for (int i = 0; i < n; ++i) x[i] = problem.objectiveVector[i];
+  for (int k = 0; k < n; ++k) {
+    const double* column = factor_.col(k).data();
+    const double value = x[k] / column[k];
+    x[k] = value;
+    for (int i = k + 1; i < n; ++i) x[i] -= value * column[i];
+  }
+  for (int k = n - 1; k >= 0; --k) {
+    const double* column = factor_.col(k).data();
+    double sum = x[k];
+    for (int i = k + 1; i < n; ++i) sum -= column[i] * x[i];
+    x[k] = sum / column[k];
+  }
+  x_ = -x_;
+}
+
+void QpSolver::ensureFactorInverse() {
+  // Most of a controller's QPs end at the unconstrained minimum: J is formed only when a
+  // constraint is to be added. With no constraint active, Q = I: J = L⁻ᵀ, upper
+  // triangular. Row c of J is column c of L⁻¹, zero above c: forward substitution from
+  // e_c over L's trailing columns.
+  if (jReady_) return;
+  jReady_ = true;
+  const int n = variables_;
   j_.setZero();
   for (int c = 0; c < n; ++c) {
     double* x = normal_.data();  // workspace
@@ -166,7 +209,6 @@ bool QpSolver::factorObjective(const QpProblem& problem) {
     }
     for (int k = c; k < n; ++k) j_(c, k) = x[k];
   }
-  return true;
 }
 
 bool QpSolver::computeStepDirections() {
@@ -261,6 +303,7 @@ QpStatus QpSolver::addEqualities(const QpProblem& problem) {
   // Equalities first, each with a full step (their multipliers may take any sign, so no
   // dual step is ever blocked); none is dropped afterwards.
   const int n = variables_;
+  if (equalities_ > 0) ensureFactorInverse();
   for (int e = 0; e < equalities_; ++e) {
     if (iterations_ >= iterationCap()) return QpStatus::IterationLimit;
     ++iterations_;
@@ -306,6 +349,7 @@ QpStatus QpSolver::addViolatedInequalities(const QpProblem& problem) {
   const int n = variables_;
   // Step 1: pick a violated constraint p; none left means x is optimal.
   for (int p = mostViolatedInequality(problem); p >= 0; p = mostViolatedInequality(problem)) {
+    ensureFactorInverse();
     normal_ = problem.inequalityMatrix.row(p).transpose();
     multipliers_[activeCount_] = 0.0;
     // Step 2: move toward satisfying p until it is (add p) or an active inequality's

@@ -97,8 +97,12 @@ class QpSolver {
  private:
   void resize(int variables, int equalities, int inequalities);
   static bool allFinite(const QpProblem& problem);
-  // Cholesky G = LLᵀ and J = L⁻ᵀ; false when G is not (numerically) positive definite.
+  // Cholesky G = LLᵀ; false when G is not (numerically) positive definite.
   bool factorObjective(const QpProblem& problem);
+  // x = −G⁻¹a by two triangular solves with L.
+  void unconstrainedMinimum(const QpProblem& problem);
+  // J = L⁻ᵀ, the first time a constraint is to be added in this solve.
+  void ensureFactorInverse();
   int iterationCap() const;
   // The step toward satisfying the constraint in normal_: d = Jᵀn⁺, primal direction
   // z = J₂d₂, dual direction r = R⁻¹d₁. False when n⁺ is (numerically) a combination of
@@ -134,6 +138,7 @@ class QpSolver {
   std::vector<int> active_;             // constraint numbers (as QpResult::activeSet)
   std::vector<char> inequalityActive_;  // by inequality
   int activeCount_ = 0;                 // q
+  bool jReady_ = false;                 // j_ holds L⁻ᵀ Q for this solve
   int iterations_ = 0;
 };
 
