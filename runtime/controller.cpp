@@ -156,22 +156,28 @@ bool Controller::contactConditionHolds(const Transition& exit) const {
   return std::any_of(exit.links.begin(), exit.links.end(), holds);
 }
 
-bool Controller::exitFires() const {
+Controller::ExitCause Controller::exitCause() const {
   const auto& exit = program_.phases[phase_].exit;
-  if (!exit || (!exit->hasTime && !exit->hasContact)) return false;
-  if (exit->hasTime && phaseTime_ < exit->time.value - kTimeTolerance) return false;
-  return !exit->hasContact || contactConditionHolds(*exit);
+  if (!exit || (!exit->hasTime && !exit->hasContact)) return ExitCause::None;
+  if (exit->hasTime && phaseTime_ < exit->time.value - kTimeTolerance) return ExitCause::None;
+  if (!exit->hasContact || contactConditionHolds(*exit)) return ExitCause::Condition;
+  // The fallback: the condition, checked first, wins a tie.
+  if (exit->hasTimeout && phaseTime_ >= exit->timeout.value - kTimeTolerance)
+    return ExitCause::Timeout;
+  return ExitCause::None;
 }
 
 const ControlOutput& Controller::step(const CharacterState& state, double dt) {
   bool started = false;
   if (pendingPhase_ >= 0) {
     enterPhase(pendingPhase_, state);
+    timedOut_ = false;
     started = true;
   } else {
     updateContacts(state);
-    if (exitFires()) {
+    if (const ExitCause cause = exitCause(); cause != ExitCause::None) {
       enterPhase(program_.phases[phase_].exit->next, state);
+      timedOut_ = cause == ExitCause::Timeout;
       started = true;
     }
   }
@@ -186,6 +192,7 @@ const ControlOutput& Controller::step(const CharacterState& state, double dt) {
   output_.phase = phase_;
   output_.phaseTime = phaseTime_;
   output_.phaseStarted = started;
+  output_.phaseTimedOut = timedOut_;
   phaseTime_ += dt;
   time_ += dt;
   return output_;

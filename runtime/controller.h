@@ -82,6 +82,9 @@ struct ControlOutput {
   double phaseTime = 0.0;
   /// True on the first step of a phase (after a transition, a jump or a restart).
   bool phaseStarted = false;
+  /// The phase began because the previous one's fallback fired (`when contact ... or
+  /// after T`: T passed without the contact), not its condition.
+  bool phaseTimedOut = false;
 };
 
 class Controller {
@@ -108,6 +111,8 @@ class Controller {
   int phaseCount() const { return static_cast<int>(program_.phases.size()); }
   /// Time since the current phase began, seconds (at the end of the last step).
   double phaseTime() const { return phaseTime_; }
+  /// The current phase began by the previous one's `or after` fallback.
+  bool phaseTimedOut() const { return output_.phaseTimedOut; }
   /// The last output.
   const ControlOutput& output() const { return output_; }
   /// Warnings so far, in order (at most one per phase entered).
@@ -127,13 +132,17 @@ class Controller {
  private:
   void enterPhase(int index, const CharacterState& state);
   void updateContacts(const CharacterState& state);
-  bool exitFires() const;
+  // What ends the current phase this step.
+  enum class ExitCause { None, Condition, Timeout };
+  ExitCause exitCause() const;
   bool contactConditionHolds(const Transition& exit) const;
   void computeTorques(const CharacterState& state, double dt);
   void computeFeatureTorques(const CharacterState& state, double dt, bool started);
   void warnOnce(const std::string& message);
   void warnIfComTargetOutsideSupport(const FeatureStepResult& result);
 
+  // The current phase began by the previous one's `or after` fallback.
+  bool timedOut_ = false;
   Program program_;
   /// The current phase's primitives, made when it started.
   std::vector<std::unique_ptr<PrimitiveInstance>> active_;

@@ -55,8 +55,8 @@ const StepReport& RunSession::step() {
   const StepReport& report = runner_.step();
   ++steps_;
   if (report.phaseStarted && steps_ > 1)
-    timeline_.push_back(
-        {report.time - report.timeStep, report.phase, std::string(report.phaseName)});
+    timeline_.push_back({report.time - report.timeStep, report.phase, std::string(report.phaseName),
+                         report.phaseTimedOut});
   if (metrics_) metrics_->observe(runner_.state(), report.torques, report.timeStep, report.phase);
   updateFinished(&report);
   return report;

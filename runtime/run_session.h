@@ -73,6 +73,9 @@ struct PhaseStart {
   /// Its index in the program, and its name ("" when unnamed).
   int index = 0;
   std::string name;
+  /// It began because the previous phase's fallback (`or after T`) fired, not its
+  /// condition.
+  bool timedOut = false;
 };
 
 /// How to run.

@@ -141,6 +141,7 @@ void Runner::fillReport() {
   report_.phaseName = controller_.program().phases[output.phase].name;
   report_.phaseTime = output.phaseTime;
   report_.phaseStarted = output.phaseStarted;
+  report_.phaseTimedOut = output.phaseTimedOut;
   report_.targets = output.targets;
   report_.torques = simulation_.appliedTorques();
   for (int i = 0; i < kLinkCount; ++i) report_.contact[i] = state.links[i].contact;

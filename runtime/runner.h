@@ -56,6 +56,8 @@ struct StepReport {
   double phaseTime = 0.0;
   /// True when the phase began with this step.
   bool phaseStarted = false;
+  /// The phase began because the previous one's fallback (`or after T`) fired.
+  bool phaseTimedOut = false;
   /// Local PD target per joint, radians.
   JointTargets targets{};
   /// Torque applied per joint (clamped), N·m.

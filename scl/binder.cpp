@@ -530,6 +530,10 @@ class Binder {
       out.hasTime = true;
       out.time = duration(*transition.after, label_ + ".after");
     }
+    if (transition.timeout) {
+      out.hasTimeout = true;
+      out.timeout = duration(*transition.timeout, label_ + ".timeout");
+    }
     if (transition.contact) {
       out.hasContact = true;
       out.event = transition.event == sx::ContactEvent::Lost      ? ContactEvent::Lost

@@ -254,7 +254,7 @@ class ScriptParser : private TokenCursor {
   // --- transitions ----------------------------------------------------------------------
 
   // transition := "after" NUM
-  //             | "when" contact
+  //             | "when" contact [ "or" "after" NUM ]
   //             | "and" "when" contact "after" NUM
   // On an error the partial transition is returned (and the phase boundary resynced), so
   // that the phases around it do not report a missing transition as well.
@@ -278,7 +278,17 @@ class ScriptParser : private TokenCursor {
     }
     if (isWord("when")) {
       next();
-      return parseContact(transition);
+      if (!parseContact(transition)) return false;
+      if (!isWord("or")) return true;
+      next();
+      if (!isWord("after")) {
+        expectedNear("'after NUM' after 'or' (a fallback: 'when contact ... or after 0.4')",
+                     peek());
+        return false;
+      }
+      next();
+      transition.timeout = parseNumber("a time (seconds) after 'or after'");
+      return transition.timeout.has_value();
     }
     next();  // "and"
     if (!isWord("when")) {
@@ -293,7 +303,14 @@ class ScriptParser : private TokenCursor {
     }
     next();
     transition.after = parseNumber("a time (seconds) after 'after'");
-    return transition.after.has_value();
+    if (!transition.after) return false;
+    if (isWord("or")) {
+      sink().error(location(peek()),
+                   "'or after' is the fallback of 'when contact ...'; 'and when contact ... "
+                   "after T' already waits for both");
+      return false;
+    }
+    return true;
   }
 
   void skipUntilTopLevelAfterTransition() {
@@ -339,10 +356,14 @@ class ScriptParser : private TokenCursor {
     }
     // A word right after the first target: most likely a misspelled event or quantifier.
     if (isKind(TokenKind::Identifier) && !isTransitionStart() && !isWord("backto") &&
-        !isWord("finally")) {
+        !isWord("finally") && !isWord("or")) {
       const Name& first = transition.targets.front();
       std::string_view suggestion = closestMatch(first.text, kContactWords);
-      if (transition.targets.size() == 1 && !suggestion.empty())
+      if (transition.targets.size() == 1 && (first.text == "both" || first.text == "every"))
+        sink().error(first.location, "'" + first.text +
+                                         "' is not a quantifier; write 'all' (every listed link) "
+                                         "or 'any' (one of them)");
+      else if (transition.targets.size() == 1 && !suggestion.empty())
         sink().error(first.location, "unknown contact condition '" + quoteToken(first.text) +
                                          "'; did you mean '" + std::string(suggestion) + "'?");
       else

@@ -119,6 +119,7 @@ std::string transition(const Transition& t) {
     if (t.quantifier == ContactQuantifier::All) out += " all";
     out += " " + joined(t.targets, [](const Name& n) { return n.text; });
     if (t.after) out += " after " + number(*t.after);
+    if (t.timeout) out += " or after " + number(*t.timeout);
   } else if (t.after) {
     out += "after " + number(*t.after);
   }

@@ -73,7 +73,10 @@ bool hasFeatures(const std::vector<Primitive>& primitives) {
 void Program::forEachNumber(const std::function<void(Number&)>& visit) {
   for (auto& phase : phases) {
     for (auto& primitive : phase.primitives) std::visit(NumberVisitor{visit}, primitive);
-    if (phase.exit) visit(phase.exit->time);
+    if (phase.exit) {
+      visit(phase.exit->time);
+      visit(phase.exit->timeout);
+    }
   }
 }
 

@@ -193,6 +193,10 @@ struct Transition {
   Number time;
   /// Contact condition (when `hasContact`); both must hold when both are present.
   bool hasContact = false;
+  /// The contact condition's fallback (`when contact ... or after T`): fires after this
+  /// many seconds in the phase when the condition has not (when `hasTimeout`).
+  bool hasTimeout = false;
+  Number timeout;
   ContactEvent event = ContactEvent::Established;
   ContactQuantifier quantifier = ContactQuantifier::Any;
   /// Links watched for contact, indices into kLinks (groups expanded).

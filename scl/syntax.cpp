@@ -86,6 +86,7 @@ void clear(Transition& transition) {
   clear(transition.location);
   clear(transition.targets);
   clear(transition.after);
+  clear(transition.timeout);
 }
 void clear(Phase& phase) {
   clear(phase.location);

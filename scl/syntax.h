@@ -145,7 +145,7 @@ struct Primitive {
 enum class ContactEvent { Established, Lost, Changed };
 enum class ContactQuantifier { Any, All };
 
-/// `after NUM` | `when contact ...` | `and when contact ... after NUM`
+/// `after NUM` | `when contact ... [or after NUM]` | `and when contact ... after NUM`
 struct Transition {
   bool contact = false;
   /// As written; absent means the default (established, any).
@@ -154,6 +154,8 @@ struct Transition {
   std::vector<Name> targets;
   /// The `after` time: alone, or with `and when contact`.
   std::optional<NumberLit> after;
+  /// `when contact ... or after NUM`: the fallback time, when the contact never comes.
+  std::optional<NumberLit> timeout;
   /// Location of the first keyword (`after`, `when` or `and`).
   SourceLocation location;
   bool operator==(const Transition&) const = default;

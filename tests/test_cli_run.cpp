@@ -131,7 +131,8 @@ TEST_CASE("scl run summarises a supine script that does nothing") {
   CHECK(std::abs(json["distance"].get<double>()) < 0.05);
   CHECK(json["phase_changes"] == 0);
   REQUIRE(json["phases"].size() == 1);
-  CHECK(json["phases"][0] == nlohmann::json{{"time", 0.0}, {"index", 0}, {"name", "idle"}});
+  CHECK(json["phases"][0] ==
+        nlohmann::json{{"time", 0.0}, {"index", 0}, {"name", "idle"}, {"timed_out", false}});
   CHECK(json["real_time_factor"].get<double>() > 0.0);
   CHECK(json["trajectory"].is_null());
   CHECK(json["parameters"].is_object());
@@ -165,7 +166,8 @@ TEST_CASE("scl run: the thesis sit-to-stand from a chair stands up") {
   CHECK(json["phase_changes"] == 1);
   // The timeline: lean at 0, standup 0.4 s later.
   REQUIRE(json["phases"].size() == 2);
-  CHECK(json["phases"][0] == nlohmann::json{{"time", 0.0}, {"index", 0}, {"name", "lean"}});
+  CHECK(json["phases"][0] ==
+        nlohmann::json{{"time", 0.0}, {"index", 0}, {"name", "lean"}, {"timed_out", false}});
   CHECK(json["phases"][1]["time"].get<double>() == Approx(0.4));
   CHECK(json["phases"][1]["index"] == 1);
   CHECK(json["phases"][1]["name"] == "standup");

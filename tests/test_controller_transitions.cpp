@@ -108,6 +108,35 @@ TEST_CASE("after t: the phase lasts exactly t", "[controller][transition]") {
   CHECK(feeder.stepUntilChange({}, 1000) == -1);
 }
 
+TEST_CASE("when contact ... or after t: the fallback fires when the contact never comes",
+          "[controller][transition]") {
+  Transition exit =
+      whenContact(ContactEvent::Lost, ContactQuantifier::All, {kLeftFoot, kRightFoot}, 1);
+  exit.hasTimeout = true;
+  exit.timeout.value = 0.05;
+  SECTION("the feet stay down: the fallback ends the phase at t, and says so") {
+    Feeder feeder(twoPhases(exit));
+    CHECK(feeder.stepUntilChange({kLeftFoot, kRightFoot}, 100) == 50);
+    CHECK(feeder.controller.output().phaseStarted);
+    CHECK(feeder.controller.output().phaseTimedOut);
+    CHECK(feeder.controller.phaseTimedOut());
+    feeder.step({kLeftFoot, kRightFoot});
+    CHECK(feeder.controller.phaseTimedOut());  // for as long as the phase lasts
+  }
+  SECTION("the feet leave first: the condition ends the phase, not the fallback") {
+    Feeder feeder(twoPhases(exit));
+    CHECK(feeder.stepUntilChange({kLeftFoot, kRightFoot}, 10) == -1);
+    CHECK(feeder.stepUntilChange({}, 100) == 0);
+    CHECK_FALSE(feeder.controller.output().phaseTimedOut);
+  }
+  SECTION("both at once: the condition wins") {
+    Feeder feeder(twoPhases(exit));
+    CHECK(feeder.stepUntilChange({kLeftFoot, kRightFoot}, 49) == -1);
+    CHECK(feeder.stepUntilChange({}, 1) == 0);
+    CHECK_FALSE(feeder.controller.output().phaseTimedOut);
+  }
+}
+
 TEST_CASE("when contact established: must be gained during the phase", "[controller][transition]") {
   Feeder feeder(
       twoPhases(whenContact(ContactEvent::Established, ContactQuantifier::Any, {kRightFoot}, 1)));

@@ -105,3 +105,23 @@ TEST_CASE("run session: no metrics when none are asked for") {
   CHECK(session.summary().duration == 0.0);
   CHECK(session.summary().energy == 0.0);
 }
+
+TEST_CASE("run session: the timeline says which phase began by a fallback") {
+  // The stance never loses both feet: the fallback ends the first phase at 0.2 s; the
+  // second's own condition, a time, ends it at 0.3 s after that.
+  const scl::Program program = compileOk(R"(scene pose: standing duration: 1
+{ (wait) [knees 0] }
+when contact lost all feet or after 0.2
+{ (fallback) [knees -5] }
+after 0.3
+{ (last) })");
+  scl::RunSession session(program, definitionFor(program));
+  session.run();
+  const auto& timeline = session.timeline();
+  REQUIRE(timeline.size() == 3);
+  CHECK(timeline[1].name == "fallback");
+  CHECK(timeline[1].time == Approx(0.2).margin(1e-3));
+  CHECK(timeline[1].timedOut);
+  CHECK(timeline[2].time == Approx(0.5).margin(1e-3));
+  CHECK_FALSE(timeline[2].timedOut);
+}

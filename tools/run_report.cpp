@@ -74,7 +74,8 @@ std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
   constexpr size_t kShownPhases = 40;
   for (size_t i = 0; i < run.timeline.size() && i < kShownPhases; ++i)
     line(i == 0 ? "phases" : "",
-         fixedDecimals(run.timeline[i].time, 3) + " s  " + phaseLabel(run.timeline[i]));
+         fixedDecimals(run.timeline[i].time, 3) + " s  " + phaseLabel(run.timeline[i]) +
+             (run.timeline[i].timedOut ? "  (the previous phase's 'or after' fired)" : ""));
   if (run.timeline.size() > kShownPhases)
     line("", "... " + std::to_string(run.timeline.size() - kShownPhases) + " more (see --json)");
   // "Since" is the start of the standing that lasts to the end; it may have stood before.
@@ -117,7 +118,10 @@ nlohmann::ordered_json runSummaryJson(const RunRequest& request, const RunOutcom
   const MotionSummary& s = run.summary;
   Json phases = Json::array();
   for (const PhaseStart& phase : run.timeline)
-    phases.push_back({{"time", number(phase.time)}, {"index", phase.index}, {"name", phase.name}});
+    phases.push_back({{"time", number(phase.time)},
+                      {"index", phase.index},
+                      {"name", phase.name},
+                      {"timed_out", phase.timedOut}});
   Json parameters = Json::object();
   for (const Parameter& parameter : run.parameters)
     parameters[parameter.name] = number(parameter.value);

@@ -72,6 +72,7 @@ bool loadFont(sf::Font& font, const std::string& path) {
 std::string formatHudLine(const HudInfo& hud) {
   char line[256];
   std::string name = hud.phaseName.empty() ? "" : " '" + hud.phaseName + "'";
+  if (hud.phaseTimedOut) name += " (by timeout)";
   std::snprintf(line, sizeof line, "phase %d/%d%s   phase time %.2f s   time %.3f s", hud.phase + 1,
                 hud.phaseCount, name.c_str(), hud.phaseTime, hud.time);
   return line;

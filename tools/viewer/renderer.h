@@ -55,6 +55,8 @@ struct HudInfo {
   int phase = 0;
   int phaseCount = 0;
   std::string phaseName;
+  /// The phase began by the previous one's `or after` fallback, not its condition.
+  bool phaseTimedOut = false;
   double phaseTime = 0.0;
   double time = 0.0;
   double speed = 1.0;

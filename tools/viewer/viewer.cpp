@@ -178,6 +178,7 @@ HudInfo ViewerApp::hud() const {
   info.phase = controller.phaseIndex();
   info.phaseCount = controller.phaseCount();
   info.phaseName = controller.phaseName();
+  info.phaseTimedOut = controller.phaseTimedOut();
   info.phaseTime = controller.phaseTime();
   info.time = session_->time();
   info.speed = speed_;
