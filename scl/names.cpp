@@ -17,6 +17,42 @@ bool contains(const std::vector<std::string_view>& names, std::string_view name)
 
 NameLookup failure(std::string message) { return {{}, std::move(message)}; }
 
+// The joints at a link's ends (the one it hangs from and those it carries).
+std::vector<int> jointsAt(const Character& character, int link) {
+  std::vector<int> joints;
+  for (size_t j = 0; j < character.joints.size(); ++j)
+    if (character.joints[j].childLink == link || character.joints[j].parentLink == link)
+      joints.push_back(static_cast<int>(j));
+  return joints;
+}
+
+// For a link or link group named where a joint belongs: the joint(s) that turn it.
+std::string turningHint(const Character& character, std::string_view name) {
+  if (auto link = character.findLink(name)) {
+    const std::vector<int> joints = jointsAt(character, *link);
+    if (joints.size() == 1)
+      return " (the joint that turns it: " + quoted(character.joints[joints[0]].name) + ")";
+    std::string names;
+    for (int joint : joints)
+      names += (names.empty() ? "" : ", ") + quoted(character.joints[joint].name);
+    return joints.empty() ? "" : " (the joints at its ends: " + names + ")";
+  }
+  // A group of end links (hands, feet): the joint group that turns them, if there is one.
+  std::vector<int> joints;
+  for (int link : character.findLinkGroup(name)) {
+    const std::vector<int> at = jointsAt(character, link);
+    if (at.size() != 1) return "";
+    joints.push_back(at[0]);
+  }
+  std::sort(joints.begin(), joints.end());
+  for (const GroupDef& group : character.jointGroups) {
+    std::vector<int> members = group.members;
+    std::sort(members.begin(), members.end());
+    if (members == joints) return " (the joints that turn them: " + quoted(group.name) + ")";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string unknownNameMessage(std::string_view kind, std::string_view name,
@@ -39,9 +75,11 @@ NameLookup CharacterNames::joints(std::string_view name, Groups groups,
     return failure(quoted(name) + " is a group; '" + std::string(argument) +
                    "' needs a single joint");
   }
-  if (contains(links_, name)) return failure(quoted(name) + " is a link; expected a joint");
+  if (contains(links_, name))
+    return failure(quoted(name) + " is a link; expected a joint" + turningHint(*character_, name));
   if (contains(linkGroups_, name))
-    return failure(quoted(name) + " is a link group; expected a joint");
+    return failure(quoted(name) + " is a link group; expected a joint" +
+                   turningHint(*character_, name));
   return failure(unknownNameMessage("joint", name, jointNames(groups == Groups::Allowed)));
 }
 

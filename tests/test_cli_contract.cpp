@@ -201,6 +201,27 @@ TEST_CASE("scl view reads its script as every command does", "[cli][contract]") 
   CHECK(view.exitCode == 2);
 }
 
+TEST_CASE("one name, one meaning: scl view points its --frames to --headless-frames",
+          "[cli][contract]") {
+  if (!viewerBuilt()) {
+    WARN("scl was built without the viewer");
+    return;
+  }
+  TempDir dir;
+  const std::string script = dir / "s.scl";
+  writeText(script, kScript);
+  RunOptions noDisplay;
+  noDisplay.unsetEnvironment = {"DISPLAY", "WAYLAND_DISPLAY"};
+  const Outcome view = runScl("view " + script + " --frames 0.5,1", noDisplay);
+  INFO(view.err);
+  CHECK(view.exitCode == 2);
+  CHECK(view.err.find("--headless-frames N") != std::string::npos);
+  CHECK(view.err.find("failed to parse") == std::string::npos);
+  const Outcome help = runScl("view --help");
+  CHECK(help.out.find("--headless-frames") != std::string::npos);
+  CHECK(help.out.find("--frames") == std::string::npos);  // the hidden pointer stays hidden
+}
+
 TEST_CASE("no exception escapes main: an unusable output is a usage error", "[cli][contract]") {
   TempDir dir;
   const std::string script = dir / "s.scl";

@@ -102,7 +102,13 @@ TEST_CASE("name lookup: one rule and one message for every kind of name") {
         "'knees' is a group; 'by:' needs a single joint");
   CHECK(names.joints("leftKne", scl::Groups::Allowed).error ==
         "unknown joint 'leftKne'; did you mean 'leftKnee'?");
-  CHECK(names.joints("trunk", scl::Groups::Allowed).error == "'trunk' is a link; expected a joint");
+  CHECK(names.joints("trunk", scl::Groups::Allowed).error ==
+        "'trunk' is a link; expected a joint (the joints at its ends: 'neckBottom', 'waist', "
+        "'leftShoulder', 'rightShoulder')");
+  CHECK(names.joints("leftHand", scl::Groups::Allowed).error ==
+        "'leftHand' is a link; expected a joint (the joint that turns it: 'leftWrist')");
+  CHECK(names.joints("hands", scl::Groups::Allowed).error ==
+        "'hands' is a link group; expected a joint (the joints that turn them: 'wrists')");
   CHECK(names.links("waist", scl::Groups::Allowed).error == "'waist' is a joint; expected a link");
   CHECK(names.links("feet", scl::Groups::Allowed).indices ==
         std::vector<int>{scl::kLeftFoot, scl::kRightFoot});

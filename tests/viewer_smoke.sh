@@ -30,7 +30,7 @@ if [ -n "$asan_runtime" ]; then
 fi
 render() {
   xvfb-run -a -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view \
-    "$source_dir/tests/viewer/stand.scl" --frames 30 --screenshot "$screenshot" --size 800x600
+    "$source_dir/tests/viewer/stand.scl" --headless-frames 30 --screenshot "$screenshot" --size 800x600
 }
 render || { echo "viewer_smoke: first attempt failed, retrying" >&2; sleep 1; render; }
 [ -s "$screenshot" ] || { echo "viewer_smoke: no screenshot written" >&2; exit 1; }

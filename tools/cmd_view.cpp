@@ -44,8 +44,10 @@ int sclViewMain(int argc, char** argv) {
       "the character: a built-in name or a .character file (overrides the script's scene "
       "character:, at every reload)",
       cxxopts::value<std::string>(),
-      "NAME|FILE")("frames", "headless: render N frames (1/60 s of simulation each) and exit",
-                   cxxopts::value<int>())(
+      "NAME|FILE")("headless-frames",
+                   "headless: render N frames (1/60 s of simulation each) without a window "
+                   "and exit",
+                   cxxopts::value<int>(), "N")(
       "screenshot", "headless: write the last frame to this PNG", cxxopts::value<std::string>())(
       "size", "window or image size, WIDTHxHEIGHT",
       cxxopts::value<std::string>()->default_value("1280x720"))(
@@ -55,15 +57,21 @@ int sclViewMain(int argc, char** argv) {
       "speed", "initial playback speed (1 = real time)",
       cxxopts::value<double>()->default_value("1"))("paused", "start paused")("h,help",
                                                                               "show this help");
+  // `--frames` means the filmstrip's times in `scl run`; here it only says where to go.
+  options.add_options("hidden")("frames", "", cxxopts::value<std::string>());
   options.parse_positional({"script"});
   ViewerDef def;
   std::optional<std::string> character;
   try {
     auto parsed = options.parse(argc, argv);
     if (parsed.count("help")) {
-      std::cout << options.help() << "\n";
+      std::cout << options.help({""}) << "\n";
       return 0;
     }
+    if (parsed.count("frames"))
+      throw std::invalid_argument(
+          "'scl view' has no --frames: --headless-frames N renders N frames without a window "
+          "('--frames T1,T2,...' is 'scl run''s, the filmstrip's times)");
     if (!parsed.unmatched().empty())
       throw std::invalid_argument("unexpected argument '" + parsed.unmatched()[0] + "'");
     if (!parsed.count("script")) throw std::invalid_argument("missing SCRIPT");
@@ -71,9 +79,9 @@ int sclViewMain(int argc, char** argv) {
     if (parsed.count("character")) character = parsed["character"].as<std::string>();
     parseSize(parsed["size"].as<std::string>(), def);
     if (parsed.count("screenshot")) def.screenshot = parsed["screenshot"].as<std::string>();
-    if (parsed.count("frames")) {
-      def.frames = parsed["frames"].as<int>();
-      if (def.frames < 1) throw std::invalid_argument("--frames must be at least 1");
+    if (parsed.count("headless-frames")) {
+      def.frames = parsed["headless-frames"].as<int>();
+      if (def.frames < 1) throw std::invalid_argument("--headless-frames must be at least 1");
     } else if (!def.screenshot.empty()) {
       def.frames = 1;  // a screenshot alone: the initial state
     }
