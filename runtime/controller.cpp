@@ -23,6 +23,9 @@ void validateProgram(const Program& program) {
     if (exit && (exit->next < 0 || exit->next >= count))
       throw std::invalid_argument("phase " + std::to_string(i) + " transitions to phase " +
                                   std::to_string(exit->next) + ", which does not exist");
+    if (exit && exit->cycles > 0 && (exit->cycleStart < 0 || exit->cycleStart > i))
+      throw std::invalid_argument("phase " + std::to_string(i) + " cycles back to phase " +
+                                  std::to_string(exit->cycleStart) + ", not an earlier one");
   }
 }
 
@@ -52,6 +55,7 @@ Controller::Controller(Program program, const JointTargets& initialTargets,
       options_(options) {
   if (!program_.character) program_.character = humanCharacter();  // a program built by hand
   validateProgram(program_);
+  cyclesDone_.assign(program_.phases.size(), 0);
   if (options_.stablePd) stablePd_ = std::make_unique<StablePd>(*program_.character);
   // Every primitive is made once here so that one the controller cannot drive fails now;
   // the instances of a phase are made again when it starts (only the current phase's
@@ -91,6 +95,7 @@ void Controller::restart() {
   feature_.reset();
   holding_ = false;
   warnings_.clear();
+  std::fill(cyclesDone_.begin(), cyclesDone_.end(), 0);
 }
 
 void Controller::holdTargets(const JointTargets& targets) { frame_.reset(targets); }
@@ -104,6 +109,7 @@ void Controller::enterPhase(int index, const CharacterState& state) {
   phase_ = index;
   pendingPhase_ = -1;
   phaseTime_ = 0.0;
+  cycleEnded_ = false;
   active_.clear();
   const std::vector<Primitive>& primitives = program_.phases[phase_].primitives;
   for (const Primitive& primitive : primitives)
@@ -156,9 +162,25 @@ bool Controller::contactConditionHolds(const Transition& exit) const {
   return std::any_of(exit.links.begin(), exit.links.end(), holds);
 }
 
+int Controller::nextPhase() {
+  const Transition& exit = *program_.phases[phase_].exit;
+  if (exit.cycles == 0) return exit.next;
+  // A counted cycle: back to its start until it has run `cycles` times, then on (and
+  // the count starts again, should the script come back here later).
+  int& done = cyclesDone_[static_cast<size_t>(phase_)];
+  if (done + 1 < exit.cycles) {
+    ++done;
+    return exit.cycleStart;
+  }
+  done = 0;
+  if (exit.next != phase_) return exit.next;
+  cycleEnded_ = true;  // `finally ... N times`: the last phase stays
+  return -1;
+}
+
 Controller::ExitCause Controller::exitCause() const {
   const auto& exit = program_.phases[phase_].exit;
-  if (!exit || (!exit->hasTime && !exit->hasContact)) return ExitCause::None;
+  if (!exit || (!exit->hasTime && !exit->hasContact) || cycleEnded_) return ExitCause::None;
   if (exit->hasTime && phaseTime_ < exit->time.value - kTimeTolerance) return ExitCause::None;
   if (!exit->hasContact || contactConditionHolds(*exit)) return ExitCause::Condition;
   // The fallback: the condition, checked first, wins a tie.
@@ -176,9 +198,11 @@ const ControlOutput& Controller::step(const CharacterState& state, double dt) {
   } else {
     updateContacts(state);
     if (const ExitCause cause = exitCause(); cause != ExitCause::None) {
-      enterPhase(program_.phases[phase_].exit->next, state);
-      timedOut_ = cause == ExitCause::Timeout;
-      started = true;
+      if (const int next = nextPhase(); next >= 0) {
+        enterPhase(next, state);
+        timedOut_ = cause == ExitCause::Timeout;
+        started = true;
+      }
     }
   }
   frame_.reset(defaults_);

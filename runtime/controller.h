@@ -135,6 +135,8 @@ class Controller {
   // What ends the current phase this step.
   enum class ExitCause { None, Condition, Timeout };
   ExitCause exitCause() const;
+  // The phase the current one's exit leads to now (counted cycles), or -1: stay.
+  int nextPhase();
   bool contactConditionHolds(const Transition& exit) const;
   void computeTorques(const CharacterState& state, double dt);
   void computeFeatureTorques(const CharacterState& state, double dt, bool started);
@@ -143,6 +145,10 @@ class Controller {
 
   // The current phase began by the previous one's `or after` fallback.
   bool timedOut_ = false;
+  // Per phase: how many times its counted cycle has gone back so far.
+  std::vector<int> cyclesDone_;
+  // A `finally ... N times` cycle has run out: the last phase stays.
+  bool cycleEnded_ = false;
   Program program_;
   /// The current phase's primitives, made when it started.
   std::vector<std::unique_ptr<PrimitiveInstance>> active_;

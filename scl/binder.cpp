@@ -136,13 +136,40 @@ class Binder {
   void phase(const sx::Phase& phase, bool last) {
     const int index = static_cast<int>(program_.phases.size());
     bindPhase(phase, index);
-    if (!last && phase.exit) program_.phases[index].exit = bindTransition(*phase.exit, index + 1);
+    if (!last && phase.exit) {
+      program_.phases[index].exit = bindTransition(*phase.exit, index + 1);
+      if (phase.exit->backto && phase.exit->times)
+        bindCycle(*phase.exit->backto, *phase.exit->times, *program_.phases[index].exit);
+    }
+  }
+
+  // `backto NAME N times`: N a whole number ≥ 1, written as it is (no `@`).
+  void bindCycle(const sx::Name& backto, const sx::NumberLit& times, Transition& out) {
+    const int target = resolvePhase(backto, "backto");
+    if (times.parameter || times.value < 1 || times.value != std::floor(times.value) ||
+        times.value > 1e6) {
+      sink_.error(times.location, "the count of a cycle is a whole number from 1 (found " +
+                                      formatNumber(times.value) +
+                                      (times.parameter ? ", an @ parameter" : "") + ")");
+      return;
+    }
+    out.cycleStart = std::max(target, 0);
+    out.cycles = static_cast<int>(times.value);
   }
 
   std::optional<Program> finish(const std::optional<sx::Finally>& finally) {
     if (finally && !program_.phases.empty()) {
-      int target = resolvePhase(finally->backto, "backto");
-      program_.phases.back().exit = bindTransition(finally->transition, std::max(target, 0));
+      Transition& exit = program_.phases.back().exit.emplace();
+      if (finally->times) {
+        // Counted: back to the named phase, and after the last cycle nowhere: the last
+        // phase stays.
+        const int self = static_cast<int>(program_.phases.size()) - 1;
+        exit = bindTransition(finally->transition, self);
+        bindCycle(finally->backto, *finally->times, exit);
+      } else {
+        int target = resolvePhase(finally->backto, "backto");
+        exit = bindTransition(finally->transition, std::max(target, 0));
+      }
     }
     reportUnresolvedPhases();
     if (sink_.errorCount() > errorsBefore_ || sink_.full()) return std::nullopt;

@@ -76,6 +76,7 @@ class ScriptParser : private TokenCursor {
         startPhase(parsePhase());
       } else if (isTransitionStart()) {
         Transition transition = parseTransition();
+        if (isWord("backto")) parseCountedBackto(transition);
         if (!pending_)
           sink().error(transition.location, "a transition must follow a phase");
         else if (pending_->exit)
@@ -373,7 +374,30 @@ class ScriptParser : private TokenCursor {
     return true;
   }
 
-  // finally := "finally" transition "backto" NAME
+  // counted := "backto" NAME NUM "times"      (between phases: after a transition)
+  void parseCountedBackto(Transition& transition) {
+    next();
+    if (!isKind(TokenKind::Identifier)) {
+      expectedNear("a phase name after 'backto'", peek());
+      return;
+    }
+    transition.backto = parseName();
+    if (!isKind(TokenKind::Number)) {
+      expectedNear(
+          "'N times' after 'backto NAME' between phases (a cycle without end goes last: "
+          "'finally ... backto NAME')",
+          peek());
+      return;
+    }
+    transition.times = parseNumber("a count");
+    if (!isWord("times")) {
+      expectedNear("'times' after 'backto NAME N'", peek());
+      return;
+    }
+    next();
+  }
+
+  // finally := "finally" transition "backto" NAME [ NUM "times" ]
   std::optional<Finally> parseFinally() {
     Finally finally;
     finally.location = location(next());
@@ -396,6 +420,15 @@ class ScriptParser : private TokenCursor {
       return std::nullopt;
     }
     finally.backto = parseName();
+    if (isKind(TokenKind::Number)) {
+      finally.times = parseNumber("a count");
+      if (!isWord("times")) {
+        expectedNear("'times' after 'backto NAME N'", peek());
+        skipUntilEnd();
+        return std::nullopt;
+      }
+      next();
+    }
     return finally;
   }
   void skipUntilEnd() {

@@ -123,6 +123,10 @@ std::string transition(const Transition& t) {
   } else if (t.after) {
     out += "after " + number(*t.after);
   }
+  if (t.backto) {
+    out += " backto " + t.backto->text;
+    if (t.times) out += " " + number(*t.times) + " times";
+  }
   return out;
 }
 
@@ -185,8 +189,9 @@ std::vector<Line> canonicalLines(const syntax::Script& script) {
                      script.finally->location.line,
                      0,
                      {}});
-    lines.push_back(
-        {"backto " + script.finally->backto.text, script.finally->backto.location.line, 0, {}});
+    std::string backto = "backto " + script.finally->backto.text;
+    if (script.finally->times) backto += " " + number(*script.finally->times) + " times";
+    lines.push_back({backto, script.finally->backto.location.line, 0, {}});
   }
   return lines;
 }

@@ -203,6 +203,11 @@ struct Transition {
   std::vector<int> links;
   /// Phase that follows, index into Program::phases.
   int next = 0;
+  /// A counted cycle (`backto NAME N times`): the first `cycles` − 1 times this transition
+  /// fires it leads back to phase `cycleStart`, the next time to `next` (and the count
+  /// starts again); `cycles` 0: none.
+  int cycleStart = -1;
+  int cycles = 0;
   SourceLocation location;
 };
 

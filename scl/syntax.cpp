@@ -87,6 +87,8 @@ void clear(Transition& transition) {
   clear(transition.targets);
   clear(transition.after);
   clear(transition.timeout);
+  clear(transition.backto);
+  clear(transition.times);
 }
 void clear(Phase& phase) {
   clear(phase.location);
@@ -101,6 +103,7 @@ void clear(Finally& finally) {
   clear(finally.location);
   clear(finally.transition);
   clear(finally.backto);
+  clear(finally.times);
 }
 void clear(SceneHeader& scene) {
   clear(scene.location);

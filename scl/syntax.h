@@ -156,6 +156,10 @@ struct Transition {
   std::optional<NumberLit> after;
   /// `when contact ... or after NUM`: the fallback time, when the contact never comes.
   std::optional<NumberLit> timeout;
+  /// `... backto NAME N times` between phases: the cycle back to NAME runs N times in
+  /// all, then the next phase follows.
+  std::optional<Name> backto;
+  std::optional<NumberLit> times;
   /// Location of the first keyword (`after`, `when` or `and`).
   SourceLocation location;
   bool operator==(const Transition&) const = default;
@@ -181,6 +185,8 @@ struct Phase {
 struct Finally {
   Transition transition;
   Name backto;
+  /// `backto NAME N times`: the cycle runs N times in all, then the last phase stays.
+  std::optional<NumberLit> times;
   /// Location of `finally`.
   SourceLocation location;
   bool operator==(const Finally&) const = default;

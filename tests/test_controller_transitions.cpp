@@ -137,6 +137,38 @@ TEST_CASE("when contact ... or after t: the fallback fires when the contact neve
   }
 }
 
+TEST_CASE("backto NAME N times: the cycle runs N times, then the next phase",
+          "[controller][transition]") {
+  // a, b, then b's exit goes back to a twice (three runs of the cycle in all), then c.
+  Program program;
+  program.phases = {phase("a"), phase("b"), phase("c")};
+  program.phases[0].exit = afterTime(0.002, 1);
+  program.phases[1].exit = afterTime(0.002, 2);
+  program.phases[1].exit->cycleStart = 0;
+  program.phases[1].exit->cycles = 3;
+  Feeder feeder(program);
+  std::string visited;
+  for (int i = 0; i < 40; ++i) {
+    feeder.step({kLeftFoot, kRightFoot});
+    if (feeder.controller.output().phaseStarted) visited += feeder.controller.phaseName();
+  }
+  CHECK(visited == "abababc");
+
+  SECTION("finally ... N times: after the last cycle the last phase stays") {
+    program.phases.pop_back();
+    program.phases[1].exit->next = 1;  // itself: the binder's `finally` with a count
+    program.phases[1].exit->cycles = 2;
+    Feeder last(program);
+    std::string seen;
+    for (int i = 0; i < 40; ++i) {
+      last.step({kLeftFoot, kRightFoot});
+      if (last.controller.output().phaseStarted) seen += last.controller.phaseName();
+    }
+    CHECK(seen == "abab");
+    CHECK(last.controller.phaseName() == "b");
+  }
+}
+
 TEST_CASE("when contact established: must be gained during the phase", "[controller][transition]") {
   Feeder feeder(
       twoPhases(whenContact(ContactEvent::Established, ContactQuantifier::Any, {kRightFoot}, 1)));
