@@ -267,6 +267,7 @@ TEST_CASE("a settle cache gives the very state a simulation's own settle gives")
   high.scene.chairHeight = 0.50;
   std::vector<std::uint64_t> hashes(4);
   std::vector<std::thread> threads;
+  threads.reserve(4);
   for (int i = 0; i < 4; ++i)
     threads.emplace_back([&, i] { hashes[i] = Simulation(i % 2 ? high : low).stateHash(); });
   for (std::thread& thread : threads) thread.join();
