@@ -162,6 +162,8 @@ bool Controller::contactConditionHolds(const Transition& exit) const {
   return std::any_of(exit.links.begin(), exit.links.end(), holds);
 }
 
+bool Controller::phaseIsFinal() const { return !program_.phases[phase_].exit || cycleEnded_; }
+
 int Controller::nextPhase() {
   const Transition& exit = *program_.phases[phase_].exit;
   if (exit.cycles == 0) return exit.next;

@@ -113,6 +113,9 @@ class Controller {
   double phaseTime() const { return phaseTime_; }
   /// The current phase began by the previous one's `or after` fallback.
   bool phaseTimedOut() const { return output_.phaseTimedOut; }
+  /// The current phase will not end: it has no exit, or its counted `finally` cycle has
+  /// run out.
+  bool phaseIsFinal() const;
   /// The last output.
   const ControlOutput& output() const { return output_; }
   /// Warnings so far, in order (at most one per phase entered).

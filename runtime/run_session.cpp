@@ -9,7 +9,11 @@ constexpr std::array<double, kJointCount> kNoTorques{};
 // A cyclic script without a duration runs this long, seconds.
 constexpr double kCyclicRun = 10.0;
 
-bool isCyclic(const Program& program) { return program.phases.back().exit.has_value(); }
+// Endless: the last phase leads back (a counted `finally` cycle ends).
+bool isCyclic(const Program& program) {
+  const auto& exit = program.phases.back().exit;
+  return exit && exit->cycles == 0;
+}
 
 std::string_view phaseNameOf(const Program& program, int index) {
   return program.phases[static_cast<size_t>(index)].name;
@@ -80,7 +84,8 @@ void RunSession::updateFinished(const StepReport* report) {
     return;
   }
   const int lastPhase = static_cast<int>(program().phases.size()) - 1;
-  if (report && report->phase == lastPhase &&
+  // The last phase holds once it will not end (after a counted cycle's last round).
+  if (report && report->phase == lastPhase && runner_.controller().phaseIsFinal() &&
       report->phaseTime + report->timeStep >= length.lastPhaseHold - 0.5 * dt &&
       report->time + 0.5 * dt >= length.notBefore)
     finished_ = true;

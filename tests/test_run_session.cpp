@@ -125,3 +125,19 @@ after 0.3
   CHECK(timeline[2].time == Approx(0.5).margin(1e-3));
   CHECK_FALSE(timeline[2].timedOut);
 }
+
+TEST_CASE("run session: a counted finally cycle ends, and the run with it") {
+  // a, b, a, b: the cycle ran twice and b stays; the run ends when b has been active 3 s.
+  const scl::Program program = compileOk(R"(scene pose: supine
+{ (a) [knees -10] }
+after 0.1
+{ (b) [knees -20] }
+finally after 0.1 backto a 2 times)");
+  const scl::RunLength length = scl::defaultRunLength(program);
+  CHECK_FALSE(length.duration);  // not the 10 s of an endless cycle
+  scl::RunSession session(program, definitionFor(program));
+  session.run();
+  REQUIRE(session.timeline().size() == 4);
+  CHECK(session.timeline()[3].name == "b");
+  CHECK(session.runner().time() == Approx(3.3).margin(1e-6));
+}
