@@ -324,6 +324,13 @@ struct FeatureController::Impl {
     rowInfo.push_back({level, weight, unitColumn});
   }
 
+  // Appends a unit row (a posture row: q̈ of one joint coordinate ≈ target). Its row of
+  // `rows` is never written or read: the unit column says it all.
+  void addUnitRow(int unitColumn, double target, int level, double weight) {
+    targets[static_cast<int>(rowInfo.size())] = target;
+    rowInfo.push_back({level, weight, unitColumn});
+  }
+
   // The unknowns of the QP: y = (q̈_j, f), the root's accelerations eliminated.
   int reducedCount() const { return variableCount() - kRootCoordinates; }
   // The first force unknown in y.
@@ -453,15 +460,12 @@ struct FeatureController::Impl {
     }
 
     // Posture: every joint toward its PD target (a relaxed joint's row has weight 0).
-    momentumJacobian.setZero();
     for (int j = 0; j < kJointCount; ++j) {
       const int coordinate = characterJointCoordinate(j);
       const double desired = posture.kp.value * (input.postureTargets[j] - q[coordinate]) -
                              posture.kd.value * qd[coordinate];
-      momentumJacobian[coordinate] = 1.0;
-      addRow(momentumJacobian, desired, postureLevel,
-             input.postureHeld[j] ? posture.task.weight.value : 0.0, coordinate - kRootCoordinates);
-      momentumJacobian[coordinate] = 0.0;
+      addUnitRow(coordinate - kRootCoordinates, desired, postureLevel,
+                 input.postureHeld[j] ? posture.task.weight.value : 0.0);
     }
   }
 
@@ -502,7 +506,7 @@ struct FeatureController::Impl {
     rootOffset = -rootFactor.solve(h.head<3>());
 
     const int total = static_cast<int>(rowInfo.size());
-    fit(reducedRows, total, m);
+    fit(reducedRows, total, m);  // the unit rows' part is never written or read
     fit(reducedTargets, total);
     // The unit rows (posture) come last (buildRows) and have no root part: only the rows
     // before them change. Inner dimension 3: coefficient-wise products (lazyProduct) beat
@@ -511,18 +515,33 @@ struct FeatureController::Impl {
     while (general < total && rowInfo[general].unitColumn < 0) ++general;
     assert(std::all_of(rowInfo.begin() + general, rowInfo.end(),
                        [](const RowInfo& row) { return row.unitColumn >= 0; }));
-    reducedRows = rows.topRows(total).rightCols(m);
     reducedTargets = targets.head(total);
+    reduceRows(rows, general, reducedRows);
     const auto rootColumns = rows.topLeftCorner(general, kRootCoordinates);
-    reducedRows.topRows(general).noalias() += rootColumns.lazyProduct(rootMap);
     reducedTargets.head(general).noalias() -= rootColumns.lazyProduct(rootOffset);
     fit(reducedTorqueRows, kJointCount, m);
     fit(reducedTorqueOffset, kJointCount);
+    reduceRows(torqueRows, kJointCount, reducedTorqueRows);
     const auto torqueRootColumns = torqueRows.leftCols<kRootCoordinates>();
-    reducedTorqueRows = torqueRows.rightCols(m);
-    reducedTorqueRows.noalias() += torqueRootColumns.lazyProduct(rootMap);
     reducedTorqueOffset = torqueOffset;
     reducedTorqueOffset.noalias() += torqueRootColumns.lazyProduct(rootOffset);
+  }
+
+  // The first `count` rows of `from` (over x) as rows over y: column c of the result is
+  // from's column 3 + c plus its three root columns weighted by P's column c. Written as
+  // column loops (contiguous, vectorized): at 3 inner terms Eigen's products cost more
+  // in dispatch than in arithmetic.
+  void reduceRows(const Eigen::MatrixXd& from, int count, Eigen::MatrixXd& to) const {
+    const double* r0 = from.col(0).data();
+    const double* r1 = from.col(1).data();
+    const double* r2 = from.col(2).data();
+    for (int c = 0; c < static_cast<int>(rootMap.cols()); ++c) {
+      const double p0 = rootMap(0, c), p1 = rootMap(1, c), p2 = rootMap(2, c);
+      const double* source = from.col(kRootCoordinates + c).data();
+      double* target = to.col(c).data();
+      for (int r = 0; r < count; ++r)
+        target[r] = source[r] + (r0[r] * p0 + r1[r] * p1 + r2[r] * p2);
+    }
   }
 
   // Fills level `level`'s problem over y: its rows' objective, the torque regularization,
@@ -651,6 +670,15 @@ struct FeatureController::Impl {
     const double tolerance = settings.levelTolerance;
     for (int r = 0; r < total; ++r) {
       if (!isHeld(rowInfo[r], level)) continue;
+      if (const int unit = rowInfo[r].unitColumn; unit >= 0) {
+        c.row(row).setZero();
+        c(row, unit) = 1.0;
+        b[row++] = rowValue[r] - tolerance;
+        c.row(row).setZero();
+        c(row, unit) = -1.0;
+        b[row++] = -rowValue[r] - tolerance;
+        continue;
+      }
       c.row(row) = reducedRows.row(r);
       b[row++] = rowValue[r] - tolerance;
       c.row(row) = -reducedRows.row(r);
@@ -687,7 +715,9 @@ struct FeatureController::Impl {
       solved = level;
       ++result.levels;
       for (int r = 0; r < static_cast<int>(rowInfo.size()); ++r)
-        if (rowInfo[r].level == level) rowValue[r] = reducedRows.row(r).dot(out.x);
+        if (rowInfo[r].level == level)
+          rowValue[r] = rowInfo[r].unitColumn >= 0 ? out.x[rowInfo[r].unitColumn]
+                                                   : reducedRows.row(r).dot(out.x);
     }
     if (solved < 0) return;
     const Eigen::VectorXd& x = results[static_cast<size_t>(solved)].x;
