@@ -95,7 +95,6 @@ void Controller::restart() {
   feature_.reset();
   holding_ = false;
   warnings_.clear();
-  std::fill(cyclesDone_.begin(), cyclesDone_.end(), 0);
 }
 
 void Controller::holdTargets(const JointTargets& targets) { frame_.reset(targets); }
@@ -194,6 +193,8 @@ Controller::ExitCause Controller::exitCause() const {
 const ControlOutput& Controller::step(const CharacterState& state, double dt) {
   bool started = false;
   if (pendingPhase_ >= 0) {
+    // A jump or a restart: counted cycles count afresh from here.
+    std::fill(cyclesDone_.begin(), cyclesDone_.end(), 0);
     enterPhase(pendingPhase_, state);
     timedOut_ = false;
     started = true;

@@ -124,7 +124,8 @@ class Controller {
   const Program& program() const { return program_; }
 
   /// Starts phase `index` on the next step (for the viewer). The default PD targets
-  /// carry over as on a transition. Throws std::out_of_range for a bad index.
+  /// carry over as on a transition; counted cycles count afresh. Throws
+  /// std::out_of_range for a bad index.
   void jumpToPhase(int index);
   /// Back to phase 0 with the initial targets and time 0 (pair with a fresh simulation).
   void restart();

@@ -146,9 +146,8 @@ TEST_CASE("backto NAME N times: the cycle runs N times, then the next phase",
   program.phases[1].exit = afterTime(0.002, 2);
   program.phases[1].exit->cycleStart = 0;
   program.phases[1].exit->cycles = 3;
-  // The names of the phases begun over `steps` steps, in order.
-  auto visited = [](const Program& script, int steps) {
-    Feeder feeder(script);
+  // The names of the phases a feeder begins over `steps` steps, in order.
+  auto begun = [](Feeder& feeder, int steps) {
     std::string names;
     for (int i = 0; i < steps; ++i) {
       feeder.step({kLeftFoot, kRightFoot});
@@ -156,7 +155,18 @@ TEST_CASE("backto NAME N times: the cycle runs N times, then the next phase",
     }
     return names;
   };
+  auto visited = [&](const Program& script, int steps) {
+    Feeder feeder(script);
+    return begun(feeder, steps);
+  };
   CHECK(visited(program, 40) == "abababc");
+
+  SECTION("a jump counts afresh") {
+    Feeder feeder(program);
+    for (int i = 0; i < 9; ++i) feeder.step({kLeftFoot, kRightFoot});  // into the 2nd round
+    feeder.controller.jumpToPhase(0);
+    CHECK(begun(feeder, 40) == "abababc");
+  }
 
   SECTION("finally ... N times: after the last cycle the last phase stays") {
     program.phases.pop_back();
