@@ -10,6 +10,8 @@
 //       wall time of a G-generation kip-up optimization at that setting (optimize/kipup.scl
 //       against the thesis objective with `trial dt: 0.001 pd: stable`, seed 2, 2 threads;
 //       1000 generations: about 9 minutes on 2 cores).
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -82,7 +84,9 @@ int printGoals(int generations) {
   settings.generations = generations;
   settings.seed = 2;
   settings.threads = 2;
-  settings.outDir = std::filesystem::temp_directory_path() / "scl-bench-steps-optimize";
+  // A directory of this process's own: removing it touches nothing anyone else made.
+  settings.outDir = std::filesystem::temp_directory_path() /
+                    ("scl-bench-steps-optimize-" + std::to_string(::getpid()));
   std::filesystem::remove_all(settings.outDir);
   const auto start = std::chrono::steady_clock::now();
   OptimizeResult result = Optimizer(*made.problem, settings).run();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <future>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -154,7 +155,8 @@ struct SettleCache::Entry {
   double settleTime = 0.0, settleStep = 0.0, friction = 0.0;
   int velocityIterations = 0, positionIterations = 0;
   bool continuousPhysics = false;
-  SettledPose settled;
+  // The settled pose, ready once the first simulation of the scene has settled it.
+  std::shared_future<SettledPose> settled;
 
   static Entry keyOf(const SimulationDef& def) {
     Entry entry;
@@ -192,17 +194,27 @@ struct SettleCacheAccess {
   // Scenes kept at most; a sweep over more drops the oldest.
   static constexpr size_t kCapacity = 256;
 
+  // The scene's pose: settled by the first caller, outside the cache's lock (other scenes
+  // settle meanwhile); callers asking for the same scene meanwhile wait for that one.
   template <typename Settle>
   static SettledPose find(SettleCache& cache, const SimulationDef& def, const Settle& settle) {
     SettleCache::Entry key = SettleCache::Entry::keyOf(def);
-    // Held while settling, so that threads asking for one scene at once settle it once.
-    std::lock_guard lock(cache.mutex_);
-    for (const auto& entry : cache.entries_)
-      if (entry->sameScene(key)) return entry->settled;
-    key.settled = settle();
-    if (cache.entries_.size() >= kCapacity) cache.entries_.erase(cache.entries_.begin());
-    cache.entries_.push_back(std::make_shared<const SettleCache::Entry>(std::move(key)));
-    return cache.entries_.back()->settled;
+    std::packaged_task<SettledPose()> task;
+    std::shared_future<SettledPose> pose;
+    {
+      std::lock_guard lock(cache.mutex_);
+      for (const auto& entry : cache.entries_)
+        if (entry->sameScene(key)) pose = entry->settled;
+      if (!pose.valid()) {
+        task = std::packaged_task<SettledPose()>(settle);
+        key.settled = task.get_future().share();
+        pose = key.settled;
+        if (cache.entries_.size() >= kCapacity) cache.entries_.erase(cache.entries_.begin());
+        cache.entries_.push_back(std::make_shared<const SettleCache::Entry>(std::move(key)));
+      }
+    }
+    if (task.valid()) task();  // a failure reaches every waiter through the future
+    return pose.get();
   }
 };
 
@@ -258,11 +270,7 @@ struct Simulation::Impl {
     refreshState();
   }
 
-  // Holds the pose with the default PD until it rests, then zeroes the velocities that
-  // remain, so that the state at t = 0 is an equilibrium of the first phase's default PD.
-  // The PD is explicit, which chatters above the default step, so the settling steps are
-  // never longer than kDefaultTimeStep: the state at t = 0 is the same for every run step
-  // from kDefaultTimeStep up, and a step-size study compares runs from one initial state.
+  // Whether the scene's pose settles before t = 0 (and the definition lets it).
   bool settles() const {
     return def.settleTime > 0.0 && character().findPose(def.scene.pose)->settles;
   }
@@ -287,6 +295,11 @@ struct Simulation::Impl {
     refreshState();
   }
 
+  // Holds the pose with the default PD until it rests, then zeroes the velocities that
+  // remain, so that the state at t = 0 is an equilibrium of the first phase's default PD.
+  // The PD is explicit, which chatters above the default step, so the settling steps are
+  // never longer than kDefaultTimeStep: the state at t = 0 is the same for every run step
+  // from kDefaultTimeStep up, and a step-size study compares runs from one initial state.
   void settle() {
     if (!settles()) return;
     // Stop once every link is nearly still (after a short minimum): a pose that needs
