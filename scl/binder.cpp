@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <span>
 #include <string>
 
 #include "scl/character.h"
@@ -112,6 +113,19 @@ struct Drive {
 struct BoundPrimitive {
   Primitive primitive;
   std::vector<Drive> drives;
+  /// Whether its drives are checked against the phase's others (not for a `[symm]` copy
+  /// of a primitive that is its own mirror image: that was warned about already).
+  bool checkDrives = true;
+  /// Spliced from a block (`[NAME]`): the block's name and where it is defined.
+  std::string block;
+  SourceLocation blockLocation;
+};
+
+// A bound `define NAME { ... }`.
+struct Block {
+  std::vector<BoundPrimitive> primitives;
+  /// Location of its name in the definition.
+  SourceLocation location;
 };
 
 class Binder {
@@ -131,6 +145,7 @@ class Binder {
   const Character& character() const { return *program_.character; }
 
   void scene(const sx::SceneHeader& header) { bindScene(header); }
+  void define(const sx::Define& block) { bindDefine(block); }
 
   // Phases come in order; the exit of a phase that is not the last leads to the next.
   void phase(const sx::Phase& phase, bool last) {
@@ -172,6 +187,7 @@ class Binder {
       }
     }
     reportUnresolvedPhases();
+    reportUnresolvedBlocks();
     if (sink_.errorCount() > errorsBefore_ || sink_.full()) return std::nullopt;
     return std::move(program_);
   }
@@ -221,36 +237,137 @@ class Binder {
       }
     }
 
-    std::optional<Primitive> previous;
+    std::vector<BoundPrimitive> bound = bindPrimitives(phase.primitives, phase.recovered, "phase");
+    for (BoundPrimitive& primitive : bound) {
+      if (primitive.checkDrives) checkDrives(primitive.drives, primitive);
+      program_.phases[index].primitives.push_back(std::move(primitive.primitive));
+    }
+  }
+
+  // --- primitive blocks -----------------------------------------------------------------
+
+  // `define NAME { ... }`: bound once, where it is written (its names, `@` parameters,
+  // `[symm]` and drives); each use splices the result.
+  void bindDefine(const sx::Define& define) {
+    const sx::Name& name = define.name;
+    label_ = name.text;
+    const std::span<const std::string_view> keywords = primitiveKeywords();
+    if (std::find(keywords.begin(), keywords.end(), name.text) != keywords.end())
+      sink_.error(name.location,
+                  inQuotes(name.text) + " is a primitive keyword; give the block another name");
+    else if (names_.joints(name.text, Groups::Allowed).ok())
+      sink_.error(name.location, inQuotes(name.text) + " names a joint; '[" +
+                                     quoteToken(name.text) +
+                                     "]' would read as a PD target; give the block another name");
+    if (auto it = blocks_.find(name.text); it != blocks_.end()) {
+      sink_.error(name.location, "duplicate block name " + inQuotes(name.text));
+      sink_.note(it->second.location, "first defined here");
+      return;
+    }
+    if (define.primitives.empty() && !define.recovered)
+      sink_.warning(name.location, "block " + inQuotes(name.text) + " is empty");
+    definingBlock_ = name.text;
+    Block block{bindPrimitives(define.primitives, define.recovered, "block"), name.location};
+    definingBlock_.clear();
+    drivers_.fill(std::nullopt);
+    for (const BoundPrimitive& primitive : block.primitives)
+      if (primitive.checkDrives && primitive.block.empty())
+        checkDrives(primitive.drives, primitive);
+    drivers_.fill(std::nullopt);
+    blocks_.emplace(name.text, std::move(block));
+  }
+
+  // The primitives of a phase or a block, in order: `[symm]` copies the one before it,
+  // `[NAME]` splices a block's. `owner` names the phase or block in messages.
+  std::vector<BoundPrimitive> bindPrimitives(const std::vector<sx::Primitive>& primitives,
+                                             bool recovered, std::string_view owner) {
+    std::vector<BoundPrimitive> out;
+    bool hasPrevious = false;  // the primitive before is in `out`
     bool previousFailed = false;
-    for (const sx::Primitive& primitive : phase.primitives) {
+    for (const sx::Primitive& primitive : primitives) {
       if (std::holds_alternative<sx::Symm>(primitive.node)) {
-        if (!previous) {
-          if (!previousFailed && !phase.recovered)
-            sink_.error(primitive.location, "[symm] must follow a primitive of the same phase");
+        if (!hasPrevious) {
+          if (!previousFailed && !recovered)
+            sink_.error(primitive.location,
+                        "[symm] must follow a primitive of the same " + std::string(owner));
           continue;
         }
-        Primitive copy = mirrored(*previous, character());
-        const bool selfMirror = signature(copy) == signature(*previous);
-        if (selfMirror)
-          sink_.warning(primitive.location,
-                        "[symm] copies a primitive that is its own mirror image (it acts on the "
-                        "same links and joints); its effect is doubled or repeated");
-        std::vector<Drive> drives;
-        for (int joint : drivenJoints(copy)) drives.push_back({joint, primitive.location});
-        if (!selfMirror) checkDrives(drives);
-        program_.phases[index].primitives.push_back(copy);
-        previous = std::move(copy);
+        out.push_back(symmCopy(out.back().primitive, primitive.location));
+        continue;
+      }
+      if (const auto* use = std::get_if<sx::Use>(&primitive.node)) {
+        const Block* block = resolveBlock(use->block);
+        previousFailed = block == nullptr;
+        hasPrevious = block && !block->primitives.empty();
+        if (!block) continue;
+        for (BoundPrimitive spliced : block->primitives) {
+          for (Drive& drive : spliced.drives) drive.location = primitive.location;
+          if (spliced.block.empty()) {
+            spliced.block = use->block.text;
+            spliced.blockLocation = block->location;
+          }
+          out.push_back(std::move(spliced));
+        }
         continue;
       }
       std::optional<BoundPrimitive> bound = bindPrimitive(primitive);
       previousFailed = !bound;
-      previous.reset();
-      if (!bound) continue;
-      checkDrives(bound->drives);
-      program_.phases[index].primitives.push_back(bound->primitive);
-      previous = std::move(bound->primitive);
+      hasPrevious = bound.has_value();
+      if (bound) out.push_back(std::move(*bound));
     }
+    return out;
+  }
+
+  // `[symm]` at `at`: the mirror image of `previous`, warned about when it is its own.
+  BoundPrimitive symmCopy(const Primitive& previous, const SourceLocation& at) {
+    BoundPrimitive copy;
+    copy.primitive = mirrored(previous, character());
+    if (signature(copy.primitive) == signature(previous)) {
+      sink_.warning(at,
+                    "[symm] copies a primitive that is its own mirror image (it acts on the "
+                    "same links and joints); its effect is doubled or repeated");
+      copy.checkDrives = false;
+    }
+    for (int joint : drivenJoints(copy.primitive)) copy.drives.push_back({joint, at});
+    return copy;
+  }
+
+  // A block by name: only blocks defined before the use count (nullptr if none; the
+  // error waits for the end, when it is known whether it is defined later).
+  const Block* resolveBlock(const sx::Name& name) {
+    if (auto it = blocks_.find(name.text); it != blocks_.end()) return &it->second;
+    if (name.text == definingBlock_) {
+      sink_.error(name.location, "block " + inQuotes(name.text) + " uses itself");
+      return nullptr;
+    }
+    std::vector<std::string_view> candidates;
+    for (const auto& entry : blocks_) candidates.push_back(entry.first);
+    std::string suggestion = didYouMean(name.text, candidates);
+    const std::string_view keyword = closestMatch(name.text, primitiveKeywords());
+    if (!keyword.empty() && suggestion.empty())
+      unresolvedBlocks_.push_back({name, "unknown primitive " + inQuotes(name.text) +
+                                             "; did you mean '" + std::string(keyword) + "'?"});
+    else
+      unresolvedBlocks_.push_back(
+          {name, "unknown primitive block " + inQuotes(name.text) +
+                     (suggestion.empty() ? " (define it before the first phase: "
+                                           "'define " +
+                                               quoteToken(name.text) + " { ... }')"
+                                         : suggestion)});
+    return nullptr;
+  }
+
+  void reportUnresolvedBlocks() {
+    for (const UnresolvedBlock& use : unresolvedBlocks_) {
+      if (auto it = blocks_.find(use.name.text); it != blocks_.end()) {
+        sink_.error(use.name.location,
+                    "block " + inQuotes(use.name.text) + " is used before its definition");
+        sink_.note(it->second.location, "defined here");
+      } else {
+        sink_.error(use.name.location, use.message);
+      }
+    }
+    unresolvedBlocks_.clear();
   }
 
   // A phase index by name: only phases defined before the reference count (-1 if none).
@@ -279,7 +396,14 @@ class Binder {
     unresolved_.clear();
   }
 
-  // Warns when a joint is driven twice in one phase by PD-type primitives (the later wins).
+  // Warns when a joint is driven twice in one phase by PD-type primitives (the later wins);
+  // a drive from a block is reported at its use, with a note at the block.
+  void checkDrives(const std::vector<Drive>& drives, const BoundPrimitive& from) {
+    const size_t diagnosticsBefore = sink_.diagnostics().size();
+    checkDrives(drives);
+    if (!from.block.empty() && sink_.diagnostics().size() > diagnosticsBefore)
+      sink_.note(from.blockLocation, "the block " + inQuotes(from.block) + " is defined here");
+  }
   void checkDrives(const std::vector<Drive>& drives) {
     for (size_t i = 0; i < drives.size();) {
       // Drives written at the same place (a group) make one warning.
@@ -400,9 +524,9 @@ class Binder {
     return out;
   }
 
-  Primitive bindNode(const sx::Symm&, std::vector<Drive>&) {
-    return PdPrimitive{};
-  }  // handled by the phase
+  // Handled by bindPrimitives.
+  Primitive bindNode(const sx::Symm&, std::vector<Drive>&) { return PdPrimitive{}; }
+  Primitive bindNode(const sx::Use&, std::vector<Drive>&) { return PdPrimitive{}; }
 
   // --- features (docs/features.md) -----------------------------------------------------
 
@@ -647,6 +771,14 @@ class Binder {
     std::string suggestion;  // "; did you mean ...?" among the phases defined before it
   };
   std::vector<UnresolvedPhase> unresolved_;
+  // Block uses not resolved when met, reported at the end.
+  struct UnresolvedBlock {
+    sx::Name name;
+    std::string message;  // when it is defined nowhere
+  };
+  std::vector<UnresolvedBlock> unresolvedBlocks_;
+  std::map<std::string, Block> blocks_;
+  std::string definingBlock_;
   std::map<std::string, int> phaseIndex_;
   std::map<std::string, int> parameterNameUses_;
   // Per phase: the display label and where each joint was last driven.
@@ -673,6 +805,7 @@ ScriptBinder::ScriptBinder(DiagnosticSink& sink, std::shared_ptr<const Character
     : impl_(std::make_unique<Impl>(std::move(character), std::move(baseDirectory), sink)) {}
 ScriptBinder::~ScriptBinder() = default;
 void ScriptBinder::scene(syntax::SceneHeader header) { impl_->binder.scene(header); }
+void ScriptBinder::define(syntax::Define block) { impl_->binder.define(block); }
 void ScriptBinder::phase(syntax::Phase phase, bool last) { impl_->binder.phase(phase, last); }
 void ScriptBinder::end(std::optional<syntax::Finally> finally) {
   impl_->program = impl_->binder.finish(finally);
@@ -684,6 +817,7 @@ std::optional<Program> bind(const syntax::Script& script, DiagnosticSink& sink,
                             const std::filesystem::path& baseDirectory) {
   ScriptBinder binder(sink, std::move(character), baseDirectory);
   if (script.scene) binder.scene(*script.scene);
+  for (const syntax::Define& block : script.defines) binder.define(block);
   for (size_t i = 0; i < script.phases.size(); ++i)
     binder.phase(script.phases[i], i + 1 == script.phases.size());
   binder.end(script.finally);

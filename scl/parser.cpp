@@ -14,6 +14,7 @@ namespace {
 
 using syntax::ContactEvent;
 using syntax::ContactQuantifier;
+using syntax::Define;
 using syntax::Finally;
 using syntax::Frame;
 using syntax::Gc;
@@ -54,7 +55,8 @@ class ScriptParser : private TokenCursor {
   ScriptParser(TokenStream& tokens, FileName fileName, DiagnosticSink& sink)
       : TokenCursor(tokens, std::move(fileName), sink) {}
 
-  // script := [ scene ] phase { transition phase } [ "finally" transition "backto" NAME ]
+  // script := [ scene ] { define } phase { transition phase }
+  //           [ "finally" transition "backto" NAME ]
   //
   // Each phase goes to the visitor once its exit transition is known (when the next
   // phase begins, or at the end), so no more than one phase is held here.
@@ -103,7 +105,12 @@ class ScriptParser : private TokenCursor {
           startPhase(std::move(phase));
         }
         inLooseRun = true;
-        parsePrimitive(*pending_);
+        parsePrimitive(pending_->primitives, pending_->recovered);
+      } else if (isWord("define")) {
+        if (pending_)
+          errorAt(token,
+                  "primitive blocks are defined before the first phase; move 'define' above it");
+        if (auto block = parseDefine()) visitor.define(std::move(*block));
       } else if (isWord("scene")) {
         errorAt(token, "the scene header must come before the first phase");
         parseScene();
@@ -139,7 +146,8 @@ class ScriptParser : private TokenCursor {
   bool isTransitionStart() const { return isWord("after") || isWord("when") || isWord("and"); }
   // Tokens where a phase-level construct can start: resynchronisation points.
   bool isPhaseBoundary() const {
-    return atEnd() || isKind(TokenKind::LeftBrace) || isTransitionStart() || isWord("finally");
+    return atEnd() || isKind(TokenKind::LeftBrace) || isTransitionStart() || isWord("finally") ||
+           isWord("define");
   }
 
   void skipUntilTopLevel() {
@@ -173,13 +181,14 @@ class ScriptParser : private TokenCursor {
     SceneHeader scene;
     scene.location = location(next());
     bool ok = parseSceneArguments(*this, scene);
-    if (ok && !isKind(TokenKind::LeftBrace) && !atEnd()) {
+    if (ok && !isKind(TokenKind::LeftBrace) && !isWord("define") && !atEnd()) {
       std::string hint;
       if (peek().kind == TokenKind::Identifier)
         hint = didYouMean(peek().text, std::array<std::string_view, 5>{"character", "pose", "env",
                                                                        "height", "duration"});
-      expectedNear("a scene argument (character:, pose:, env:, height:, duration:) or '{'", peek(),
-                   hint);
+      expectedNear(
+          "a scene argument (character:, pose:, env:, height:, duration:), 'define' or '{'", peek(),
+          hint);
       ok = false;
     }
     if (!ok) skipUntilTopLevel();
@@ -197,24 +206,30 @@ class ScriptParser : private TokenCursor {
       phase.recovered = true;
       skipInPhase();
     }
+    phase.end = parseBody(open, "phase", phase.primitives, phase.recovered);
+    return phase;
+  }
+
+  // The primitives of a phase or a block up to its "}" (after `open`, its "{"); returns
+  // the location of the "}" (unset when it is missing).
+  SourceLocation parseBody(const Token& open, std::string_view what,
+                           std::vector<Primitive>& primitives, bool& recovered) {
     while (true) {
       const Token& token = peek();
-      if (token.kind == TokenKind::RightBrace) {
-        phase.end = location(next());
-        return phase;
-      }
+      if (token.kind == TokenKind::RightBrace) return location(next());
       if (token.kind == TokenKind::LeftBracket) {
-        parsePrimitive(phase);
+        parsePrimitive(primitives, recovered);
       } else if (isPhaseBoundary()) {
-        expectedNear("'}' to close the phase", token);
+        expectedNear("'}' to close the " + std::string(what), token);
         noteOpened(open);
-        phase.recovered = true;
-        return phase;
+        recovered = true;
+        return {};
       } else {
         std::string hint;
-        if (token.kind == TokenKind::LeftParen) hint = "; the phase name must come right after '{'";
+        if (token.kind == TokenKind::LeftParen && what == "phase")
+          hint = "; the phase name must come right after '{'";
         expectedNear("'[' or '}'", token, hint);
-        phase.recovered = true;
+        recovered = true;
         next();
         skipInPhase();
       }
@@ -435,11 +450,43 @@ class ScriptParser : private TokenCursor {
     while (!atEnd()) next();
   }
 
+  // define := "define" NAME "{" primitive* "}"
+  // A broken header skips to the block's "{" when it is on the same line (that "{" does
+  // not start a phase). A block without a name is dropped; one with a name is kept, marked
+  // recovered, so that its uses are not reported as unknown.
+  std::optional<Define> parseDefine() {
+    Define block;
+    const Token& keyword = next();
+    block.location = location(keyword);
+    bool ok = isKind(TokenKind::Identifier);
+    const bool named = ok;
+    if (named)
+      block.name = parseName();
+    else
+      expectedNear("a block name after 'define'", peek());
+    if (ok && !isKind(TokenKind::LeftBrace)) {
+      expectedNear("'{' to start the primitives of block '" + quoteToken(block.name.text) + "'",
+                   peek());
+      ok = false;
+    }
+    if (!ok) {
+      block.recovered = true;
+      skipUntilTopLevel();
+      if (!isKind(TokenKind::LeftBrace) || location(peek()).line != block.location.line)
+        return named ? std::optional(block) : std::nullopt;
+    }
+    const Token& open = next();
+    block.end = parseBody(open, "block", block.primitives, block.recovered);
+    if (!named) return std::nullopt;
+    return block;
+  }
+
   // --- primitives -----------------------------------------------------------------------
 
   // primitive := "[" ( pd | vf | ik | relax | gc | "symm" | com | angmom | track | posture
-  //                 | support ) "]"
-  void parsePrimitive(Phase& phase) {
+  //                 | support | use ) "]"
+  // use := NAME      (a block's name alone; a joint name alone is a PD target without angle)
+  void parsePrimitive(std::vector<Primitive>& primitives, bool& recovered) {
     const Token& open = next();
     Primitive primitive;
     primitive.location = location(open);
@@ -468,6 +515,10 @@ class ScriptParser : private TokenCursor {
                          kTaskKp | kTaskKd | kTaskWeight | kTaskPriority, "posture");
     } else if (isWord("support")) {
       ok = parseSupport(primitive.node.emplace<syntax::Support>());
+    } else if (isKind(TokenKind::Identifier) && isKind(TokenKind::RightBracket, 1) &&
+               !isJointName(peek().text)) {
+      primitive.node.emplace<syntax::Use>().block = parseName();
+      ok = true;
     } else if (isKind(TokenKind::Identifier)) {
       ok = parsePd(primitive.node.emplace<Pd>());
     } else if (isKind(TokenKind::RightBracket)) {
@@ -480,7 +531,7 @@ class ScriptParser : private TokenCursor {
     }
     if (ok && isKind(TokenKind::RightBracket)) {
       next();
-      phase.primitives.push_back(std::move(primitive));
+      primitives.push_back(std::move(primitive));
       return;
     }
     if (ok) {
@@ -491,10 +542,17 @@ class ScriptParser : private TokenCursor {
       // A complete primitive followed by the next one or the end of the phase: only the
       // ']' is missing, so keep the primitive (its names are still checked).
       if (isKind(TokenKind::LeftBracket) || isKind(TokenKind::RightBrace) || isPhaseBoundary())
-        phase.primitives.push_back(std::move(primitive));
+        primitives.push_back(std::move(primitive));
     }
-    phase.recovered = true;
+    recovered = true;
     skipPrimitive();
+  }
+
+  // The parser knows no character; every character has the biped's joint names, and the
+  // built-in groups are the usual ones.
+  static bool isJointName(std::string_view name) {
+    const Character& names = *humanCharacter();
+    return names.findJoint(name) || !names.findJointGroup(name).empty();
   }
 
   // pd := pd-item { "," pd-item } [ [","] "time:" NUM ]
@@ -523,12 +581,7 @@ class ScriptParser : private TokenCursor {
     item.joint = parseName();
     if (!isKind(TokenKind::Number)) {
       std::string_view keyword = closestMatch(item.joint.text, kPrimitiveKeywords);
-      // The parser knows no character; every character has the biped's joint names, and
-      // the built-in groups are the usual ones.
-      const Character& names = *humanCharacter();
-      const bool isJointName =
-          names.findJoint(item.joint.text) || !names.findJointGroup(item.joint.text).empty();
-      if (!keyword.empty() && !isJointName)
+      if (!keyword.empty() && !isJointName(item.joint.text))
         sink().error(item.joint.location, "unknown primitive '" + quoteToken(item.joint.text) +
                                               "'; did you mean '" + std::string(keyword) + "'?");
       else
@@ -771,6 +824,7 @@ class TreeCollector : public ScriptVisitor {
  public:
   explicit TreeCollector(Script& script) : script_(script) {}
   void scene(SceneHeader header) override { script_.scene = std::move(header); }
+  void define(Define block) override { script_.defines.push_back(std::move(block)); }
   void phase(Phase phase, bool) override { script_.phases.push_back(std::move(phase)); }
   void end(std::optional<Finally> finally) override { script_.finally = std::move(finally); }
 
@@ -779,6 +833,8 @@ class TreeCollector : public ScriptVisitor {
 };
 
 }  // namespace
+
+std::span<const std::string_view> primitiveKeywords() { return kPrimitiveKeywords; }
 
 void parse(std::string_view source, std::string_view fileName, DiagnosticSink& sink,
            ScriptVisitor& visitor) {

@@ -7,6 +7,7 @@
 // rule, so no input can nest the parser deeper than a few frames.
 #pragma once
 
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -29,11 +30,16 @@ class ScriptVisitor {
   virtual ~ScriptVisitor() = default;
   /// The scene header (the first one; a later one is an error and is not passed on).
   virtual void scene(syntax::SceneHeader header) = 0;
+  /// Each primitive block `define NAME { ... }`, in order, as soon as it is read.
+  virtual void define(syntax::Define block) = 0;
   /// Each phase, in order, once its exit transition is known; `last` for the last one.
   virtual void phase(syntax::Phase phase, bool last) = 0;
   /// After the last phase, with the `finally` clause if there is one.
   virtual void end(std::optional<syntax::Finally> finally) = 0;
 };
+
+/// The words that start a primitive (`vf`, `ik`, ... `support`), for suggestions.
+std::span<const std::string_view> primitiveKeywords();
 
 /// Lexes and parses one script into `visitor`, reporting into `sink`.
 void parse(std::string_view source, std::string_view fileName, DiagnosticSink& sink,

@@ -95,6 +95,7 @@ struct PrimitivePrinter {
   std::string operator()(const syntax::Support& support) const {
     return "support " + joined(support.links, [](const Name& n) { return n.text; });
   }
+  std::string operator()(const syntax::Use& use) const { return use.block.text; }
 
   // In canonical order: kp, kd, time:, weight, priority.
   static std::string taskArgs(const syntax::TaskArgs& args) {
@@ -169,6 +170,19 @@ std::vector<Line> canonicalLines(const syntax::Script& script) {
     lines.push_back({scene(*script.scene), script.scene->location.line, 0, {}});
     lines.push_back({"", 0, 0, {}});
   }
+  const auto primitiveLines = [&](const std::vector<Primitive>& primitives) {
+    for (const Primitive& primitive : primitives)
+      lines.push_back({"  [" + std::visit(PrimitivePrinter{}, primitive.node) + "]",
+                       primitive.location.line,
+                       2,
+                       {}});
+  };
+  for (const syntax::Define& block : script.defines) {
+    lines.push_back({"define " + block.name.text + " {", block.location.line, 0, {}});
+    primitiveLines(block.primitives);
+    lines.push_back({"}", block.end.line, 2, {}});
+    lines.push_back({"", 0, 0, {}});
+  }
   for (const syntax::Phase& phase : script.phases) {
     lines.push_back({"{", phase.location.line, 0, {}});
     if (phase.name) {
@@ -176,11 +190,7 @@ std::vector<Line> canonicalLines(const syntax::Script& script) {
       if (phase.mirrorOf) header += " : (" + phase.mirrorOf->text + ")";
       lines.push_back({header, phase.name->location.line, 2, {}});
     }
-    for (const syntax::Primitive& primitive : phase.primitives)
-      lines.push_back({"  [" + std::visit(PrimitivePrinter{}, primitive.node) + "]",
-                       primitive.location.line,
-                       2,
-                       {}});
+    primitiveLines(phase.primitives);
     lines.push_back({"}", phase.end.line, 2, {}});
     if (phase.exit) lines.push_back({transition(*phase.exit), phase.exit->location.line, 0, {}});
   }

@@ -1,6 +1,7 @@
 // The SCL printer: a syntax tree back to canonical SCL text.
 //
-// Canonical form: the scene header on one line, phases as `{` ... `}` with two-space
+// Canonical form: the scene header on one line, each primitive block as `define NAME {`,
+// its primitives and `}` and a blank line, phases as `{` ... `}` with two-space
 // indentation, one primitive per line, transitions on their own line between phases,
 // `on: L, by: J` for vf and space-separated named arguments elsewhere, numbers in their
 // shortest decimal form with `@` kept. For every tree the parser accepts,

@@ -8,6 +8,7 @@ void clear(PdItem& item);
 void clear(Primitive& primitive);
 void clear(Transition& transition);
 void clear(Phase& phase);
+void clear(Define& define);
 void clear(Finally& finally);
 void clear(SceneHeader& scene);
 
@@ -78,6 +79,7 @@ void clear(Track& track) {
 }
 void clear(Posture& posture) { clear(posture.args); }
 void clear(Support& support) { clear(support.links); }
+void clear(Use& use) { clear(use.block); }
 void clear(Primitive& primitive) {
   clear(primitive.location);
   std::visit([](auto& node) { clear(node); }, primitive.node);
@@ -99,6 +101,13 @@ void clear(Phase& phase) {
   clear(phase.exit);
   phase.recovered = false;
 }
+void clear(Define& define) {
+  clear(define.location);
+  clear(define.end);
+  clear(define.name);
+  clear(define.primitives);
+  define.recovered = false;
+}
 void clear(Finally& finally) {
   clear(finally.location);
   clear(finally.transition);
@@ -118,6 +127,7 @@ void clear(SceneHeader& scene) {
 
 Script withoutLocations(Script script) {
   clear(script.scene);
+  clear(script.defines);
   clear(script.phases);
   clear(script.finally);
   return script;

@@ -135,8 +135,14 @@ struct Support {
   bool operator==(const Support&) const = default;
 };
 
+/// `[NAME]`: the primitives of the block `define NAME { ... }`, in this place.
+struct Use {
+  Name block;
+  bool operator==(const Use&) const = default;
+};
+
 struct Primitive {
-  std::variant<Pd, Vf, Ik, Relax, Gc, Symm, Com, AngMom, Track, Posture, Support> node;
+  std::variant<Pd, Vf, Ik, Relax, Gc, Symm, Com, AngMom, Track, Posture, Support, Use> node;
   /// Location of the `[`.
   SourceLocation location;
   bool operator==(const Primitive&) const = default;
@@ -181,6 +187,19 @@ struct Phase {
   bool operator==(const Phase&) const = default;
 };
 
+/// `define NAME { primitive* }`: primitives written once and used in any phase as `[NAME]`.
+struct Define {
+  Name name;
+  std::vector<Primitive> primitives;
+  /// The parser skipped something in the block.
+  bool recovered = false;
+  /// Location of `define`.
+  SourceLocation location;
+  /// Location of the closing `}`; unset (line 0) when it is missing.
+  SourceLocation end;
+  bool operator==(const Define&) const = default;
+};
+
 /// `finally transition backto NAME`
 struct Finally {
   Transition transition;
@@ -207,6 +226,8 @@ struct SceneHeader {
 
 struct Script {
   std::optional<SceneHeader> scene;
+  /// The primitive blocks, in order (written after the scene header, before the phases).
+  std::vector<Define> defines;
   std::vector<Phase> phases;
   std::optional<Finally> finally;
   bool operator==(const Script&) const = default;

@@ -249,3 +249,56 @@ TEST_CASE("compile reports several independent errors in source order") {
   CHECK(result.diagnostics[1].location.column == 26);
   CHECK(result.diagnostics[2].message == "unknown phase 'y'");
 }
+
+TEST_CASE("primitive blocks: bound once where defined, spliced where used") {
+  const scl::Program program = compileOk(
+      "define balance {\n"
+      "  [relax ankles strength 0.1]\n"
+      "  [vf sb(600, @300) on: trunk, by: leftAnkle]\n"
+      "  [symm]\n"
+      "}\n"
+      "define lean { [waist 10] [balance] }\n"
+      "{ (a) [knees -10] [lean] [gc] }\n"
+      "after 1\n"
+      "{ (b) [balance] [symm] }\n");
+  // a: knees, then lean's waist and balance's three, then gc.
+  REQUIRE(program.phases[0].primitives.size() == 6);
+  CHECK(primitive<scl::PdPrimitive>(program, 0, 1).targets.front().joint == scl::kWaist);
+  const auto& relax = primitive<scl::RelaxPrimitive>(program, 0, 2);
+  CHECK(relax.joints == std::vector<int>{scl::kLeftAnkle, scl::kRightAnkle});
+  const auto& left = primitive<scl::VirtualForcePrimitive>(program, 0, 3);
+  const auto& right = primitive<scl::VirtualForcePrimitive>(program, 0, 4);
+  CHECK(left.link == scl::kTrunk);
+  CHECK(left.byJoint == scl::kLeftAnkle);
+  CHECK(right.byJoint == scl::kRightAnkle);
+  primitive<scl::GravityCompPrimitive>(program, 0, 5);
+  // b: the block's three, and a [symm] after the use copies its last primitive.
+  REQUIRE(program.phases[1].primitives.size() == 4);
+  CHECK(primitive<scl::VirtualForcePrimitive>(program, 1, 3).byJoint == scl::kLeftAnkle);
+  // One `@` in a block is one parameter, shared by every use (and every [symm] copy).
+  REQUIRE(program.parameters.size() == 1);
+  CHECK(program.parameters[0].name == "balance.vf.kd");
+  CHECK(left.kd.slot == 0);
+  CHECK(right.kd.slot == 0);
+  CHECK(primitive<scl::VirtualForcePrimitive>(program, 1, 1).kd.slot == 0);
+}
+
+TEST_CASE("primitive blocks: a drive conflict is reported at the use, with the block") {
+  const std::string source =
+      "define balance {\n"
+      "  [relax ankles strength 0.1]\n"
+      "}\n"
+      "{\n"
+      "  [ankles 80]\n"
+      "  [balance]\n"
+      "}\n";
+  scl::CompileResult result = scl::compile(source, "b.scl");
+  REQUIRE(result.ok());
+  REQUIRE(result.diagnostics.size() == 2);
+  CHECK(result.diagnostics[0].severity == scl::Severity::Warning);
+  CHECK(result.diagnostics[0].location.line == 6);
+  CHECK(result.diagnostics[0].message.find("already driven") != std::string::npos);
+  CHECK(result.diagnostics[1].severity == scl::Severity::Note);
+  CHECK(result.diagnostics[1].location.line == 1);
+  CHECK(result.diagnostics[1].message == "the block 'balance' is defined here");
+}
