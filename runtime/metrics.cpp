@@ -86,6 +86,11 @@ void MotionMetrics::observe(const CharacterState& state,
 
   double pelvisHeight = state.links[kPelvis].com.y();
   s.maxPelvisHeight = std::max(s.maxPelvisHeight, pelvisHeight);
+  for (int i = 0; i < kLinkCount; ++i) s.touched[i] = s.touched[i] || state.links[i].contact;
+  // An interval counts from the step that left the ground: dt per step, as airborneTime.
+  if (!anyContact && !airborne_) airborneSince_ = t - dt;
+  airborne_ = !anyContact;
+  if (airborne_) s.longestAirborne = std::max(s.longestAirborne, t - airborneSince_);
   if (!anyContact) {
     s.airborneTime += dt;
     s.maxAirbornePelvisHeight =
@@ -95,6 +100,7 @@ void MotionMetrics::observe(const CharacterState& state,
   for (double torque : torques) sumSquares += torque * torque;
   s.energy += dt * sumSquares;
   s.distance = pelvisX - startPelvisX_;
+  s.farthest = std::max(s.farthest, s.distance);
   if (phase != lastPhase_) {
     ++s.phaseChanges;
     lastPhase_ = phase;

@@ -68,10 +68,18 @@ struct MotionSummary {
   double maxPelvisHeight = 0.0;
   /// Time with no link touching the environment, seconds.
   double airborneTime = 0.0;
+  /// The longest single interval with no link touching the environment, seconds (a jump's
+  /// flight, where airborneTime also counts a start's drop and small hops).
+  double longestAirborne = 0.0;
   /// Σ_t Δt Σ_joints τ², (N·m)²·s.
   double energy = 0.0;
   /// Pelvis horizontal travel from the start, metres (positive forward, +x).
   double distance = 0.0;
+  /// The largest forward pelvis travel from the start at any time, metres (≥ 0; a step
+  /// forward and back ends near 0 distance but not here).
+  double farthest = 0.0;
+  /// Which links have touched the environment (ground or chair) at some time, by index.
+  std::array<bool, kLinkCount> touched{};
   /// Head height now, metres.
   double headHeight = 0.0;
   /// Number of phase changes observed.
@@ -105,6 +113,8 @@ class MotionMetrics {
   double lastNonFootContact_ = 0.0;
   bool startedHigh_ = false;
   int lastPhase_ = -1;
+  double airborneSince_ = 0.0;  // start of the current airborne interval
+  bool airborne_ = false;
 };
 
 }  // namespace scl

@@ -5,6 +5,10 @@
 //   // outcome: standing at end            | not standing at end
 //   // outcome: fell by T                  | no fall
 //   // outcome: phase changes at least N
+//   // outcome: airborne at least T        the longest single flight, seconds
+//   // outcome: travels at least D         the farthest forward pelvis travel, metres
+//   // outcome: touches LINK               LINK touched the ground at some time
+//   // outcome: touches only L1, L2, ...   no other link ever touched it
 //
 // each from the nominal start at the default step, for the script's scene duration. A
 // script with no outcome line fails: a new example cannot rot unnoticed.
@@ -51,6 +55,21 @@ std::vector<fs::path> examples() {
   return paths;
 }
 
+// "leftFoot, rightShank": link indices; an unknown name fails the test.
+std::vector<int> linksIn(const std::string& list) {
+  std::vector<int> links;
+  std::istringstream names(list);
+  for (std::string name; std::getline(names, name, ',');) {
+    name.erase(0, name.find_first_not_of(' '));
+    name.erase(name.find_last_not_of(' ') + 1);
+    const auto found = std::find(kLinkNames.begin(), kLinkNames.end(), name);
+    INFO("link name '" << name << "'");
+    REQUIRE(found != kLinkNames.end());
+    links.push_back(static_cast<int>(found - kLinkNames.begin()));
+  }
+  return links;
+}
+
 MotionSummary runToEnd(const Program& program) {
   RunSessionDef def;
   def.simulation = simulationDefFor(program);
@@ -95,6 +114,21 @@ void checkOutcome(const std::string& outcome, const Program& program,
     CHECK(*summary->fell <= time);
   } else if (outcome.rfind("phase changes at least ", 0) == 0) {
     CHECK(summary->phaseChanges >= std::stoi(outcome.substr(23)));
+  } else if (outcome.rfind("airborne at least ", 0) == 0) {
+    CHECK(summary->longestAirborne >= std::stod(outcome.substr(18)));
+  } else if (outcome.rfind("travels at least ", 0) == 0) {
+    CHECK(summary->farthest >= std::stod(outcome.substr(17)));
+  } else if (outcome.rfind("touches only ", 0) == 0) {
+    const std::vector<int> allowed = linksIn(outcome.substr(13));
+    for (int link = 0; link < kLinkCount; ++link) {
+      INFO("link " << kLinkNames[link]);
+      if (std::find(allowed.begin(), allowed.end(), link) == allowed.end())
+        CHECK_FALSE(summary->touched[link]);
+    }
+  } else if (first == "touches") {
+    const std::vector<int> links = linksIn(outcome.substr(8));
+    REQUIRE(links.size() == 1);
+    CHECK(summary->touched[links.front()]);
   } else {
     FAIL("unknown outcome line");
   }

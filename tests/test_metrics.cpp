@@ -154,3 +154,31 @@ TEST_CASE("rise time: none for a motion that starts with the head up") {
     CHECK(*metrics.summary().riseTime == Approx(0.3).margin(0.02));
   }
 }
+
+TEST_CASE("longest airborne interval, farthest travel and the links that touched") {
+  MotionMetrics metrics;
+  double t = 0.0;
+  // On the ground, 3 steps in the air, back down, 5 steps in the air, down again.
+  const int pattern[] = {0, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 0};
+  int i = 0;
+  for (int airborne : pattern) {
+    t += kDt;
+    CharacterState state = standingState(t);
+    if (airborne) state.links[kLeftFoot].contact = state.links[kRightFoot].contact = false;
+    // Forward 0.1 m per step for 6 steps, then back.
+    const double x = 0.1 * (i < 6 ? i : 12 - i);
+    for (LinkState& link : state.links) link.com.x() += x;
+    if (i == 11) state.links[kLeftShank].contact = true;
+    metrics.observe(state, kNoTorque, kDt, 0);
+    ++i;
+  }
+  const MotionSummary& s = metrics.summary();
+  CHECK(s.airborneTime == Approx(8 * kDt));
+  CHECK(s.longestAirborne == Approx(5 * kDt));
+  CHECK(s.farthest == Approx(0.6));
+  CHECK(s.distance == Approx(0.1));
+  CHECK(s.touched[kLeftFoot]);
+  CHECK(s.touched[kLeftShank]);
+  CHECK_FALSE(s.touched[kRightShank]);
+  CHECK_FALSE(s.touched[kHead]);
+}

@@ -98,10 +98,16 @@ std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
            (s.maxAirbornePelvisHeight
                 ? fixedDecimals(*s.maxAirbornePelvisHeight, 3) + " m in the air"
                 : std::string("never in the air")));
-  line("airborne time", fixedDecimals(s.airborneTime, 3) + " s");
+  line("airborne time", fixedDecimals(s.airborneTime, 3) + " s in all, longest " +
+                            fixedDecimals(s.longestAirborne, 3) + " s at once");
   line("head height", fixedDecimals(s.headHeight, 3) + " m at the end");
   line("energy", fixedDecimals(s.energy, 0) + " (N·m)²·s");
-  line("distance", fixedDecimals(s.distance, 3) + " m (pelvis, +x forward)");
+  line("distance", fixedDecimals(s.distance, 3) + " m (pelvis, +x forward), farthest " +
+                       fixedDecimals(s.farthest, 3) + " m");
+  std::string touched;
+  for (int link = 0; link < kLinkCount; ++link)
+    if (s.touched[link]) touched += (touched.empty() ? "" : ", ") + std::string(kLinkNames[link]);
+  line("touched", touched.empty() ? "nothing" : touched);
   line("phase changes", std::to_string(s.phaseChanges));
   double factor = run.runWall > 0.0 ? run.simulatedTime / run.runWall : 0.0;
   line("wall time", fixedDecimals(run.runWall, 3) + " s (" + fixedDecimals(factor, 2) +
@@ -160,9 +166,15 @@ nlohmann::ordered_json runSummaryJson(const RunRequest& request, const RunOutcom
   out["max_pelvis_height"] = number(s.maxPelvisHeight);
   out["max_airborne_pelvis_height"] = number(s.maxAirbornePelvisHeight);
   out["airborne_time"] = number(s.airborneTime);
+  out["longest_airborne"] = number(s.longestAirborne);
   out["head_height"] = number(s.headHeight);
   out["energy"] = number(s.energy);
   out["distance"] = number(s.distance);
+  out["farthest"] = number(s.farthest);
+  Json touchedLinks = Json::array();
+  for (int link = 0; link < kLinkCount; ++link)
+    if (s.touched[link]) touchedLinks.push_back(std::string(kLinkNames[link]));
+  out["touched"] = touchedLinks;
   out["phase_changes"] = s.phaseChanges;
   out["wall_time"] = number(run.runWall);
   out["setup_wall_time"] = number(run.setupWall);
