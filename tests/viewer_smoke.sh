@@ -35,3 +35,12 @@ render() {
 render || { echo "viewer_smoke: first attempt failed, retrying" >&2; sleep 1; render; }
 [ -s "$screenshot" ] || { echo "viewer_smoke: no screenshot written" >&2; exit 1; }
 SCL_VIEWER_SCREENSHOT="$screenshot" "$checker" "[screenshot]"
+
+# docs/tutorial.md's viewer command, run as the page writes it from the top of the source
+# tree, with --headless-frames so that it ends (tests/test_tutorial.cpp checks the page
+# still shows this command).
+tutorial() {
+  (cd "$source_dir" && xvfb-run -a -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view \
+    docs/tutorial/2-balance.scl --headless-frames 10)
+}
+tutorial || { echo "viewer_smoke: tutorial view failed, retrying" >&2; sleep 1; tutorial; }
