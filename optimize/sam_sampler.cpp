@@ -46,8 +46,7 @@ std::vector<double> samObjectives(const std::vector<std::vector<double>>& points
       sum += distance;
       nearest = std::min(nearest, distance);
     }
-    depth[i] = sum + def.depthWeight * nearest -
-               (compatible[i] ? 0.0 : def.incompatiblePenalty);
+    depth[i] = sum + def.depthWeight * nearest - (compatible[i] ? 0.0 : def.incompatiblePenalty);
   }
   bestIndex = -1;
   for (size_t i = 0; i < count; ++i)
@@ -57,8 +56,7 @@ std::vector<double> samObjectives(const std::vector<std::vector<double>>& points
   // this generation's best (no line yet when none is compatible or they coincide: then
   // the projection is the last best point itself).
   const std::vector<double>& from = best[static_cast<size_t>(m)];
-  const std::vector<double>& to =
-      bestIndex >= 0 ? points[static_cast<size_t>(bestIndex)] : from;
+  const std::vector<double>& to = bestIndex >= 0 ? points[static_cast<size_t>(bestIndex)] : from;
   std::vector<double> direction(from.size());
   double length2 = 0.0;
   for (size_t d = 0; d < from.size(); ++d) {
@@ -153,7 +151,8 @@ std::vector<SamPoint> SamSampler::generation(const CompatibilityTest& test, Thre
       out.push_back({m, generation_, points[i], compatible[i], objective[i]});
     // A path whose distribution degenerated (CMA-ES stopped) starts again at its best.
     if (cmaes.stopped())
-      cmaes_[static_cast<size_t>(m)] = std::make_unique<Cmaes>(cmaesDef(m, best_[static_cast<size_t>(m)]));
+      cmaes_[static_cast<size_t>(m)] =
+          std::make_unique<Cmaes>(cmaesDef(m, best_[static_cast<size_t>(m)]));
   }
   return out;
 }

@@ -1,6 +1,7 @@
-// The objective file parser: one statement per line, on the script lexer (with the
-// objective's LexerOptions) and the shared token cursor, scene rule and name lookup.
-// Format: docs/objectives.md.
+// The objective and problem file parser: one statement per line, on the script lexer
+// (with the objective's LexerOptions) and the shared token cursor, scene rule and name
+// lookup. Formats: docs/objectives.md, docs/state-action.md (a problem file shares the
+// scene, duration and population statements and adds its own).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -12,6 +13,7 @@
 #include "scl/lexer.h"
 #include "scl/names.h"
 #include "scl/objective.h"
+#include "scl/problem.h"
 #include "scl/scene.h"
 #include "scl/token_cursor.h"
 
@@ -24,6 +26,9 @@ constexpr std::array<std::string_view, 8> kPredefinedTerms = {
 constexpr std::array<std::string_view, 5> kAggregations = {"sum", "min", "max", "last", "mean"};
 constexpr std::array<std::string_view, 9> kStatements = {
     "scene", "duration", "population", "bounds", "bound", "term", "stop", "trial", "combine"};
+constexpr std::array<std::string_view, 8> kProblemStatements = {
+    "scene", "duration", "state", "action", "compatible", "paths", "population", "step"};
+constexpr std::array<std::string_view, 1> kStateQuantities = {"height"};
 constexpr std::array<std::string_view, 7> kGlobalQuantities = {
     "head", "headHeight", "airborne", "contacts", "time", "energy", "skid"};
 constexpr std::array<std::string_view, 7> kLinkFields = {"x",     "y",     "vx",     "vy",
@@ -47,8 +52,9 @@ bool contains(const Names& names, std::string_view name) {
 
 class ObjectiveParser {
  public:
-  ObjectiveParser(std::string_view source, std::string_view fileName)
-      : source_(source), file_(fileName) {
+  // `problem`: parse a problem file into it instead of an objective.
+  ObjectiveParser(std::string_view source, std::string_view fileName, ProblemDef* problem = nullptr)
+      : source_(source), file_(fileName), problem_(problem) {
     objective_.fileName = std::string(fileName);
   }
 
@@ -67,7 +73,9 @@ class ObjectiveParser {
       if (!badLines.count(tokens[i].line)) parseStatement(statement);
       statement.clear();
     }
-    if (objective_.terms.empty() && sink_.errorCount() == 0)
+    if (problem_ && sink_.errorCount() == 0)
+      checkProblem();
+    else if (objective_.terms.empty() && sink_.errorCount() == 0)
       sink_.error({std::string(file_), 0, 0},
                   "the objective has no terms (add a line such as 'term 1 energy')");
     ObjectiveParseResult result;
@@ -142,12 +150,15 @@ class ObjectiveParser {
       return;
     }
     const std::string_view word = head.text;
+    // Both kinds of file have a scene, a duration and a population.
     if (word == "scene")
       parseScene(head);
     else if (word == "duration")
       parseDuration();
     else if (word == "population")
       parsePopulation();
+    else if (problem_)
+      parseProblemStatement(head);
     else if (word == "bounds")
       parseBounds();
     else if (word == "bound")
@@ -163,6 +174,141 @@ class ObjectiveParser {
     else
       error(in_->location(head),
             "unknown statement '" + quoteToken(word) + "'" + didYouMean(word, kStatements));
+  }
+
+  // --- problem files (docs/state-action.md) -------------------------------------------
+
+  // problem-statement := scene | duration | population        (shared, above)
+  //                    | state | action | compatible | paths | step
+  void parseProblemStatement(const Token& head) {
+    const std::string_view word = head.text;
+    if (word == "state")
+      parseState(head);
+    else if (word == "action")
+      parseAction(head);
+    else if (word == "compatible")
+      parseCompatible();
+    else if (word == "paths")
+      parsePaths();
+    else if (word == "step")
+      parseStep();
+    else if (contains(kStatements, word))
+      error(in_->location(head),
+            "'" + std::string(word) + "' belongs in an objective file; a problem file has " +
+                "scene, duration, state, action, compatible, paths, " + "population and step");
+    else
+      error(in_->location(head),
+            "unknown statement '" + quoteToken(word) + "'" + didYouMean(word, kProblemStatements));
+  }
+
+  // range := NUM NUM "scale" weight      (lower < upper, scale > 0)
+  bool parseRange(double& lower, double& upper, double& scale) {
+    const SourceLocation lowerAt = here();
+    if (!expectNumber(lower, "the lower end of the range") ||
+        !expectNumber(upper, "the upper end of the range"))
+      return false;
+    if (!(lower < upper)) return error(lowerAt, "the range must have lower < upper"), false;
+    if (!peekWord("scale")) return expected("'scale' and the distance scale (e.g. scale 1/40)");
+    in_->next();
+    const SourceLocation scaleAt = here();
+    if (!parseWeight(scale)) return false;
+    if (!(scale > 0)) return error(scaleAt, "the scale must be positive"), false;
+    return true;
+  }
+
+  // state := "state" QUANTITY range "start" NUM
+  bool parseState(const Token& keyword) {
+    ProblemState state;
+    state.location = in_->location(keyword);
+    const SourceLocation nameAt = here();
+    if (!expectWord(state.name, "a state quantity (height)")) return false;
+    if (!contains(kStateQuantities, state.name))
+      return error(nameAt, "unknown state quantity '" + quoteToken(state.name) + "'" +
+                               didYouMean(state.name, kStateQuantities) +
+                               " (state quantities: height, the chair's seat height in m)"),
+             false;
+    for (const ProblemState& earlier : problem_->states)
+      if (earlier.name == state.name)
+        return error(nameAt, "the state '" + state.name + "' is given twice"), false;
+    if (!parseRange(state.lower, state.upper, state.scale)) return false;
+    if (!peekWord("start")) return expected("'start' and the starting point's value");
+    in_->next();
+    const SourceLocation startAt = here();
+    if (!expectNumber(state.start, "the starting point's value")) return false;
+    if (state.start < state.lower || state.start > state.upper)
+      return error(startAt, "the start must lie inside the range"), false;
+    problem_->states.push_back(state);
+    return expectLineEnd();
+  }
+
+  // action := "action" PARAMETER range
+  bool parseAction(const Token& keyword) {
+    ProblemAction action;
+    action.location = in_->location(keyword);
+    const SourceLocation nameAt = here();
+    if (!expectWord(action.parameter, "a parameter name of the script (e.g. lean.pd.waist)"))
+      return false;
+    for (const ProblemAction& earlier : problem_->actions)
+      if (earlier.parameter == action.parameter)
+        return error(nameAt, "the action '" + action.parameter + "' is given twice"), false;
+    if (!parseRange(action.lower, action.upper, action.scale)) return false;
+    problem_->actions.push_back(action);
+    return expectLineEnd();
+  }
+
+  // compatible := "compatible" ( "standing" "at" "end" | "no" "fall" )
+  bool parseCompatible() {
+    const SourceLocation at = here();
+    std::string words;
+    while (!atEnd()) words += (words.empty() ? "" : " ") + std::string(in_->next().text);
+    CompatibleWhen when{};
+    if (words == "standing at end")
+      when = CompatibleWhen::StandingAtEnd;
+    else if (words == "no fall")
+      when = CompatibleWhen::NoFall;
+    else
+      return error(at, "expected 'standing at end' or 'no fall' after 'compatible', found '" +
+                           quoteToken(words) + "'"),
+             false;
+    problem_->compatible.push_back(when);
+    return true;
+  }
+
+  // paths := "paths" NUM
+  bool parsePaths() {
+    const SourceLocation at = here();
+    double count = 0;
+    if (!expectNumber(count, "the number of sampling paths")) return false;
+    if (count != std::floor(count) || count < 1 || count > 64)
+      return error(at, "the number of paths must be a whole number from 1 to 64"), false;
+    problem_->paths = static_cast<int>(count);
+    return expectLineEnd();
+  }
+
+  // step := "step" NUM
+  bool parseStep() {
+    const SourceLocation at = here();
+    double step = 0;
+    if (!expectNumber(step, "the initial step in scaled units (e.g. 0.5)")) return false;
+    if (!(step > 0)) return error(at, "the step must be positive"), false;
+    problem_->step = step;
+    return expectLineEnd();
+  }
+
+  void checkProblem() {
+    const SourceLocation file{std::string(file_), 0, 0};
+    if (problem_->states.empty())
+      sink_.error(file,
+                  "the problem has no state (add a line such as "
+                  "'state height 0.15 0.75 scale 10 start 0.45')");
+    if (problem_->actions.empty())
+      sink_.error(file,
+                  "the problem has no action (add a line such as "
+                  "'action lean.pd.waist 0 90 scale 1/40')");
+    if (problem_->compatible.empty())
+      sink_.error(file,
+                  "the problem does not say what compatible means (add a line such as "
+                  "'compatible standing at end')");
   }
 
   // scene := "scene" ( "from" "script" | scene-args )   (scene-args: scl/scene.h)
@@ -679,12 +825,27 @@ class ObjectiveParser {
   TokenCursor* in_ = nullptr;                      // the statement being parsed
   const std::vector<Token>* statement_ = nullptr;  // its tokens, ending with EndOfLine
   bool sceneSeen_ = false;
+  ProblemDef* problem_;  // parsing a problem file into it (else an objective)
 };
 
 }  // namespace
 
 ObjectiveParseResult parseObjective(std::string_view source, std::string_view fileName) {
   return ObjectiveParser(source, fileName).parse();
+}
+
+ProblemParseResult parseProblem(std::string_view source, std::string_view fileName) {
+  ProblemDef problem;
+  ObjectiveParseResult parsed = ObjectiveParser(source, fileName, &problem).parse();
+  ProblemParseResult result;
+  result.diagnostics = std::move(parsed.diagnostics);
+  if (!parsed.objective) return result;
+  problem.scene = parsed.objective->scene;
+  problem.duration = parsed.objective->duration;
+  if (parsed.objective->populationSize > 0) problem.population = parsed.objective->populationSize;
+  problem.fileName = std::string(fileName);
+  result.problem = std::move(problem);
+  return result;
 }
 
 std::vector<std::string_view> predefinedTermNames() {

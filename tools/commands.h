@@ -24,6 +24,10 @@ int sclBenchMain(int argc, char** argv);
 /// 1 (script or objective error), 2 (usage error) or 3 (failure, e.g. unwritable output).
 int sclOptimizeMain(int argc, char** argv);
 
+/// `scl sam sample SCRIPT PROBLEM [options]`: sample a state-action compatibility model;
+/// exit 0, 1 (script or problem error), 2 (usage error), 3 (failure) or 130/143.
+int sclSamMain(int argc, char** argv);
+
 /// `scl character [NAME|FILE] [--markdown | --svg | --file]`: a character's tables, its
 /// reference page, its joint-sign figure or its file in canonical form; exit 0, 1 (the
 /// character file has errors), 2 (usage error) or 3 (the output could not be written).

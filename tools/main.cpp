@@ -44,6 +44,8 @@ constexpr Subcommand kSubcommands[] = {
     {"bench", "measure physics, controller and checker speed", scl::sclBenchMain},
     {"optimize", "tune a script's @ numbers with CMA-ES against an objective file",
      scl::sclOptimizeMain},
+    {"sam", "sample a state-action compatibility model (which actions work where)",
+     scl::sclSamMain},
     {"character", "print a character's links, joints and joint signs, or its file",
      scl::sclCharacterMain},
     {"version", "print the version and the git commit it was built from", versionMain},
