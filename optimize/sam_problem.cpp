@@ -7,6 +7,7 @@
 #include "runtime/runner.h"
 #include "scl/names.h"
 #include "scl/printer.h"
+#include "scl/scene.h"
 
 namespace scl {
 
@@ -35,6 +36,12 @@ SamProblem bindSamProblem(Program program, ProblemDef def) {
       throw std::invalid_argument(where(def, state.location) +
                                   "the state 'height' is the chair's height, but the scene has "
                                   "no chair (e.g. 'scene pose: sitting env: chair')");
+    if (state.quantity == StateQuantity::ChairHeight &&
+        (state.lower < kMinChairHeight || state.upper > kMaxChairHeight))
+      throw std::invalid_argument(
+          where(def, state.location) + "the range of 'height' must lie in [" +
+          formatNumber(kMinChairHeight) + ", " + formatNumber(kMaxChairHeight) +
+          "] m, the chair heights a scene can have");
     out.columns.push_back(state.name);
     out.sampler.start.push_back(state.start);
     out.sampler.scale.push_back(state.scale);
@@ -89,8 +96,7 @@ bool samCompatible(const SamProblem& problem, const std::vector<double>& point,
   def.simulation.scene = sceneAt(problem, point);
   def.simulation.settleCache = settleCache;
   def.length.duration = problem.duration;
-  def.metrics = metricsFor(*program.character);
-  def.metrics->uprightFromStart = def.simulation.scene.pose == "standing";
+  def.metrics = metricsFor(*program.character, def.simulation.scene);
   try {
     RunSession session(std::move(program), def);
     session.run();

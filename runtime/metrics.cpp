@@ -29,6 +29,12 @@ MetricsDef metricsFor(const Character& character) {
   return def;
 }
 
+MetricsDef metricsFor(const Character& character, const Scene& scene) {
+  MetricsDef def = metricsFor(character);
+  def.uprightFromStart = scene.pose == "standing";
+  return def;
+}
+
 MotionMetrics::MotionMetrics(const MetricsDef& def) : def_(def) {}
 
 double MotionMetrics::headHeight(const CharacterState& state) {
@@ -61,6 +67,7 @@ void MotionMetrics::observe(const CharacterState& state,
   bool anyContact = false, nonFootContact = false, bodyContact = false;
   for (int i = 0; i < kLinkCount; ++i) {
     if (!state.links[i].contact) continue;
+    s.touched[i] = true;
     anyContact = true;
     nonFootContact = nonFootContact || (i != kLeftFoot && i != kRightFoot);
     bodyContact = bodyContact || !isFootOrHand(i);
@@ -86,7 +93,6 @@ void MotionMetrics::observe(const CharacterState& state,
 
   double pelvisHeight = state.links[kPelvis].com.y();
   s.maxPelvisHeight = std::max(s.maxPelvisHeight, pelvisHeight);
-  for (int i = 0; i < kLinkCount; ++i) s.touched[i] = s.touched[i] || state.links[i].contact;
   // An interval counts from the step that left the ground: dt per step, as airborneTime.
   if (!anyContact && !airborne_) airborneSince_ = t - dt;
   airborne_ = !anyContact;

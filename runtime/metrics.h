@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "primitives/character_state.h"
+#include "scl/program.h"
 
 namespace scl {
 
@@ -44,6 +45,9 @@ ReferenceHeights referenceHeights(const Character& character);
 /// "standing" means the same posture on a smaller or larger body. The human gets exactly
 /// MetricsDef{}.
 MetricsDef metricsFor(const Character& character);
+/// metricsFor(character) for a run of `scene`: meant upright from t = 0 when the scene
+/// starts standing (docs/marks.md, Standing and fallen), else from the first standing.
+MetricsDef metricsFor(const Character& character, const Scene& scene);
 
 /// Summary figures of a run so far.
 struct MotionSummary {

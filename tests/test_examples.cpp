@@ -81,8 +81,7 @@ MotionSummary runToEnd(const Program& program, std::vector<double> jointOffsets 
   def.simulation = simulationDefFor(program);
   def.simulation.jointOffsets = std::move(jointOffsets);
   def.length = defaultRunLength(program);
-  def.metrics = metricsFor(*program.character);
-  def.metrics->uprightFromStart = program.scene.pose == "standing";
+  def.metrics = metricsFor(*program.character, def.simulation.scene);
   RunSession session(program, def);
   session.run();
   return session.summary();

@@ -182,3 +182,14 @@ TEST_CASE("longest airborne interval, farthest travel and the links that touched
   CHECK_FALSE(s.touched[kRightShank]);
   CHECK_FALSE(s.touched[kHead]);
 }
+
+TEST_CASE("metrics for a scene: upright from the start only when it starts standing") {
+  Scene scene;
+  scene.pose = "standing";
+  CHECK(metricsFor(*humanCharacter(), scene).uprightFromStart);
+  scene.pose = "sitting";
+  scene.environment = "chair";
+  const MetricsDef sitting = metricsFor(*humanCharacter(), scene);
+  CHECK_FALSE(sitting.uprightFromStart);
+  CHECK(sitting.standingHeadHeight == metricsFor(*humanCharacter()).standingHeadHeight);
+}

@@ -48,7 +48,8 @@ const std::string kValid =
 
 TEST_CASE("problem files: the thesis's sit-to-stand problem", "[sam]") {
   const scl::SamProblem problem = thesisProblem();
-  CHECK(problem.columns == std::vector<std::string>{"height", "lean.pd.waist", "lean.pd.shoulders"});
+  CHECK(problem.columns ==
+        std::vector<std::string>{"height", "lean.pd.waist", "lean.pd.shoulders"});
   CHECK(problem.sampler.start == std::vector<double>{0.45, 30, 20});
   CHECK(problem.sampler.scale == std::vector<double>{10, 1.0 / 40, 1.0 / 40});
   CHECK(problem.sampler.lower == std::vector<double>{0.15, 0, 0});
@@ -67,8 +68,9 @@ TEST_CASE("problem files: each mistake is a diagnostic at its place", "[sam]") {
   CHECK(firstError(kValid).empty());
   CHECK(firstError("stat height 0.15 0.75 scale 10 start 0.45\n" + kValid) ==
         "1:1: unknown statement 'stat'; did you mean 'state'?");
-  CHECK(firstError("term 1 energy\n" + kValid).rfind("1:1: 'term' belongs in an objective file", 0) ==
-        0);
+  CHECK(
+      firstError("term 1 energy\n" + kValid).rfind("1:1: 'term' belongs in an objective file", 0) ==
+      0);
   CHECK(firstError("state hight 0.15 0.75 scale 10 start 0.45\n") ==
         "1:7: unknown state quantity 'hight'; did you mean 'height'? (state quantities: height, "
         "the chair's seat height in m)");
@@ -84,8 +86,9 @@ TEST_CASE("problem files: each mistake is a diagnostic at its place", "[sam]") {
         "4:7: the number of paths must be a whole number from 1 to 64");
   CHECK(firstError(kValid + "action lean.pd.waist 0 90 scale 1/40\n") ==
         "4:8: the action 'lean.pd.waist' is given twice");
-  CHECK(firstError("compatible no fall\n") == "0:0: the problem has no state (add a line such as "
-                                              "'state height 0.15 0.75 scale 10 start 0.45')");
+  CHECK(firstError("compatible no fall\n") ==
+        "0:0: the problem has no state (add a line such as "
+        "'state height 0.15 0.75 scale 10 start 0.45')");
 }
 
 TEST_CASE("problem files: binding to the script reports what does not fit", "[sam]") {
@@ -109,6 +112,11 @@ TEST_CASE("problem files: binding to the script reports what does not fit", "[sa
                     Catch::Contains("the script's value of 'lean.pd.waist', 30, lies outside"));
   CHECK_THROWS_WITH(bindWith("scene pose: standing\nduration 2.5\n" + kValid),
                     Catch::Contains("the scene has no chair"));
+  CHECK_THROWS_WITH(
+      bindWith(chair + "state height 0.01 0.75 scale 10 start 0.45\n"
+                       "action lean.pd.waist 0 90 scale 1/40\n"
+                       "compatible standing at end\n"),
+      Catch::Contains("p.problem:3:1: the range of 'height' must lie in [0.05, 1.5] m"));
 }
 
 TEST_CASE("problem files: a point is labelled by simulating it", "[sam]") {

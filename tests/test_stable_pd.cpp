@@ -36,8 +36,7 @@ StepRun run(const Program& program, double timeStep, bool stable, double duratio
   def.simulation.timeStep = timeStep;
   def.controller.stablePd = stable;
   def.length.duration = duration;
-  def.metrics = metricsFor(*program.character);
-  def.metrics->uprightFromStart = def.simulation.scene.pose == "standing";
+  def.metrics = metricsFor(*program.character, def.simulation.scene);
   RunSession session(program, def);
   StepRun outcome;
   session.run([&](const StepView&) {

@@ -157,8 +157,7 @@ Recorded simulate(Program program, const SimulationDef& def, const RunRequest& r
   run.controller.stablePd = request.stablePd;
   run.length = runLength(program, request);
   // The thresholds of docs/marks.md, scaled to the character's body.
-  run.metrics = metricsFor(*program.character);
-  run.metrics->uprightFromStart = def.scene.pose == "standing";
+  run.metrics = metricsFor(*program.character, def.scene);
   Recorded recorded;
   const auto setupStart = Clock::now();
   RunSession session(std::move(program), run);

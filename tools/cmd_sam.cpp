@@ -117,9 +117,7 @@ int sampleMain(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<SamPoint> points;
   int incompatible = 0;
-  const auto test = [&](const std::vector<double>& point) {
-    return samCompatible(problem, point);
-  };
+  const auto test = [&](const std::vector<double>& point) { return samCompatible(problem, point); };
   for (int g = 1; g <= generations; ++g) {
     if (interrupt.requested()) {
       std::fprintf(stderr,
@@ -134,8 +132,8 @@ int sampleMain(int argc, char** argv) {
     writeFileAtomically(samplesPath, samplesCsv(problem, points));
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::fprintf(stderr, "gen %d/%d  points %zu  incompatible %d  %.1f points/s\n", g,
-                 generations, points.size(), incompatible,
+    std::fprintf(stderr, "gen %d/%d  points %zu  incompatible %d  %.1f points/s\n", g, generations,
+                 points.size(), incompatible,
                  elapsed > 0 ? static_cast<double>(points.size()) / elapsed : 0.0);
   }
   std::printf("%zu points (%d incompatible) in %s\n", points.size(), incompatible,
@@ -151,9 +149,10 @@ int sclSamMain(int argc, char** argv) {
   if (argc < 2) throw UsageError("expected a subcommand; " + usage);
   const std::string_view sub = argv[1];
   if (sub == "--help" || sub == "-h") {
-    std::printf("%s\n\nsubcommands:\n  sample   label points of a state-action problem by "
-                "simulating them (thesis 6.1)\n",
-                usage.c_str());
+    std::printf(
+        "%s\n\nsubcommands:\n  sample   label points of a state-action problem by "
+        "simulating them (thesis 6.1)\n",
+        usage.c_str());
     return kExitOk;
   }
   if (sub == "sample") return sampleMain(argc - 1, argv + 1);

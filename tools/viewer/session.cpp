@@ -13,8 +13,7 @@ std::unique_ptr<RunSession> openEndedSession(const Program& program) {
   def.simulation = simulationDefFor(program);
   def.length.lastPhaseHold = std::numeric_limits<double>::infinity();
   def.length.longest = std::numeric_limits<double>::infinity();
-  def.metrics = metricsFor(*program.character);
-  def.metrics->uprightFromStart = def.simulation.scene.pose == "standing";
+  def.metrics = metricsFor(*program.character, def.simulation.scene);
   return std::make_unique<RunSession>(program, def);
 }
 
