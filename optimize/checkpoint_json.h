@@ -14,14 +14,31 @@
 #include <cstdint>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace scl {
 
 /// Ordered, so that a checkpoint reads in the order it was written (format tag first).
 using CheckpointJson = nlohmann::ordered_json;
+
+/// FNV-1a hash of `text`.
+inline uint64_t fnv1a(std::string_view text) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (unsigned char c : text) hash = (hash ^ c) * 0x100000001b3ull;
+  return hash;
+}
+
+/// What identifies a run's two input files in its checkpoint (a resumed run must use the
+/// same ones): their hashes, in hex.
+inline std::string sourcesHash(std::string_view first, std::string_view second) {
+  std::ostringstream out;
+  out << std::hex << fnv1a(first) << '-' << fnv1a(second);
+  return out.str();
+}
 
 /// `value` as JSON that reads back bit-identically (see the file comment).
 inline CheckpointJson exactJson(double value) {

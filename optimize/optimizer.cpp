@@ -69,18 +69,6 @@ std::string formatValue(double value) {
   return ec == std::errc() ? std::string(buffer, end) : std::string("nan");
 }
 
-uint64_t fnv1a(std::string_view text) {
-  uint64_t hash = 0xcbf29ce484222325ull;
-  for (unsigned char c : text) hash = (hash ^ c) * 0x100000001b3ull;
-  return hash;
-}
-
-std::string hashText(std::string_view a, std::string_view b) {
-  std::ostringstream out;
-  out << std::hex << fnv1a(a) << '-' << fnv1a(b);
-  return out.str();
-}
-
 // Turns a write failure into the run's exit code 3.
 void writeOutput(const std::filesystem::path& path, std::string_view contents) {
   try {
@@ -346,7 +334,7 @@ Cmaes resumeCheckpoint(const OptimizationProblem& problem, const OptimizeSetting
     if (const int64_t version = fields.integer("version"); version != kCheckpointVersion)
       throw malformed("unsupported version " + std::to_string(version) + " (this scl reads " +
                       std::to_string(kCheckpointVersion) + ")");
-    if (fields.text("sources") != hashText(problem.scriptSource, problem.objectiveSource))
+    if (fields.text("sources") != sourcesHash(problem.scriptSource, problem.objectiveSource))
       throw OptimizeError(
           2, "the checkpoint in '" + settings.outDir.string() +
                  "' was made for a different script or objective; resume with the same files");
@@ -412,7 +400,7 @@ std::string Optimizer::checkpointText() const {
   const CheckpointJson checkpoint = {
       {"format", kCheckpointFormat},
       {"version", kCheckpointVersion},
-      {"sources", hashText(problem_->scriptSource, problem_->objectiveSource)},
+      {"sources", sourcesHash(problem_->scriptSource, problem_->objectiveSource)},
       {"character",
        {{"name", problem_->program.character->name},
         {"source", problem_->program.character->source},

@@ -88,8 +88,9 @@ Program programAt(const SamProblem& problem, const std::vector<double>& point) {
   return program;
 }
 
-bool samCompatible(const SamProblem& problem, const std::vector<double>& point,
-                   const std::shared_ptr<SettleCache>& settleCache) {
+SamSimulation samSimulate(const SamProblem& problem, const std::vector<double>& point,
+                          const std::shared_ptr<SettleCache>& settleCache,
+                          const std::function<void(const StepView&)>& observe) {
   Program program = programAt(problem, point);
   RunSessionDef def;
   def.simulation = simulationDefFor(program);
@@ -97,18 +98,31 @@ bool samCompatible(const SamProblem& problem, const std::vector<double>& point,
   def.simulation.settleCache = settleCache;
   def.length.duration = problem.duration;
   def.metrics = metricsFor(*program.character, def.simulation.scene);
+  SamSimulation out;
   try {
     RunSession session(std::move(program), def);
-    session.run();
-    const MotionSummary& summary = session.summary();
+    session.run(observe);
+    out.summary = session.summary();
+    out.compatible = true;
     for (CompatibleWhen when : problem.def.compatible) {
-      if (when == CompatibleWhen::StandingAtEnd && !summary.standing) return false;
-      if (when == CompatibleWhen::NoFall && summary.fell) return false;
+      if (when == CompatibleWhen::StandingAtEnd && !out.summary.standing) out.compatible = false;
+      if (when == CompatibleWhen::NoFall && out.summary.fell) out.compatible = false;
     }
-    return true;
+    out.endTime = session.runner().time();
+    out.endPhase =
+        session.program().phases[static_cast<size_t>(session.runner().report().phase)].name;
+    out.endState = session.runner().state();
+    out.environment = session.runner().simulation().environmentBoxes();
   } catch (const SimulationDiverged&) {
-    return false;
+    out.compatible = false;
+    out.diverged = true;
   }
+  return out;
+}
+
+bool samCompatible(const SamProblem& problem, const std::vector<double>& point,
+                   const std::shared_ptr<SettleCache>& settleCache) {
+  return samSimulate(problem, point, settleCache).compatible;
 }
 
 }  // namespace scl

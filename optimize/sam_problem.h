@@ -3,11 +3,13 @@
 // simulation that decides whether the point is compatible.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "optimize/sam_sampler.h"
+#include "runtime/run_session.h"
 #include "scl/problem.h"
 #include "scl/program.h"
 
@@ -41,6 +43,25 @@ SamProblem bindSamProblem(Program program, ProblemDef def);
 /// The point's scene (its state applied) and program (its action applied).
 Scene sceneAt(const SamProblem& problem, const std::vector<double>& point);
 Program programAt(const SamProblem& problem, const std::vector<double>& point);
+
+/// One simulated point.
+struct SamSimulation {
+  /// Meets every `compatible` line (false when the simulation diverged).
+  bool compatible = false;
+  bool diverged = false;
+  MotionSummary summary;
+  /// The end: simulated time (s), the active phase's name, the character's state and the
+  /// environment (for a filmstrip's last frame).
+  double endTime = 0.0;
+  std::string endPhase;
+  CharacterState endState;
+  std::vector<EnvironmentBox> environment;
+};
+
+/// Simulates `point` for the problem's duration; `observe` sees every step.
+SamSimulation samSimulate(const SamProblem& problem, const std::vector<double>& point,
+                          const std::shared_ptr<SettleCache>& settleCache = nullptr,
+                          const std::function<void(const StepView&)>& observe = {});
 
 /// Simulates `point` for the problem's duration and applies its `compatible` lines; a
 /// simulation that diverges is incompatible. Thread-safe; `settleCache` may be null.

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "optimize/checkpoint_json.h"
 #include "optimize/thread_pool.h"
 
 namespace scl {
@@ -113,7 +114,34 @@ SamSampler::SamSampler(SamSamplerDef def) : def_(std::move(def)) {
   }
 }
 
+SamSampler::SamSampler(SamSamplerDef def, const nlohmann::ordered_json& state)
+    : SamSampler(std::move(def)) {
+  const CheckpointFields fields(state, "sampler");
+  generation_ = static_cast<int>(fields.integer("generation", 0, 1 << 30));
+  const CheckpointJson& best = fields.array("best", def_.paths);
+  const CheckpointJson& paths = fields.array("paths", def_.paths);
+  const size_t dimensions = def_.start.size();
+  for (size_t m = 0; m < static_cast<size_t>(def_.paths); ++m) {
+    if (!best[m].is_array() || best[m].size() != dimensions)
+      throw std::runtime_error("'sampler.best' must hold a point of " + std::to_string(dimensions) +
+                               " numbers per path");
+    for (size_t d = 0; d < dimensions; ++d) best_[m][d] = exactDouble(best[m][d]);
+    cmaes_[m] = std::make_unique<Cmaes>(Cmaes::deserialize(paths[m]));
+    if (cmaes_[m]->dimension() != static_cast<int>(dimensions))
+      throw std::runtime_error("'sampler.paths' has a path of another dimension");
+  }
+}
+
 SamSampler::~SamSampler() = default;
+
+nlohmann::ordered_json SamSampler::serialize() const {
+  CheckpointJson best = CheckpointJson::array(), paths = CheckpointJson::array();
+  for (size_t m = 0; m < cmaes_.size(); ++m) {
+    best.push_back(exactJson(best_[m]));
+    paths.push_back(cmaes_[m]->serialize());
+  }
+  return {{"generation", generation_}, {"best", std::move(best)}, {"paths", std::move(paths)}};
+}
 
 CmaesDef SamSampler::cmaesDef(int path, const std::vector<double>& mean) const {
   CmaesDef def;
@@ -123,8 +151,8 @@ CmaesDef SamSampler::cmaesDef(int path, const std::vector<double>& mean) const {
   // A restarted path draws new numbers: its seed moves on by the number of paths.
   def.seed = def_.seed + static_cast<uint64_t>(path) +
              static_cast<uint64_t>(def_.paths) * static_cast<uint64_t>(generation_);
-  def.lower = def_.lower;
-  def.upper = def_.upper;
+  // No bounds: CMA-ES would clamp candidates onto the range's faces and pile samples
+  // there. A candidate outside the range is infeasible instead (generation()).
   // A path samples for as long as it is asked to: no convergence stop.
   def.tolFun = 0.0;
   def.tolX = 0.0;
@@ -137,18 +165,30 @@ std::vector<SamPoint> SamSampler::generation(const CompatibilityTest& test, Thre
   for (int m = 0; m < def_.paths; ++m) {
     Cmaes& cmaes = *cmaes_[static_cast<size_t>(m)];
     const std::vector<std::vector<double>> points = cmaes.ask();
+    // A candidate outside the range is infeasible (thesis §6.4): not simulated, not a
+    // sample, ranked below every incompatible point by how far out it is.
+    std::vector<double> outside(points.size(), 0.0);
+    for (size_t i = 0; i < points.size(); ++i)
+      for (size_t d = 0; d < points[i].size(); ++d) {
+        const double beyond = std::max(def_.lower[d] - points[i][d], points[i][d] - def_.upper[d]);
+        if (beyond > 0.0) outside[i] += def_.scale[d] * beyond;
+      }
     std::vector<char> labels(points.size(), 0);
-    pool.parallelFor(points.size(), [&](size_t i) { labels[i] = test(points[i]) ? 1 : 0; });
+    pool.parallelFor(points.size(),
+                     [&](size_t i) { labels[i] = outside[i] == 0.0 && test(points[i]) ? 1 : 0; });
     const std::vector<bool> compatible(labels.begin(), labels.end());
     int bestIndex = -1;
-    const std::vector<double> objective =
-        samObjectives(points, compatible, best_, m, def_, bestIndex);
+    std::vector<double> objective = samObjectives(points, compatible, best_, m, def_, bestIndex);
     std::vector<double> fitness(objective.size());
-    for (size_t i = 0; i < objective.size(); ++i) fitness[i] = -objective[i];  // CMA minimises
+    for (size_t i = 0; i < objective.size(); ++i) {
+      if (outside[i] > 0.0) objective[i] = -def_.incompatiblePenalty - outside[i];
+      fitness[i] = -objective[i];  // CMA-ES minimises
+    }
     cmaes.tell(fitness);
     if (bestIndex >= 0) best_[static_cast<size_t>(m)] = points[static_cast<size_t>(bestIndex)];
     for (size_t i = 0; i < points.size(); ++i)
-      out.push_back({m, generation_, points[i], compatible[i], objective[i]});
+      if (outside[i] == 0.0)
+        out.push_back({m, generation_, points[i], compatible[i], objective[i]});
     // A path whose distribution degenerated (CMA-ES stopped) starts again at its best.
     if (cmaes.stopped())
       cmaes_[static_cast<size_t>(m)] =

@@ -31,7 +31,8 @@ struct SamSamplerDef {
   /// Each coordinate's distance scale (the thesis's (10, 1/40, 1/40) for chair height in
   /// m and two angles in degrees): distance = |diag(scale)·(p − q)|.
   std::vector<double> scale;
-  /// Each coordinate's range; every sampled point lies inside it.
+  /// Each coordinate's range; every sampled point lies inside it (a candidate outside is
+  /// infeasible: CMA-ES would otherwise clamp candidates onto the faces).
   std::vector<double> lower, upper;
   /// Sampling paths n (the thesis: as many as dimensions + 1, 4 for 3 dimensions).
   int paths = 4;
@@ -83,10 +84,19 @@ class SamSampler {
   /// Throws std::invalid_argument for an inconsistent definition (sizes, a start outside
   /// the range, a scale ≤ 0, fewer than 1 path or 2 points per generation).
   explicit SamSampler(SamSamplerDef def);
+  /// Continues a serialize()d run of the same definition bit-identically. Throws
+  /// std::runtime_error for a malformed state or one that does not fit `def` (paths,
+  /// dimensions).
+  SamSampler(SamSamplerDef def, const nlohmann::ordered_json& state);
   ~SamSampler();
 
+  /// The run's state (generations, each path's best point and CMA-ES) as one JSON object
+  /// with every double exact; between generations.
+  nlohmann::ordered_json serialize() const;
+
   /// One generation of every path, its points' compatibility decided by `test` on
-  /// `pool`. Throws what `test` throws.
+  /// `pool`: every candidate inside the range (one outside is infeasible: not tested,
+  /// not returned, ranked last). Throws what `test` throws.
   std::vector<SamPoint> generation(const CompatibilityTest& test, ThreadPool& pool);
 
   /// Generations run so far.

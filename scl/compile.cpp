@@ -114,3 +114,38 @@ std::string substituteParameters(std::string_view source, const Program& program
 }
 
 }  // namespace scl
+
+namespace scl {
+
+std::string withSceneArgument(std::string_view source, std::string_view key,
+                              std::string_view value) {
+  DiagnosticSink sink;
+  LexerOptions options;
+  options.strings = true;
+  const std::vector<Token> tokens = lex(source, "", sink, options);
+  const auto offset = [&](const Token& token) {
+    return static_cast<size_t>(token.text.data() - source.data());
+  };
+  const std::string argument = std::string(key) + ": " + std::string(value);
+  if (tokens.empty() || tokens[0].kind != TokenKind::Identifier || tokens[0].text != "scene")
+    return "scene " + argument + "\n" + std::string(source);
+  // The header runs up to the first phase `{` or `define`.
+  size_t last = 0;
+  for (size_t i = 1; i < tokens.size(); ++i) {
+    const Token& token = tokens[i];
+    if (token.kind == TokenKind::EndOfFile || token.kind == TokenKind::LeftBrace ||
+        (token.kind == TokenKind::Identifier && token.text == "define"))
+      break;
+    if (token.kind == TokenKind::Identifier && token.text == key && i + 2 < tokens.size() &&
+        tokens[i + 1].kind == TokenKind::Colon && tokens[i + 2].kind != TokenKind::EndOfFile) {
+      const Token& old = tokens[i + 2];
+      return std::string(source.substr(0, offset(old))) + std::string(value) +
+             std::string(source.substr(offset(old) + old.text.size()));
+    }
+    last = i;
+  }
+  const size_t end = offset(tokens[last]) + tokens[last].text.size();
+  return std::string(source.substr(0, end)) + " " + argument + std::string(source.substr(end));
+}
+
+}  // namespace scl

@@ -45,4 +45,10 @@ CompileResult compile(std::string_view source, std::string_view fileName,
 std::string substituteParameters(std::string_view source, const Program& program,
                                  std::vector<SourceLocation>* newLocations = nullptr);
 
+/// `source` with its scene header's argument `key:` (e.g. `height`) set to `value`: the
+/// existing value replaced, else the argument added at the header's end, else a header
+/// line `scene key: value` added at the top. Everything else is kept byte for byte.
+std::string withSceneArgument(std::string_view source, std::string_view key,
+                              std::string_view value);
+
 }  // namespace scl

@@ -167,10 +167,14 @@ TEST_CASE("every subcommand reading files: an unknown option is a usage error", 
   writeText(objective, kObjective);
   RunOptions noDisplay;
   noDisplay.unsetEnvironment = {"DISPLAY", "WAYLAND_DISPLAY"};
-  std::vector<std::string> commands = {
-      joined({"check", script, "--bogus"}), joined({"fmt", script, "--bogus"}),
-      joined({"run", script, "--bogus"}), joined({"optimize", script, objective, "--bogus"}),
-      joined({"bench --quick --bogus"})};
+  std::vector<std::string> commands = {joined({"check", script, "--bogus"}),
+                                       joined({"fmt", script, "--bogus"}),
+                                       joined({"run", script, "--bogus"}),
+                                       joined({"optimize", script, objective, "--bogus"}),
+                                       joined({"bench --quick --bogus"}),
+                                       joined({"sam sample", script, objective, "--bogus"}),
+                                       joined({"sam train", script, objective, "--bogus"}),
+                                       joined({"sam query", script, objective, "--bogus"})};
   if (viewerBuilt()) commands.push_back(joined({"view", script, "--bogus"}));
   for (const std::string& args : commands) {
     INFO("scl " << args);

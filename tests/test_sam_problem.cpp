@@ -126,3 +126,25 @@ TEST_CASE("problem files: a point is labelled by simulating it", "[sam]") {
   CHECK(scl::samCompatible(problem, {0.45, 30, 20}));
   CHECK_FALSE(scl::samCompatible(problem, {0.15, 0, 0}));
 }
+
+TEST_CASE("withSceneArgument sets one scene argument and keeps every other byte", "[sam]") {
+  using scl::withSceneArgument;
+  // Replaced in place, comments and layout kept.
+  CHECK(withSceneArgument("scene pose: sitting height: 0.45 // low\n{ (a) [hips 0] }\n", "height",
+                          "0.16") == "scene pose: sitting height: 0.16 // low\n{ (a) [hips 0] }\n");
+  // Added at the header's end, before a comment, a define or the first phase.
+  CHECK(withSceneArgument("scene pose: sitting env: chair  // seat\n{ (a) [hips 0] }\n", "height",
+                          "0.3") ==
+        "scene pose: sitting env: chair height: 0.3  // seat\n{ (a) [hips 0] }\n");
+  CHECK(withSceneArgument("scene pose: sitting\ndefine b { [hips 0] }\n{ (a) [b] }\n", "duration",
+                          "2.5") ==
+        "scene pose: sitting duration: 2.5\ndefine b { [hips 0] }\n{ (a) [b] }\n");
+  CHECK(withSceneArgument("scene character: \"my body.character\"\n{ (a) }\n", "height", "1") ==
+        "scene character: \"my body.character\" height: 1\n{ (a) }\n");
+  // No header: one is added on top.
+  CHECK(withSceneArgument("// a script\n{ (a) [hips 0] }\n", "height", "0.2") ==
+        "scene height: 0.2\n// a script\n{ (a) [hips 0] }\n");
+  // A `height` elsewhere (a joint named so in a phase) is not the header's.
+  CHECK(withSceneArgument("scene pose: sitting\n{ (a) [vf (0, 1) on: trunk] }\n", "pose",
+                          "standing") == "scene pose: standing\n{ (a) [vf (0, 1) on: trunk] }\n");
+}

@@ -1,25 +1,147 @@
-// `scl sam sample SCRIPT PROBLEM`: sample a state–action compatibility model (thesis §6.1,
-// docs/state-action.md): progress on stderr, every labelled point in --out/samples.csv.
+// `scl sam sample|train|query SCRIPT PROBLEM`: the state–action compatibility model
+// (thesis §6, docs/state-action.md). Every subcommand works in one output directory
+// (default: PROBLEM without its extension + .sam):
+//   sample  labels points by simulating them  -> samples.csv, checkpoint.json
+//   train   learns the SVM from samples.csv    -> model.svm, model.json, model.svg
+//   query   asks the model for n actions       -> query-NAME-VALUE/action-K.scl (+ .svg)
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cxxopts.hpp>
 #include <filesystem>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
 
+#include "optimize/checkpoint_json.h"
+#include "optimize/optimizer.h"
+#include "optimize/sam_model.h"
+#include "optimize/sam_plot.h"
 #include "optimize/sam_problem.h"
+#include "optimize/sam_query.h"
 #include "optimize/thread_pool.h"
 #include "runtime/output_files.h"
 #include "scl/compile.h"
 #include "scl/printer.h"
 #include "tools/cli.h"
 #include "tools/commands.h"
+#include "tools/filmstrip.h"
 #include "tools/interrupt.h"
 
 namespace scl {
 
 namespace {
+
+constexpr const char* kCheckpointFormat = "scl-sam-checkpoint";
+constexpr int kCheckpointVersion = 1;
+constexpr const char* kModelFormat = "scl-sam-model";
+
+// --- shared by the subcommands ---------------------------------------------------------
+
+// What every subcommand reads: the script, the problem, both bound.
+struct LoadedProblem {
+  std::string scriptPath, problemPath;
+  std::string scriptSource, problemSource;
+  SamProblem problem;
+  std::filesystem::path outDir;
+};
+
+// The options every subcommand shares: SCRIPT PROBLEM, --out, --help.
+void addCommonOptions(cxxopts::Options& options) {
+  options.positional_help("SCRIPT PROBLEM");
+  options.add_options()("out", "output directory (default: PROBLEM without its extension + .sam)",
+                        cxxopts::value<std::string>())("h,help", "show this help")(
+      "script", "", cxxopts::value<std::string>())("problem", "", cxxopts::value<std::string>());
+  options.parse_positional({"script", "problem"});
+}
+
+// Parses the command line; nullopt after printing --help.
+std::optional<cxxopts::ParseResult> parseOptions(cxxopts::Options& options, int argc, char** argv,
+                                                 const std::string& command,
+                                                 const char* exitCodes) {
+  try {
+    auto parsed = options.parse(argc, argv);
+    if (parsed.count("help")) {
+      std::printf("%s\n%s\n", options.help({""}).c_str(), exitCodes);
+      return std::nullopt;
+    }
+    if (!parsed.unmatched().empty())
+      throw std::invalid_argument("unexpected argument '" + parsed.unmatched()[0] + "'");
+    if (!parsed.count("script") || !parsed.count("problem"))
+      throw std::invalid_argument("expected a script and a problem file");
+    return parsed;
+  } catch (const std::exception& error) {
+    throw UsageError(std::string(error.what()) + " (see '" + command + " --help')");
+  }
+}
+
+// Reads and binds SCRIPT and PROBLEM; nullopt after printing their errors.
+std::optional<LoadedProblem> loadProblem(const cxxopts::ParseResult& parsed) {
+  LoadedProblem loaded;
+  loaded.scriptPath = parsed["script"].as<std::string>();
+  loaded.problemPath = parsed["problem"].as<std::string>();
+  loaded.outDir = parsed.count("out")
+                      ? std::filesystem::path(parsed["out"].as<std::string>())
+                      : std::filesystem::path(loaded.problemPath).replace_extension(".sam");
+  loaded.scriptSource = readInputFile(loaded.scriptPath, "script");
+  loaded.problemSource = readInputFile(loaded.problemPath, "problem");
+  CompileResult compiled = compile(loaded.scriptSource, loaded.scriptPath);
+  std::fputs(renderDiagnostics(compiled.diagnostics, loaded.scriptSource).c_str(), stderr);
+  ProblemParseResult problem = parseProblem(loaded.problemSource, loaded.problemPath);
+  std::fputs(renderDiagnostics(problem.diagnostics, loaded.problemSource).c_str(), stderr);
+  if (!compiled.ok() || !problem.ok()) return std::nullopt;
+  try {
+    loaded.problem = bindSamProblem(std::move(*compiled.program), std::move(*problem.problem));
+  } catch (const std::invalid_argument& error) {
+    std::fprintf(stderr, "%s\n", error.what());
+    return std::nullopt;
+  }
+  return loaded;
+}
+
+int threadsOption(const cxxopts::ParseResult& parsed) {
+  if (!parsed.count("threads")) return 0;
+  const int threads = parsed["threads"].as<int>();
+  if (threads < 1) throw UsageError("--threads must be at least 1");
+  return threads;
+}
+
+void createDirectory(const std::filesystem::path& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error)
+    throw OutputError("cannot create the output directory '" + dir.string() +
+                      "': " + error.message());
+}
+
+// The coordinates as `name value` pairs: "lean.pd.waist 43.2, lean.pd.shoulders 12".
+std::string describePoint(const SamProblem& problem, const std::vector<double>& point,
+                          size_t first = 0) {
+  std::string out;
+  for (size_t d = first; d < point.size(); ++d)
+    out += (d > first ? ", " : "") + problem.columns[d] + " " + fixedDecimals(point[d], 3);
+  return out;
+}
+
+// The problem's axes and the model's boundary, for the slice plots.
+SamPlotData plotOf(const SamProblem& problem, const SamModel& model) {
+  SamPlotData plot;
+  plot.columns = problem.columns;
+  plot.lower = problem.sampler.lower;
+  plot.upper = problem.sampler.upper;
+  plot.scale = problem.sampler.scale;
+  plot.decision = [&model](const std::vector<double>& point) { return model.decision(point); };
+  return plot;
+}
+
+SamSpace spaceOf(const SamProblem& problem) {
+  return {problem.def.states.size(), problem.sampler.lower, problem.sampler.upper,
+          problem.sampler.scale};
+}
+
+// --- sample -----------------------------------------------------------------------------
 
 // The samples as CSV: one row per point, in the order sampled.
 std::string samplesCsv(const SamProblem& problem, const std::vector<SamPoint>& points) {
@@ -35,127 +157,600 @@ std::string samplesCsv(const SamProblem& problem, const std::vector<SamPoint>& p
   return out.str();
 }
 
+// checkpoint.json: what a resumed run needs to go on bit-identically.
+std::string checkpointText(const LoadedProblem& loaded, uint64_t seed, double wallTime,
+                           const std::vector<SamPoint>& points, const SamSampler& sampler) {
+  CheckpointJson rows = CheckpointJson::array();
+  for (const SamPoint& point : points) {
+    CheckpointJson row = {point.path, point.generation, point.compatible ? 1 : 0,
+                          exactJson(point.objective)};
+    for (double value : point.point) row.push_back(exactJson(value));
+    rows.push_back(std::move(row));
+  }
+  const Character& character = *loaded.problem.program.character;
+  const CheckpointJson checkpoint = {
+      {"format", kCheckpointFormat},
+      {"version", kCheckpointVersion},
+      {"sources", sourcesHash(loaded.scriptSource, loaded.problemSource)},
+      {"character", {{"name", character.name}, {"fingerprint", characterFingerprint(character)}}},
+      {"seed", seed},
+      {"wall_time", exactJson(wallTime)},
+      {"points", std::move(rows)},
+      {"sampler", sampler.serialize()}};
+  return checkpoint.dump() + '\n';
+}
+
+struct ResumedRun {
+  uint64_t seed = 1;
+  double wallTime = 0.0;
+  std::vector<SamPoint> points;
+  std::unique_ptr<SamSampler> sampler;
+};
+
+ResumedRun readCheckpoint(const LoadedProblem& loaded, const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  const CheckpointJson checkpoint = CheckpointJson::parse(in, nullptr, false);
+  const auto malformed = [&](const std::string& why) {
+    return OutputError("malformed checkpoint '" + path.string() + "': " + why);
+  };
+  if (checkpoint.is_discarded()) throw malformed("not JSON");
+  if (!checkpoint.is_object() || checkpoint.value("format", "") != kCheckpointFormat)
+    throw malformed("not an scl sam sample checkpoint");
+  ResumedRun run;
+  try {
+    const CheckpointFields fields(checkpoint, "");
+    if (fields.integer("version") != kCheckpointVersion)
+      throw malformed("unsupported version (this scl reads " + std::to_string(kCheckpointVersion) +
+                      ")");
+    if (fields.text("sources") != sourcesHash(loaded.scriptSource, loaded.problemSource))
+      throw UsageError("the checkpoint in '" + loaded.outDir.string() +
+                       "' was made for a different script or problem; resume with the same "
+                       "files");
+    const Character& character = *loaded.problem.program.character;
+    if (fields.object("character").text("fingerprint") != characterFingerprint(character))
+      throw UsageError("the checkpoint in '" + loaded.outDir.string() +
+                       "' was made with another character");
+    run.seed = fields.word("seed");
+    run.wallTime = fields.number("wall_time");
+    const size_t dimensions = loaded.problem.columns.size();
+    const CheckpointJson& rows = fields.array("points");
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const CheckpointJson& row = rows[i];
+      if (!row.is_array() || row.size() != 4 + dimensions)
+        throw malformed("points[" + std::to_string(i) + "] must have " +
+                        std::to_string(4 + dimensions) + " values");
+      SamPoint point;
+      point.path = row[0].get<int>();
+      point.generation = row[1].get<int>();
+      point.compatible = row[2].get<int>() != 0;
+      point.objective = exactDouble(row[3]);
+      for (size_t d = 0; d < dimensions; ++d) point.point.push_back(exactDouble(row[4 + d]));
+      run.points.push_back(std::move(point));
+    }
+    SamSamplerDef def = loaded.problem.sampler;
+    def.seed = run.seed;
+    run.sampler = std::make_unique<SamSampler>(def, fields.at("sampler"));
+  } catch (const UsageError&) {
+    throw;
+  } catch (const OutputError&) {
+    throw;
+  } catch (const std::exception& error) {
+    throw malformed(error.what());
+  }
+  return run;
+}
+
 int sampleMain(int argc, char** argv) {
   cxxopts::Options options("scl sam sample",
                            "Sample a state-action compatibility model: label points of "
                            "situation and action by simulating them.");
-  options.positional_help("SCRIPT PROBLEM");
-  options.add_options()("generations", "generations of every sampling path",
+  addCommonOptions(options);
+  options.add_options()("generations", "generations of every sampling path, in total",
                         cxxopts::value<int>()->default_value("50"))(
       "seed", "random seed", cxxopts::value<uint64_t>()->default_value("1"))(
       "threads", "threads simulating points (default: every core)", cxxopts::value<int>())(
-      "out", "output directory (default: PROBLEM without its extension + .sam)",
-      cxxopts::value<std::string>())("h,help", "show this help")(
-      "script", "", cxxopts::value<std::string>())("problem", "", cxxopts::value<std::string>());
-  options.parse_positional({"script", "problem"});
-  std::string scriptPath, problemPath;
-  std::filesystem::path outDir;
-  int generations = 0, threads = 0;
-  uint64_t seed = 1;
-  try {
-    auto parsed = options.parse(argc, argv);
-    if (parsed.count("help")) {
-      std::printf("%s\n", options.help({""}).c_str());
-      std::printf(
-          "exit codes: 0 ok, 1 script or problem error, 2 usage error, 3 failure (e.g. "
-          "unwritable output), 130/143 interrupted (samples.csv keeps every finished "
-          "generation)\n");
-      return kExitOk;
-    }
-    if (!parsed.unmatched().empty())
-      throw std::invalid_argument("unexpected argument '" + parsed.unmatched()[0] + "'");
-    if (!parsed.count("script") || !parsed.count("problem"))
-      throw std::invalid_argument("expected a script and a problem file");
-    scriptPath = parsed["script"].as<std::string>();
-    problemPath = parsed["problem"].as<std::string>();
-    generations = parsed["generations"].as<int>();
-    if (generations < 1) throw std::invalid_argument("--generations must be at least 1");
-    seed = parsed["seed"].as<uint64_t>();
-    if (parsed.count("threads")) {
-      threads = parsed["threads"].as<int>();
-      if (threads < 1) throw std::invalid_argument("--threads must be at least 1");
-    }
-    outDir = parsed.count("out") ? std::filesystem::path(parsed["out"].as<std::string>())
-                                 : std::filesystem::path(problemPath).replace_extension(".sam");
-  } catch (const std::exception& error) {
-    throw UsageError(std::string(error.what()) + " (see 'scl sam sample --help')");
-  }
-
-  const std::string scriptSource = readInputFile(scriptPath, "script");
-  const std::string problemSource = readInputFile(problemPath, "problem");
-  const std::filesystem::path samplesPath = outDir / "samples.csv";
-  checkOutputsAgainstInputs({{"script", scriptPath}, {"problem", problemPath}},
-                            {{"samples.csv of --out", samplesPath.string()}});
-  CompileResult compiled = compile(scriptSource, scriptPath);
-  std::fputs(renderDiagnostics(compiled.diagnostics, scriptSource).c_str(), stderr);
-  ProblemParseResult parsed = parseProblem(problemSource, problemPath);
-  std::fputs(renderDiagnostics(parsed.diagnostics, problemSource).c_str(), stderr);
-  if (!compiled.ok() || !parsed.ok()) return kExitInputError;
-  SamProblem problem;
-  try {
-    problem = bindSamProblem(std::move(*compiled.program), std::move(*parsed.problem));
-  } catch (const std::invalid_argument& error) {
-    std::fprintf(stderr, "%s\n", error.what());
-    return kExitInputError;
-  }
-  problem.sampler.seed = seed;
+      "points",
+      "sample until at least this many points in total (then --generations, "
+      "unless given, is no limit)",
+      cxxopts::value<long>())(
+      "resume", "continue the run checkpointed in the output directory (its seed wins)");
+  const auto parsed = parseOptions(
+      options, argc, argv, "scl sam sample",
+      "exit codes: 0 ok, 1 script or problem error, 2 usage error, 3 failure (e.g. "
+      "unwritable output), 130/143 interrupted (checkpoint.json and samples.csv keep every "
+      "finished generation; --resume continues)");
+  if (!parsed) return kExitOk;
+  const long targetPoints = parsed->count("points") ? (*parsed)["points"].as<long>() : 0;
+  if (parsed->count("points") && targetPoints < 1) throw UsageError("--points must be at least 1");
+  const int generations = targetPoints > 0 && !parsed->count("generations")
+                              ? std::numeric_limits<int>::max()
+                              : (*parsed)["generations"].as<int>();
+  if (generations < 1) throw UsageError("--generations must be at least 1");
+  const int threads = threadsOption(*parsed);
+  const bool resume = parsed->count("resume") > 0;
+  std::optional<LoadedProblem> loaded = loadProblem(*parsed);
+  if (!loaded) return kExitInputError;
+  const std::filesystem::path samplesPath = loaded->outDir / "samples.csv";
+  const std::filesystem::path checkpointPath = loaded->outDir / "checkpoint.json";
+  checkOutputsAgainstInputs({{"script", loaded->scriptPath}, {"problem", loaded->problemPath}},
+                            {{"samples.csv of --out", samplesPath.string()},
+                             {"checkpoint.json of --out", checkpointPath.string()}});
   std::error_code error;
-  std::filesystem::create_directories(outDir, error);
-  if (error)
-    throw OutputError("cannot create the output directory '" + outDir.string() +
-                      "': " + error.message());
+  const bool exists = std::filesystem::exists(checkpointPath, error);
+  if (exists && !resume)
+    throw UsageError("'" + loaded->outDir.string() +
+                     "' already holds a sampling run; continue it with --resume or choose "
+                     "another --out");
+  if (!exists && resume)
+    throw UsageError("nothing to resume: '" + checkpointPath.string() + "' does not exist");
+  createDirectory(loaded->outDir);
+
+  SamProblem& problem = loaded->problem;
+  ResumedRun run;
+  if (resume) {
+    run = readCheckpoint(*loaded, checkpointPath);
+  } else {
+    run.seed = (*parsed)["seed"].as<uint64_t>();
+    problem.sampler.seed = run.seed;
+    run.sampler = std::make_unique<SamSampler>(problem.sampler);
+  }
+  SamSampler& sampler = *run.sampler;
+  int incompatible = 0;
+  for (const SamPoint& point : run.points) incompatible += point.compatible ? 0 : 1;
 
   InterruptGuard interrupt;
   ThreadPool pool(threads);
-  SamSampler sampler(problem.sampler);
-  std::fprintf(stderr,
-               "sampling %s against %s: %zu dimensions, %d paths x %d points per generation, "
-               "%d %s, out %s\n",
-               scriptPath.c_str(), problemPath.c_str(), problem.columns.size(),
-               problem.sampler.paths, problem.sampler.population, pool.threadCount(),
-               pool.threadCount() == 1 ? "thread" : "threads", outDir.c_str());
+  std::fprintf(
+      stderr,
+      "sampling %s against %s: %zu dimensions, %d paths x %d points per generation, "
+      "%d %s, out %s%s\n",
+      loaded->scriptPath.c_str(), loaded->problemPath.c_str(), problem.columns.size(),
+      problem.sampler.paths, problem.sampler.population, pool.threadCount(),
+      pool.threadCount() == 1 ? "thread" : "threads", loaded->outDir.c_str(),
+      resume ? (", resuming after generation " + std::to_string(sampler.generations())).c_str()
+             : "");
   const auto start = std::chrono::steady_clock::now();
-  std::vector<SamPoint> points;
-  int incompatible = 0;
+  const auto wallTime = [&] {
+    return run.wallTime +
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   const auto test = [&](const std::vector<double>& point) { return samCompatible(problem, point); };
-  for (int g = 1; g <= generations; ++g) {
+  size_t sampledHere = 0;
+  const auto done = [&] {
+    return sampler.generations() >= generations ||
+           (targetPoints > 0 && static_cast<long>(run.points.size()) >= targetPoints);
+  };
+  while (!done()) {
     if (interrupt.requested()) {
       std::fprintf(stderr,
-                   "scl sam sample: interrupted after generation %d; %s holds its %zu points\n",
-                   g - 1, samplesPath.c_str(), points.size());
+                   "scl sam sample: interrupted after generation %d; %s holds its %zu points "
+                   "(--resume continues)\n",
+                   sampler.generations(), samplesPath.c_str(), run.points.size());
       return interrupt.exitCode();
     }
     for (SamPoint& point : sampler.generation(test, pool)) {
       incompatible += point.compatible ? 0 : 1;
-      points.push_back(std::move(point));
+      run.points.push_back(std::move(point));
+      ++sampledHere;
     }
-    writeFileAtomically(samplesPath, samplesCsv(problem, points));
+    // Both or neither: the samples and the checkpoint always hold the same points.
+    OutputFiles outputs;
+    outputs.add(samplesPath, samplesCsv(problem, run.points));
+    outputs.add(checkpointPath, checkpointText(*loaded, run.seed, wallTime(), run.points, sampler));
+    outputs.write();
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::fprintf(stderr, "gen %d/%d  points %zu  incompatible %d  %.1f points/s\n", g, generations,
-                 points.size(), incompatible,
-                 elapsed > 0 ? static_cast<double>(points.size()) / elapsed : 0.0);
+    const std::string of = generations == std::numeric_limits<int>::max()
+                               ? std::string()
+                               : "/" + std::to_string(generations);
+    std::fprintf(stderr, "gen %d%s  points %zu  incompatible %d  %.1f points/s\n",
+                 sampler.generations(), of.c_str(), run.points.size(), incompatible,
+                 elapsed > 0 ? static_cast<double>(sampledHere) / elapsed : 0.0);
   }
-  std::printf("%zu points (%d incompatible) in %s\n", points.size(), incompatible,
+  std::printf("%zu points (%d incompatible) in %s\n", run.points.size(), incompatible,
               samplesPath.c_str());
+  return kExitOk;
+}
+
+// --- train ------------------------------------------------------------------------------
+
+struct Samples {
+  std::vector<std::vector<double>> points;
+  std::vector<bool> compatible;
+};
+
+// samples.csv as `scl sam sample` writes it (its columns must be the problem's).
+Samples readSamples(const std::filesystem::path& path, const SamProblem& problem) {
+  if (!std::filesystem::exists(path))
+    throw UsageError("no samples: '" + path.string() +
+                     "' does not exist (scl sam sample writes it; --out names its directory)");
+  const std::string text = readInputFile(path.string(), "samples file");
+  std::istringstream in(text);
+  std::string line;
+  const auto fail = [&](int number, const std::string& why) {
+    return InputFileError(kExitInputError,
+                          path.string() + ":" + std::to_string(number) + ": " + why);
+  };
+  std::string header = "path,generation";
+  for (const std::string& column : problem.columns) header += "," + column;
+  header += ",compatible,objective";
+  if (!std::getline(in, line) || line != header)
+    throw fail(1, "expected the header '" + header +
+                      "' (samples of this problem, as scl sam sample writes them)");
+  Samples samples;
+  const size_t dimensions = problem.columns.size();
+  for (int number = 2; std::getline(in, line); ++number) {
+    if (line.empty()) continue;
+    std::vector<std::string> fields;
+    std::istringstream row(line);
+    for (std::string field; std::getline(row, field, ',');) fields.push_back(field);
+    if (fields.size() != dimensions + 4)
+      throw fail(number, "expected " + std::to_string(dimensions + 4) + " fields, found " +
+                             std::to_string(fields.size()));
+    std::vector<double> point;
+    for (size_t d = 0; d < dimensions; ++d) {
+      const std::optional<double> value = parseNumberOption(fields[2 + d]);
+      if (!value) throw fail(number, "'" + fields[2 + d] + "' is not a number");
+      point.push_back(*value);
+    }
+    const std::string& label = fields[2 + dimensions];
+    if (label != "0" && label != "1")
+      throw fail(number, "the compatible column must be 0 or 1, not '" + label + "'");
+    samples.points.push_back(std::move(point));
+    samples.compatible.push_back(label == "1");
+  }
+  return samples;
+}
+
+std::string percent(double fraction) { return fixedDecimals(100.0 * fraction, 2) + " %"; }
+
+int trainMain(int argc, char** argv) {
+  cxxopts::Options options("scl sam train",
+                           "Learn a state-action compatibility model (an RBF SVM, libsvm) from "
+                           "the sampled points, with k-fold cross-validation.");
+  addCommonOptions(options);
+  options.add_options()("folds", "folds of the cross-validation",
+                        cxxopts::value<int>()->default_value("5"))(
+      "cost", "C, the cost of a misclassified point",
+      cxxopts::value<double>()->default_value("64"))(
+      "gamma", "gamma of the RBF kernel, on scaled coordinates",
+      cxxopts::value<double>()->default_value("4"))(
+      "incompatible-weight", "weight of an incompatible point relative to a compatible one",
+      cxxopts::value<double>()->default_value("4"))("seed", "random seed of the folds",
+                                                    cxxopts::value<uint64_t>()->default_value("1"))(
+      "threads", "threads training the folds (default: every core)", cxxopts::value<int>());
+  const auto parsed = parseOptions(
+      options, argc, argv, "scl sam train",
+      "exit codes: 0 ok, 1 script, problem or samples error, 2 usage error, 3 failure");
+  if (!parsed) return kExitOk;
+  SamModelDef def;
+  def.cost = (*parsed)["cost"].as<double>();
+  def.gamma = (*parsed)["gamma"].as<double>();
+  def.incompatibleWeight = (*parsed)["incompatible-weight"].as<double>();
+  for (double value : {def.cost, def.gamma, def.incompatibleWeight})
+    if (!(value > 0.0) || !std::isfinite(value))
+      throw UsageError("--cost, --gamma and --incompatible-weight must be positive");
+  const int folds = (*parsed)["folds"].as<int>();
+  if (folds < 2) throw UsageError("--folds must be at least 2");
+  const int threads = threadsOption(*parsed);
+  std::optional<LoadedProblem> loaded = loadProblem(*parsed);
+  if (!loaded) return kExitInputError;
+  const SamProblem& problem = loaded->problem;
+  const std::filesystem::path dir = loaded->outDir;
+  const Samples samples = readSamples(dir / "samples.csv", problem);
+  checkOutputsAgainstInputs({{"script", loaded->scriptPath}, {"problem", loaded->problemPath}},
+                            {{"model.svm of --out", (dir / "model.svm").string()},
+                             {"model.json of --out", (dir / "model.json").string()},
+                             {"model.svg of --out", (dir / "model.svg").string()}});
+  int incompatible = 0;
+  for (bool label : samples.compatible) incompatible += label ? 0 : 1;
+
+  ThreadPool pool(threads);
+  const auto start = std::chrono::steady_clock::now();
+  SamCrossValidation validation;
+  std::optional<SamModel> model;
+  try {
+    validation = crossValidate(samples.points, samples.compatible, problem.sampler.scale, def,
+                               folds, (*parsed)["seed"].as<uint64_t>(), pool);
+    const auto trainStart = std::chrono::steady_clock::now();
+    model.emplace(SamModel::train(samples.points, samples.compatible, problem.sampler.scale, def));
+    const double trainSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - trainStart).count();
+    const double validationSeconds = std::chrono::duration<double>(trainStart - start).count();
+    std::printf(
+        "%zu points (%d incompatible); %d-fold cross-validation %s (compatible %d/%d, "
+        "incompatible %d/%d) in %.2f s; %d support vectors, trained in %.2f s\n",
+        samples.points.size(), incompatible, folds, percent(validation.accuracy()).c_str(),
+        validation.compatibleCorrect, validation.compatibleTotal, validation.incompatibleCorrect,
+        validation.incompatibleTotal, validationSeconds, model->supportVectorCount(), trainSeconds);
+  } catch (const std::invalid_argument& error) {
+    std::fprintf(stderr, "scl sam train: %s\n", error.what());
+    return kExitInputError;
+  }
+
+  const CheckpointJson description = {{"format", kModelFormat},
+                                      {"version", 1},
+                                      {"columns", problem.columns},
+                                      {"states", problem.def.states.size()},
+                                      {"scale", exactJson(problem.sampler.scale)},
+                                      {"lower", exactJson(problem.sampler.lower)},
+                                      {"upper", exactJson(problem.sampler.upper)},
+                                      {"svm",
+                                       {{"cost", def.cost},
+                                        {"gamma", def.gamma},
+                                        {"compatible_weight", def.compatibleWeight},
+                                        {"incompatible_weight", def.incompatibleWeight}}},
+                                      {"samples", samples.points.size()},
+                                      {"incompatible", incompatible},
+                                      {"support_vectors", model->supportVectorCount()},
+                                      {"cross_validation",
+                                       {{"folds", folds},
+                                        {"accuracy", validation.accuracy()},
+                                        {"compatible_correct", validation.compatibleCorrect},
+                                        {"compatible_total", validation.compatibleTotal},
+                                        {"incompatible_correct", validation.incompatibleCorrect},
+                                        {"incompatible_total", validation.incompatibleTotal}}}};
+  SamPlotData plot = plotOf(problem, *model);
+  plot.points = samples.points;
+  plot.compatible = samples.compatible;
+  plot.focus = problem.sampler.start;
+  plot.title = "state-action model of " + loaded->problemPath + ": " +
+               std::to_string(samples.points.size()) + " samples, " +
+               std::to_string(model->supportVectorCount()) + " support vectors";
+  OutputFiles outputs;
+  outputs.add(dir / "model.svm", model->text());
+  outputs.add(dir / "model.json", description.dump(2) + "\n");
+  outputs.add(dir / "model.svg", samSliceSvg(plot));
+  outputs.write();
+  std::printf("wrote %s, %s, %s\n", (dir / "model.svm").c_str(), (dir / "model.json").c_str(),
+              (dir / "model.svg").c_str());
+  return kExitOk;
+}
+
+// --- query ------------------------------------------------------------------------------
+
+// The model trained for this problem (its columns must be the problem's).
+SamModel readModel(const LoadedProblem& loaded) {
+  const std::filesystem::path dir = loaded.outDir;
+  if (!std::filesystem::exists(dir / "model.json"))
+    throw UsageError("no model: '" + (dir / "model.json").string() +
+                     "' does not exist (scl sam train writes it; --out names its directory)");
+  const std::string descriptionText = readInputFile((dir / "model.json").string(), "model");
+  const CheckpointJson description = CheckpointJson::parse(descriptionText, nullptr, false);
+  if (description.is_discarded() || !description.is_object() ||
+      description.value("format", "") != kModelFormat)
+    throw InputFileError(kExitInputError,
+                         "'" + (dir / "model.json").string() +
+                             "' is not a model description written by scl sam train");
+  if (description.value("columns", std::vector<std::string>{}) != loaded.problem.columns)
+    throw InputFileError(kExitInputError,
+                         "the model in '" + dir.string() +
+                             "' was trained for other columns than this problem's; train it again "
+                             "(scl sam train)");
+  const std::string text = readInputFile((dir / "model.svm").string(), "model");
+  try {
+    return SamModel::fromText(text, loaded.problem.sampler.scale);
+  } catch (const std::runtime_error& error) {
+    throw InputFileError(kExitInputError,
+                         "'" + (dir / "model.svm").string() + "': " + error.what());
+  }
+}
+
+// `--state NAME=VALUE[,NAME=VALUE]`: one value per state of the problem.
+std::vector<double> parseState(const std::string& text, const SamProblem& problem) {
+  std::vector<double> state(problem.def.states.size(), std::nan(""));
+  std::istringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) {
+    const size_t equals = item.find('=');
+    const std::string name = item.substr(0, equals);
+    size_t index = state.size();
+    for (size_t i = 0; i < state.size(); ++i)
+      if (problem.def.states[i].name == name) index = i;
+    if (equals == std::string::npos || index == state.size())
+      throw UsageError("--state '" + item + "': expected NAME=VALUE with NAME one of the " +
+                       "problem's states (" + problem.columns[0] + ")");
+    const std::optional<double> value = parseNumberOption(item.substr(equals + 1));
+    const ProblemState& def = problem.def.states[index];
+    if (!value || *value < def.lower || *value > def.upper)
+      throw UsageError("--state '" + item + "': the value must be a number in [" +
+                       formatNumber(def.lower) + ", " + formatNumber(def.upper) + "]");
+    state[index] = *value;
+  }
+  for (size_t i = 0; i < state.size(); ++i)
+    if (std::isnan(state[i]))
+      throw UsageError("--state '" + text + "' gives no value for '" + problem.columns[i] + "'");
+  return state;
+}
+
+// The script of one queried action: its `@` numbers substituted (kept `@`), the state and
+// the problem's duration in the scene header.
+std::string queryScript(const LoadedProblem& loaded, const std::vector<double>& point) {
+  const SamProblem& problem = loaded.problem;
+  std::string source = substituteParameters(loaded.scriptSource, programAt(problem, point));
+  for (size_t i = 0; i < problem.def.states.size(); ++i)
+    if (problem.def.states[i].quantity == StateQuantity::ChairHeight)
+      source = withSceneArgument(source, "height", formatNumber(point[i]));
+  // The problem's run length, so that `scl run` judges the script as the query did.
+  if (problem.def.duration)
+    source = withSceneArgument(source, "duration", formatNumber(*problem.def.duration));
+  return source;
+}
+
+int queryMain(int argc, char** argv) {
+  cxxopts::Options options("scl sam query",
+                           "Ask a trained state-action model for actions that work in a given "
+                           "situation, and write each as a script.");
+  addCommonOptions(options);
+  options.add_options()("state",
+                        "the situation, NAME=VALUE (e.g. height=0.16); repeat for several queries",
+                        cxxopts::value<std::vector<std::string>>())(
+      "count", "actions per query", cxxopts::value<int>()->default_value("3"))(
+      "generations", "generations of the diversity optimisation",
+      cxxopts::value<int>()->default_value("50"))(
+      "margin", "decision value an action must exceed (0: the model's boundary)",
+      cxxopts::value<double>()->default_value("0"))(
+      "clearance",
+      "scaled distance from an action along every action axis where the model must still "
+      "predict compatible",
+      cxxopts::value<double>()->default_value("0.25"))(
+      "seed", "random seed", cxxopts::value<uint64_t>()->default_value("1"))(
+      "simulate",
+      "simulate every action and report whether it meets the problem's mark; "
+      "writes a filmstrip of each")("threads", "threads simulating (default: every core)",
+                                    cxxopts::value<int>());
+  const auto parsed =
+      parseOptions(options, argc, argv, "scl sam query",
+                   "exit codes: 0 ok, 1 script, problem or model error, 2 usage error, 3 failure");
+  if (!parsed) return kExitOk;
+  if (!parsed->count("state")) throw UsageError("expected --state NAME=VALUE");
+  SamQueryDef def;
+  def.count = (*parsed)["count"].as<int>();
+  def.generations = (*parsed)["generations"].as<int>();
+  def.margin = (*parsed)["margin"].as<double>();
+  def.seed = (*parsed)["seed"].as<uint64_t>();
+  if (def.count < 1 || def.count > 100) throw UsageError("--count must be from 1 to 100");
+  if (def.generations < 0) throw UsageError("--generations must be at least 0");
+  if (!std::isfinite(def.margin)) throw UsageError("--margin must be a number");
+  def.clearance = (*parsed)["clearance"].as<double>();
+  if (!(def.clearance >= 0.0) || !std::isfinite(def.clearance))
+    throw UsageError("--clearance must be a number of at least 0");
+  const bool simulate = parsed->count("simulate") > 0;
+  const int threads = threadsOption(*parsed);
+  std::optional<LoadedProblem> loaded = loadProblem(*parsed);
+  if (!loaded) return kExitInputError;
+  const SamProblem& problem = loaded->problem;
+  std::vector<std::vector<double>> states;
+  for (const std::string& text : (*parsed)["state"].as<std::vector<std::string>>())
+    states.push_back(parseState(text, problem));
+  const SamModel model = readModel(*loaded);
+
+  // The queries alone, timed together (the thesis's 831 ms for three).
+  const SamSpace space = spaceOf(problem);
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<SamQueryResult> results;
+  results.reserve(states.size());
+  for (const std::vector<double>& state : states)
+    results.push_back(samQuery(model, space, state, def));
+  const double queryMs =
+      1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  long evaluations = 0;
+  for (const SamQueryResult& result : results) evaluations += result.evaluations;
+  std::printf("%zu %s in %.1f ms (%ld model evaluations)\n", results.size(),
+              results.size() == 1 ? "query" : "queries", queryMs, evaluations);
+
+  ThreadPool pool(threads);
+  const size_t states0 = problem.def.states.size();
+  int simulated = 0, met = 0;
+  OutputFiles outputs;
+  std::vector<std::string> written;
+  for (const SamQueryResult& result : results) {
+    std::string label;
+    for (size_t i = 0; i < states0; ++i)
+      label += (i ? "-" : "") + problem.columns[i] + "-" + formatNumber(result.state[i]);
+    const std::filesystem::path dir = loaded->outDir / ("query-" + label);
+    std::printf("\n%s:\n", describePoint(problem, result.state).c_str());
+    if (!result.supported)
+      std::printf(
+          "  warning: no compatible support vector within %s (scaled) of this situation: the "
+          "model extrapolates here (nearest: %s)\n",
+          formatNumber(def.nearRadius).c_str(),
+          describePoint(problem, std::vector<double>(
+                                     result.supportVector.begin(),
+                                     result.supportVector.begin() + static_cast<long>(states0)))
+              .c_str());
+    if (!result.stateReached)
+      std::printf(
+          "  the model knows no compatible action here; the nearest situation it believes "
+          "works is %s\n",
+          describePoint(problem,
+                        std::vector<double>(result.seedPoint.begin(),
+                                            result.seedPoint.begin() + static_cast<long>(states0)))
+              .c_str());
+    std::vector<std::vector<double>> points;
+    for (const std::vector<double>& action : result.actions) {
+      std::vector<double> point = result.state;
+      point.insert(point.end(), action.begin(), action.end());
+      points.push_back(std::move(point));
+    }
+    std::vector<SamSimulation> runs(simulate ? points.size() : 0);
+    std::vector<std::vector<FilmstripFrame>> frames(runs.size());
+    pool.parallelFor(runs.size(), [&](size_t k) {
+      FilmstripSampler sampler({}, problem.duration, simulationDefFor(problem.program).timeStep, 6);
+      runs[k] = samSimulate(problem, points[k], nullptr,
+                            [&](const StepView& step) { sampler.observe(step); });
+      if (!runs[k].diverged)
+        frames[k] = sampler.finish({runs[k].endTime, runs[k].endPhase, runs[k].endState});
+    });
+    for (size_t k = 0; k < points.size(); ++k) {
+      const std::filesystem::path script = dir / ("action-" + std::to_string(k + 1) + ".scl");
+      outputs.add(script, queryScript(*loaded, points[k]));
+      written.push_back(script.string());
+      std::string verdict;
+      if (simulate) {
+        ++simulated;
+        met += runs[k].compatible ? 1 : 0;
+        verdict = runs[k].diverged ? "  simulated: diverged"
+                                   : std::string("  simulated: ") +
+                                         (runs[k].compatible ? "meets the mark" : "fails");
+        if (!runs[k].diverged) {
+          const std::filesystem::path strip = dir / ("action-" + std::to_string(k + 1) + ".svg");
+          outputs.add(strip,
+                      renderFilmstrip(*problem.program.character, frames[k], runs[k].environment));
+          written.push_back(strip.string());
+        }
+      }
+      std::printf("  %zu. %s  (decision %s%s)%s\n", k + 1,
+                  describePoint(problem, points[k], states0).c_str(),
+                  fixedDecimals(result.decisions[k], 3).c_str(),
+                  result.predictedCompatible[k] ? "" : ", predicted incompatible", verdict.c_str());
+    }
+    std::string distances;
+    for (size_t i = 0; i < points.size(); ++i)
+      for (size_t j = i + 1; j < points.size(); ++j)
+        distances += "  " + std::to_string(i + 1) + "-" + std::to_string(j + 1) + " " +
+                     fixedDecimals(scaledDistance(points[i], points[j], space.scale, states0,
+                                                  space.scale.size() - states0),
+                                   2);
+    if (!distances.empty()) std::printf("  pairwise distances (scaled):%s\n", distances.c_str());
+    SamPlotData plot = plotOf(problem, model);
+    plot.focus = points.front();
+    plot.marked = points;
+    plot.title = "query " + describePoint(problem, result.state) + ": " +
+                 std::to_string(points.size()) + " actions";
+    std::vector<std::pair<int, int>> panels;
+    for (size_t i = states0; i < space.scale.size(); ++i)
+      for (size_t j = i + 1; j < space.scale.size(); ++j)
+        panels.emplace_back(static_cast<int>(i), static_cast<int>(j));
+    if (!panels.empty()) {
+      outputs.add(dir / "actions.svg", samSliceSvg(plot, panels));
+      written.push_back((dir / "actions.svg").string());
+    }
+    createDirectory(dir);
+  }
+  outputs.write();
+  if (simulate) std::printf("\n%d of %d actions meet the mark\n", met, simulated);
+  std::printf("wrote %zu files under %s\n", written.size(), loaded->outDir.c_str());
   return kExitOk;
 }
 
 }  // namespace
 
 int sclSamMain(int argc, char** argv) {
-  const std::string usage =
-      "usage: scl sam sample SCRIPT PROBLEM [options]   (scl sam sample --help)";
+  const std::string usage = "usage: scl sam sample|train|query SCRIPT PROBLEM [options]";
   if (argc < 2) throw UsageError("expected a subcommand; " + usage);
   const std::string_view sub = argv[1];
   if (sub == "--help" || sub == "-h") {
     std::printf(
-        "%s\n\nsubcommands:\n  sample   label points of a state-action problem by "
-        "simulating them (thesis 6.1)\n",
+        "%s\n\nsubcommands (each has --help):\n"
+        "  sample   label points of a state-action problem by simulating them (thesis 6.1)\n"
+        "  train    learn the compatibility model from the samples (thesis 6.2)\n"
+        "  query    ask the model for actions that work in a situation (thesis 6.3)\n",
         usage.c_str());
     return kExitOk;
   }
   if (sub == "sample") return sampleMain(argc - 1, argv + 1);
+  if (sub == "train") return trainMain(argc - 1, argv + 1);
+  if (sub == "query") return queryMain(argc - 1, argv + 1);
   throw UsageError("unknown subcommand '" + std::string(sub) + "'; " + usage);
 }
 
