@@ -9,7 +9,7 @@
 // 2. From a0, n actions a_i at s0 spread apart by round-robin CMA-ES (one generation of
 //    each in turn), each minimising its share of the diversity objective
 //    D = Σ_i ( C(s0, a_i) − Σ_j |a_i − a_j| − K·min_{j≠i} |a_i − a_j| ).
-// Only the model is evaluated (no simulation): a query costs milliseconds.
+// Only the model is evaluated (no simulation), some thousands of times per query.
 #pragma once
 
 #include <cstdint>

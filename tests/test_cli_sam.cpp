@@ -277,6 +277,15 @@ TEST_CASE("scl sam train and query: a model, its figures and the queried scripts
   CHECK_THAT(run.out, Catch::Contains("\"chair_height\":0.6}"));
   CHECK_THAT(run.out, Catch::Contains("\"duration\":2.5,"));
 
+  // A script queried from a query's own output directory is never overwritten.
+  const std::string queried1 = (query / "action-1.scl").string();
+  const std::string before = readText(queried1);
+  const auto overwrite = runScl("sam query " + shellQuote(queried1) + " " + shellQuote(kProblem) +
+                                " --out " + shellQuote(dir / "model") + " --state height=0.6");
+  CHECK(overwrite.exitCode == 2);
+  CHECK_THAT(overwrite.err, Catch::Contains("is the script"));
+  CHECK(readText(queried1) == before);
+
   // Bad requests and files.
   CHECK(runScl("sam query " + files + " --state hight=0.5").exitCode == 2);
   CHECK(runScl("sam query " + files + " --state height=0.9").exitCode == 2);

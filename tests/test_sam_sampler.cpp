@@ -131,3 +131,31 @@ TEST_CASE("sam sampler: an inconsistent definition is rejected", "[sam]") {
   def.population = 1;
   CHECK_THROWS_AS(SamSampler(def), std::invalid_argument);
 }
+
+TEST_CASE("sam sampler: candidates outside the range are infeasible, not clamped onto it",
+          "[sam]") {
+  // Everything compatible in a box the paths soon leave: their mutual repulsion drives
+  // them to the corners. Clamped candidates would pile up on the faces (exact bound
+  // values); infeasible ones are dropped, so no sample lies on a face and a generation
+  // returns fewer than paths x population points once the paths reach the walls.
+  SamSamplerDef def = ballDef();
+  def.initialStep = 0.2;
+  scl::ThreadPool pool(1);
+  SamSampler sampler(def);
+  size_t sampled = 0, onFace = 0, candidates = 0;
+  for (int g = 0; g < 30; ++g) {
+    const std::vector<SamPoint> points =
+        sampler.generation([](const std::vector<double>&) { return true; }, pool);
+    candidates += static_cast<size_t>(def.paths * def.population);
+    sampled += points.size();
+    for (const SamPoint& point : points)
+      for (size_t d = 0; d < point.point.size(); ++d) {
+        CHECK(point.point[d] >= def.lower[d]);
+        CHECK(point.point[d] <= def.upper[d]);
+        onFace += point.point[d] == def.lower[d] || point.point[d] == def.upper[d] ? 1 : 0;
+      }
+  }
+  CHECK(onFace == 0);
+  CHECK(sampled < candidates);
+  CHECK(sampled > candidates / 4);
+}

@@ -643,6 +643,7 @@ int queryMain(int argc, char** argv) {
   int simulated = 0, met = 0;
   OutputFiles outputs;
   std::vector<std::string> written;
+  std::vector<std::filesystem::path> directories;
   for (const SamQueryResult& result : results) {
     std::string label;
     for (size_t i = 0; i < states0; ++i)
@@ -725,8 +726,16 @@ int queryMain(int argc, char** argv) {
       outputs.add(dir / "actions.svg", samSliceSvg(plot, panels));
       written.push_back((dir / "actions.svg").string());
     }
-    createDirectory(dir);
+    directories.push_back(dir);
   }
+  // A query's scripts must never replace its inputs (e.g. a script queried from an
+  // earlier query's output directory).
+  std::vector<NamedPath> outputPaths;
+  outputPaths.reserve(written.size());
+  for (const std::string& path : written) outputPaths.push_back({"output of --out", path});
+  checkOutputsAgainstInputs({{"script", loaded->scriptPath}, {"problem", loaded->problemPath}},
+                            outputPaths);
+  for (const std::filesystem::path& dir : directories) createDirectory(dir);
   outputs.write();
   if (simulate) std::printf("\n%d of %d actions meet the mark\n", met, simulated);
   std::printf("wrote %zu files under %s\n", written.size(), loaded->outDir.c_str());
