@@ -238,6 +238,15 @@ ObjectiveEvaluation evaluateParameters(const OptimizationProblem& problem,
   return evaluateObjective(program, problem.objective, withSummary, settleCache);
 }
 
+FarmResult evaluateCandidate(const OptimizationProblem& problem, const std::vector<double>& values,
+                             const std::shared_ptr<SettleCache>& settleCache) {
+  const ObjectiveEvaluation evaluation = evaluateParameters(problem, values, false, settleCache);
+  FarmResult result;
+  result.value = evaluation.feasible ? evaluation.value : std::numeric_limits<double>::quiet_NaN();
+  result.message = evaluation.failure;
+  return result;
+}
+
 std::string characterFingerprint(const Character& character) {
   std::string text = character.name;
   auto add = [&](double value) {
@@ -429,6 +438,8 @@ OptimizeResult Optimizer::run(const OptimizeCallbacks& callbacks) {
   const auto start = Clock::now();
   const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
   ThreadPool pool(settings_.threads);
+  ThreadFarm poolFarm(pool);
+  EvaluationFarm& farm = settings_.farm ? *settings_.farm : poolFarm;
   OptimizeResult result;
   result.stopReason = "generations";
   int generationsThisRun = 0;
@@ -460,19 +471,19 @@ OptimizeResult Optimizer::run(const OptimizeCallbacks& callbacks) {
     const auto generationStart = Clock::now();
     const std::vector<std::vector<double>> population = cmaes_.ask();
     const int total = static_cast<int>(population.size());
+    const std::vector<FarmResult> results = farm.evaluate(
+        population,
+        [&](const std::vector<double>& values) {
+          if (interrupted()) return FarmResult{};  // the generation is abandoned
+          return evaluateCandidate(*problem_, values, settleCache_);
+        },
+        callbacks.evaluated, settings_.interrupt);
     std::vector<double> fitness(population.size());
     std::vector<std::string> failures(population.size());
-    std::atomic<int> done{0};
-    pool.parallelFor(population.size(), [&](size_t k) {
-      if (interrupted()) return;  // the generation is abandoned
-      const ObjectiveEvaluation evaluation =
-          evaluateParameters(*problem_, population[k], false, settleCache_);
-      fitness[k] =
-          evaluation.feasible ? evaluation.value : std::numeric_limits<double>::quiet_NaN();
-      failures[k] = evaluation.failure;
-      const int finished = ++done;
-      if (callbacks.evaluated) callbacks.evaluated(finished, total);
-    });
+    for (size_t k = 0; k < results.size(); ++k) {
+      fitness[k] = results[k].value;
+      failures[k] = results[k].message;
+    }
     if (interrupted()) {  // not told: the checkpoint of the last generation stays
       result.stopReason = "interrupted";
       break;

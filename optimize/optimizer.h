@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "optimize/cmaes.h"
+#include "optimize/evaluation_farm.h"
 #include "optimize/objective.h"
 #include "scl/compile.h"
 #include "scl/program.h"
@@ -80,6 +81,9 @@ struct OptimizeSettings {
   uint64_t seed = 1;
   /// Threads evaluating candidates, counting the caller's; 0: every core.
   int threads = 0;
+  /// Where the candidates are evaluated (e.g. over the ranks of an MPI job; not owned).
+  /// nullptr: `threads` threads of this process. Any farm gives the same run.
+  EvaluationFarm* farm = nullptr;
   /// Wall-clock budget of this invocation, seconds; no new generation starts after it
   /// (0: none).
   double timeLimit = 0.0;
@@ -196,6 +200,11 @@ CmaesDef cmaesDefinition(const OptimizationProblem& problem, const OptimizeSetti
 ObjectiveEvaluation evaluateParameters(const OptimizationProblem& problem,
                                        const std::vector<double>& values, bool withSummary = false,
                                        const std::shared_ptr<SettleCache>& settleCache = nullptr);
+
+/// One candidate as a farm evaluates it: its J, or NaN and the reason when it is
+/// infeasible (`settleCache`: as evaluateObjective's).
+FarmResult evaluateCandidate(const OptimizationProblem& problem, const std::vector<double>& values,
+                             const std::shared_ptr<SettleCache>& settleCache);
 
 /// The before/after table of `scl optimize`: J, rise time, max pelvis height in the air,
 /// airborne time and energy of two evaluations.

@@ -160,6 +160,12 @@ CmaesDef SamSampler::cmaesDef(int path, const std::vector<double>& mean) const {
 }
 
 std::vector<SamPoint> SamSampler::generation(const CompatibilityTest& test, ThreadPool& pool) {
+  ThreadFarm farm(pool);
+  return generation(test, farm);
+}
+
+std::vector<SamPoint> SamSampler::generation(const CompatibilityTest& test, EvaluationFarm& farm,
+                                             const std::atomic<bool>* interrupt) {
   ++generation_;
   std::vector<SamPoint> out;
   for (int m = 0; m < def_.paths; ++m) {
@@ -173,10 +179,21 @@ std::vector<SamPoint> SamSampler::generation(const CompatibilityTest& test, Thre
         const double beyond = std::max(def_.lower[d] - points[i][d], points[i][d] - def_.upper[d]);
         if (beyond > 0.0) outside[i] += def_.scale[d] * beyond;
       }
-    std::vector<char> labels(points.size(), 0);
-    pool.parallelFor(points.size(),
-                     [&](size_t i) { labels[i] = outside[i] == 0.0 && test(points[i]) ? 1 : 0; });
-    const std::vector<bool> compatible(labels.begin(), labels.end());
+    std::vector<std::vector<double>> inside;
+    for (size_t i = 0; i < points.size(); ++i)
+      if (outside[i] == 0.0) inside.push_back(points[i]);
+    const std::vector<FarmResult> labels = farm.evaluate(
+        inside,
+        [&](const std::vector<double>& point) {
+          FarmResult result;
+          result.value = test(point) ? 1.0 : 0.0;
+          return result;
+        },
+        nullptr, interrupt);
+    if (interrupt && interrupt->load()) return {};
+    std::vector<bool> compatible(points.size(), false);
+    for (size_t i = 0, k = 0; i < points.size(); ++i)
+      if (outside[i] == 0.0) compatible[i] = labels[k++].value == 1.0;
     int bestIndex = -1;
     std::vector<double> objective = samObjectives(points, compatible, best_, m, def_, bestIndex);
     std::vector<double> fitness(objective.size());

@@ -13,12 +13,14 @@
 // thread count.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
 
 #include "optimize/cmaes.h"
+#include "optimize/evaluation_farm.h"
 
 namespace scl {
 
@@ -95,8 +97,14 @@ class SamSampler {
   nlohmann::ordered_json serialize() const;
 
   /// One generation of every path, its points' compatibility decided by `test` on
-  /// `pool`: every candidate inside the range (one outside is infeasible: not tested,
-  /// not returned, ranked last). Throws what `test` throws.
+  /// `farm` (on an MPI farm, the other ranks run their own copy of the test): every
+  /// candidate inside the range (one outside is infeasible: not tested, not returned,
+  /// ranked last). Throws what `test` or the farm throws. When `*interrupt` is set during
+  /// the generation, it is abandoned: the result is empty and the sampler must not be
+  /// used or serialized again (resume from the last checkpoint instead).
+  std::vector<SamPoint> generation(const CompatibilityTest& test, EvaluationFarm& farm,
+                                   const std::atomic<bool>* interrupt = nullptr);
+  /// The same on the threads of `pool`.
   std::vector<SamPoint> generation(const CompatibilityTest& test, ThreadPool& pool);
 
   /// Generations run so far.

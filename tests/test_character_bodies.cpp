@@ -276,7 +276,7 @@ TEST_CASE("each character stands for 3 s under quiet-stance control scaled to it
   }
 }
 
-TEST_CASE("marks scale to the character; the human's are unchanged") {
+TEST_CASE("marks scale to the character, the human's are unchanged") {
   const MotionMark& walk = *findMotionMark("walk");
   CHECK(*markFor(walk, *humanCharacter()).minDistance == *walk.minDistance);
   const MetricsDef human = metricsFor(*humanCharacter());

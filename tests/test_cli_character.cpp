@@ -113,7 +113,7 @@ TEST_CASE("scl run --character: bad values and their exit codes", "[cli][charact
                                     "positive (found 0)"));
 }
 
-TEST_CASE("scl optimize --character: every candidate uses it; resume checks it",
+TEST_CASE("scl optimize --character: every candidate uses it, resume checks it",
           "[cli][character]") {
   TempDir dir;
   writeText(dir.path() / "s.scl", kScript);

@@ -230,7 +230,7 @@ TEST_CASE("Ctrl-C stops scl run: exit 130, nothing written", "[cli][signals]") {
   CHECK(dir.entries() == std::vector<std::string>{"long.scl", "stdout"});  // no temporary
 }
 
-TEST_CASE("SIGTERM stops scl optimize after a generation; the suggested command resumes",
+TEST_CASE("SIGTERM stops scl optimize after a generation, the suggested command resumes",
           "[cli][signals]") {
   TempDir dir;
   const std::string script = dir / "s.scl";

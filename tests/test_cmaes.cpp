@@ -101,7 +101,7 @@ void step(Cmaes& cmaes, const Objective& objective, int generations) {
 
 }  // namespace
 
-TEST_CASE("Random: the sequence depends only on the seed; normals are standard", "[cmaes]") {
+TEST_CASE("Random: the sequence depends only on the seed, normals are standard", "[cmaes]") {
   Random a(42), b(42), c(43);
   bool differs = false;
   for (int i = 0; i < 100; ++i) {

@@ -50,7 +50,7 @@ TEST_CASE("lexer: NUL and binary bytes are diagnostics, one per run") {
   CHECK(tokens.back().kind == scl::TokenKind::EndOfFile);
 }
 
-TEST_CASE("rendering: file:line:col, source line and caret; unclosed bracket note") {
+TEST_CASE("rendering: file:line:col, source line and caret, unclosed bracket note") {
   const std::string source = "{\n  [leftShoulder 30\n}\n";
   scl::CompileResult result = scl::compile(source, "s.scl");
   CHECK(scl::renderDiagnostics(result.diagnostics, source) ==

@@ -86,7 +86,7 @@ TEST_CASE("sam model: the saved text reads back to the same predictions", "[sam]
   CHECK_THROWS_AS(SamModel::fromText(text, {1.0}), std::runtime_error);  // 3-D vectors
 }
 
-TEST_CASE("sam model: weights, C and gamma change the model; bad data is refused", "[sam][model]") {
+TEST_CASE("sam model: weights, C and gamma change the model, bad data is refused", "[sam][model]") {
   const Data train = sample(600, 5);
   scl::SamModelDef heavy;
   heavy.incompatibleWeight = 4.0;

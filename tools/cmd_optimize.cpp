@@ -9,12 +9,15 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <thread>
 
 #include "optimize/optimizer.h"
+#include "scl/character_file.h"
 #include "tools/cli.h"
+#include "tools/cluster.h"
 #include "tools/commands.h"
 #include "tools/interrupt.h"
 
@@ -65,9 +68,87 @@ class ProgressBar {
   int generation_ = 0, generations_ = 0;
 };
 
+// The farm's figures after a run (docs/cluster.md's scaling model reads them): how busy
+// the evaluators were, an evaluation's mean time, each generation's longest on average,
+// and the time outside the generations' evaluations.
+std::string farmReport(const EvaluationFarm& farm, double runSeconds) {
+  const FarmStatistics statistics = farm.statistics();
+  char text[512];
+  std::snprintf(text, sizeof text,
+                "evaluators (%s) busy %.1f%% of the time: %lld evaluations in %.2f s, %.1f ms "
+                "each on average, the longest of a generation %.1f ms on average; %.2f s "
+                "outside them (first and last evaluations, CMA-ES, outputs)",
+                farm.describe().c_str(), 100.0 * statistics.efficiency(),
+                static_cast<long long>(statistics.evaluations), statistics.batchSeconds,
+                1e3 * statistics.busySeconds /
+                    static_cast<double>(std::max<int64_t>(1, statistics.evaluations)),
+                1e3 * statistics.longestSeconds /
+                    static_cast<double>(std::max<int64_t>(1, statistics.batches)),
+                std::max(0.0, runSeconds - statistics.batchSeconds));
+  return text;
+}
+
+// What every worker rank of an MPI job sets up (docs/cluster.md): the inputs exactly as
+// rank 0 read them, so that no rank needs to read them again (only a character file the
+// script or --character names is read by every rank, and its fingerprint is compared).
+std::string optimizationJob(const OptimizationProblem& problem,
+                            const std::optional<std::string>& character, int threads) {
+  const nlohmann::json job = {
+      {"command", "optimize"},
+      {"script", problem.scriptSource},
+      {"script_file", problem.scriptFile},
+      {"objective", problem.objectiveSource},
+      {"objective_file", problem.objectiveFile},
+      {"character", character ? nlohmann::json(*character) : nlohmann::json()},
+      {"fingerprint", characterFingerprint(*problem.program.character)},
+      {"threads", threads}};
+  return job.dump();
+}
+
+// A worker rank's side of optimizationJob(): the same problem, evaluated the same way.
+WorkerJob optimizationWorker(const std::string& text, int defaultThreads) {
+  const nlohmann::json job = nlohmann::json::parse(text);
+  CompileOptions options;
+  if (!job.at("character").is_null()) {
+    const std::string name = job.at("character").get<std::string>();
+    CharacterLoad load = loadCharacter(name);
+    if (!load.ok()) throw std::runtime_error("cannot load the character '" + name + "'");
+    options.character = load.character;
+  }
+  ProblemResult setup = makeProblem(
+      job.at("script").get<std::string>(), job.at("script_file").get<std::string>(),
+      job.at("objective").get<std::string>(), job.at("objective_file").get<std::string>(), options);
+  if (!setup.problem)
+    throw std::runtime_error(
+        "the script or the objective does not compile here: " +
+        (setup.diagnostics.empty() ? std::string("?") : setup.diagnostics.front().message));
+  auto problem = std::make_shared<const OptimizationProblem>(std::move(*setup.problem));
+  if (characterFingerprint(*problem->program.character) != job.at("fingerprint"))
+    throw std::runtime_error("its character '" + problem->program.character->name +
+                             "' differs from rank 0's: every host must see the same "
+                             "character file");
+  auto cache = std::make_shared<SettleCache>();
+  WorkerJob worker;
+  worker.task = [problem, cache](const std::vector<double>& values) {
+    return evaluateCandidate(*problem, values, cache);
+  };
+  const int threads = job.at("threads").get<int>();
+  worker.threads = threads > 0 ? threads : defaultThreads;
+  return worker;
+}
+
 }  // namespace
 
 int sclOptimizeMain(int argc, char** argv) {
+  // Under mpirun every rank but 0 only evaluates what rank 0 hands out.
+  Cluster cluster;
+  if (cluster.isWorker()) {
+    InterruptGuard interrupt;
+    return cluster.serve(
+        [&](const std::string& job) { return optimizationWorker(job, cluster.defaultThreads()); },
+        interrupt);
+  }
+
   cxxopts::Options options("scl optimize",
                            "Tune a script's @ numbers with CMA-ES against an objective file.");
   options.positional_help("SCRIPT OBJECTIVE");
@@ -80,7 +161,9 @@ int sclOptimizeMain(int argc, char** argv) {
                              "(max(|value|, kind floor), at most its range)",
                              cxxopts::value<double>()->default_value("0.2"))(
       "seed", "random seed", cxxopts::value<uint64_t>()->default_value("1"))(
-      "threads", "threads evaluating candidates (default: every core; at most 4 per core)",
+      "threads",
+      "threads evaluating candidates (default: every core; at most 4 per core; under mpirun: "
+      "per rank, default the cores shared among the ranks on a machine)",
       cxxopts::value<int>())("time-limit",
                              "wall-clock budget in seconds; no generation starts after it",
                              cxxopts::value<double>())(
@@ -170,15 +253,18 @@ int sclOptimizeMain(int argc, char** argv) {
   }
   InterruptGuard interrupt;
   settings.interrupt = &interrupt.requested();
+  const int threads = settings.threads > 0 ? settings.threads : cluster.defaultThreads();
 
   try {
+    const std::unique_ptr<EvaluationFarm> farm = cluster.makeFarm(
+        optimizationJob(problem, character, settings.threads), threads, settings.interrupt);
+    settings.farm = farm.get();
     Optimizer optimizer(problem, settings);
-    const int threads = settings.threads > 0 ? settings.threads : cores;
     std::fprintf(stderr,
-                 "%s %zu parameters of %s against %s: %d candidates/generation, %d %s, out %s\n",
+                 "%s %zu parameters of %s against %s: %d candidates/generation, %s, out %s\n",
                  settings.resume ? "resuming" : "optimizing", problem.initial.size(),
                  scriptPath.c_str(), objectivePath.c_str(), optimizer.cmaes().populationSize(),
-                 threads, threads == 1 ? "thread" : "threads", settings.outDir.c_str());
+                 farm->describe().c_str(), settings.outDir.c_str());
 
     ProgressBar bar(isatty(STDERR_FILENO) != 0);
     bar.setGeneration(optimizer.cmaes().generation() + 1, settings.generations);
@@ -200,8 +286,14 @@ int sclOptimizeMain(int argc, char** argv) {
       if (!failure.empty()) std::fprintf(stderr, "  (first infeasible: %s)\n", failure.c_str());
       bar.setGeneration(record.generation + 1, settings.generations);
     };
+    const auto runStart = std::chrono::steady_clock::now();
     const OptimizeResult result = optimizer.run(callbacks);
     bar.clear();
+    const double runSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
+    const FarmStatistics statistics = farm->statistics();
+    if (statistics.evaluations > 0)
+      std::fprintf(stderr, "%s\n", farmReport(*farm, runSeconds).c_str());
     if (result.interrupted) {
       const int done = result.log.empty() ? 0 : result.log.back().generation;
       std::error_code error;
@@ -212,12 +304,21 @@ int sclOptimizeMain(int argc, char** argv) {
         return interrupt.exitCode();
       }
       const std::string characterOption = character ? " --character " + *character : "";
+      // Under mpirun a SIGTERM usually means that mpirun is ending the job because a rank
+      // ended (its message says which) or that the job was cancelled.
+      const std::string launcher =
+          cluster.ranks() > 1 ? "mpirun -np " + std::to_string(cluster.ranks()) + " " : "";
       std::fprintf(stderr,
-                   "scl optimize: interrupted after generation %d; the checkpoint and report "
-                   "are in %s; continue with: scl optimize %s %s --out %s%s --resume "
-                   "--generations %d\n",
-                   done, settings.outDir.c_str(), scriptPath.c_str(), objectivePath.c_str(),
-                   settings.outDir.c_str(), characterOption.c_str(), settings.generations);
+                   "scl optimize: %s after generation %d; the checkpoint and report "
+                   "are in %s; continue with: %sscl optimize %s %s --out %s%s --resume "
+                   "--generations %d%s\n",
+                   cluster.ranks() > 1 && interrupt.exitCode() == 143
+                       ? "stopped by SIGTERM (mpirun ends the job when a rank ends)"
+                       : "interrupted",
+                   done, settings.outDir.c_str(), launcher.c_str(), scriptPath.c_str(),
+                   objectivePath.c_str(), settings.outDir.c_str(), characterOption.c_str(),
+                   settings.generations,
+                   cluster.ranks() > 1 ? " (with any number of ranks, or none)" : "");
       return interrupt.exitCode();
     }
 

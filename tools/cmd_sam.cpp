@@ -26,6 +26,7 @@
 #include "scl/compile.h"
 #include "scl/printer.h"
 #include "tools/cli.h"
+#include "tools/cluster.h"
 #include "tools/commands.h"
 #include "tools/filmstrip.h"
 #include "tools/interrupt.h"
@@ -240,7 +241,60 @@ ResumedRun readCheckpoint(const LoadedProblem& loaded, const std::filesystem::pa
   return run;
 }
 
+// What every worker rank of an MPI job sets up (docs/cluster.md): the script and the
+// problem exactly as rank 0 read them.
+std::string samplingJob(const LoadedProblem& loaded, int threads) {
+  const nlohmann::json job = {
+      {"command", "sam sample"},
+      {"script", loaded.scriptSource},
+      {"script_file", loaded.scriptPath},
+      {"problem", loaded.problemSource},
+      {"problem_file", loaded.problemPath},
+      {"fingerprint", characterFingerprint(*loaded.problem.program.character)},
+      {"threads", threads}};
+  return job.dump();
+}
+
+// The label of a point as every rank computes it: 1 compatible, 0 not.
+FarmResult compatibilityLabel(const SamProblem& problem, const std::vector<double>& point) {
+  FarmResult result;
+  result.value = samCompatible(problem, point) ? 1.0 : 0.0;
+  return result;
+}
+
+// A worker rank's side of samplingJob().
+WorkerJob samplingWorker(const std::string& text, int defaultThreads) {
+  const nlohmann::json job = nlohmann::json::parse(text);
+  const std::string scriptFile = job.at("script_file").get<std::string>();
+  const std::string problemFile = job.at("problem_file").get<std::string>();
+  CompileResult compiled = compile(job.at("script").get<std::string>(), scriptFile);
+  ProblemParseResult parsed = parseProblem(job.at("problem").get<std::string>(), problemFile);
+  if (!compiled.ok() || !parsed.ok())
+    throw std::runtime_error("the script or the problem does not compile here");
+  auto problem = std::make_shared<const SamProblem>(
+      bindSamProblem(std::move(*compiled.program), std::move(*parsed.problem)));
+  if (characterFingerprint(*problem->program.character) != job.at("fingerprint"))
+    throw std::runtime_error(
+        "its character differs from rank 0's: every host must see the "
+        "same character file");
+  WorkerJob worker;
+  worker.task = [problem](const std::vector<double>& point) {
+    return compatibilityLabel(*problem, point);
+  };
+  const int threads = job.at("threads").get<int>();
+  worker.threads = threads > 0 ? threads : defaultThreads;
+  return worker;
+}
+
 int sampleMain(int argc, char** argv) {
+  // Under mpirun every rank but 0 only simulates the points rank 0 hands out.
+  Cluster cluster;
+  if (cluster.isWorker()) {
+    InterruptGuard interrupt;
+    return cluster.serve(
+        [&](const std::string& job) { return samplingWorker(job, cluster.defaultThreads()); },
+        interrupt);
+  }
   cxxopts::Options options("scl sam sample",
                            "Sample a state-action compatibility model: label points of "
                            "situation and action by simulating them.");
@@ -248,11 +302,13 @@ int sampleMain(int argc, char** argv) {
   options.add_options()("generations", "generations of every sampling path, in total",
                         cxxopts::value<int>()->default_value("50"))(
       "seed", "random seed", cxxopts::value<uint64_t>()->default_value("1"))(
-      "threads", "threads simulating points (default: every core)", cxxopts::value<int>())(
-      "points",
-      "sample until at least this many points in total (then --generations, "
-      "unless given, is no limit)",
-      cxxopts::value<long>())(
+      "threads",
+      "threads simulating points (default: every core; under mpirun: per rank, default the "
+      "cores shared among the ranks on a machine)",
+      cxxopts::value<int>())("points",
+                             "sample until at least this many points in total (then --generations, "
+                             "unless given, is no limit)",
+                             cxxopts::value<long>())(
       "resume", "continue the run checkpointed in the output directory (its seed wins)");
   const auto parsed = parseOptions(
       options, argc, argv, "scl sam sample",
@@ -299,14 +355,16 @@ int sampleMain(int argc, char** argv) {
   for (const SamPoint& point : run.points) incompatible += point.compatible ? 0 : 1;
 
   InterruptGuard interrupt;
-  ThreadPool pool(threads);
+  const std::unique_ptr<EvaluationFarm> farm =
+      cluster.makeFarm(samplingJob(*loaded, threads),
+                       threads > 0 ? threads : cluster.defaultThreads(), &interrupt.requested());
   std::fprintf(
       stderr,
       "sampling %s against %s: %zu dimensions, %d paths x %d points per generation, "
-      "%d %s, out %s%s\n",
+      "%s, out %s%s\n",
       loaded->scriptPath.c_str(), loaded->problemPath.c_str(), problem.columns.size(),
-      problem.sampler.paths, problem.sampler.population, pool.threadCount(),
-      pool.threadCount() == 1 ? "thread" : "threads", loaded->outDir.c_str(),
+      problem.sampler.paths, problem.sampler.population, farm->describe().c_str(),
+      loaded->outDir.c_str(),
       resume ? (", resuming after generation " + std::to_string(sampler.generations())).c_str()
              : "");
   const auto start = std::chrono::steady_clock::now();
@@ -314,21 +372,27 @@ int sampleMain(int argc, char** argv) {
     return run.wallTime +
            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  const auto test = [&](const std::vector<double>& point) { return samCompatible(problem, point); };
+  const auto test = [&](const std::vector<double>& point) {
+    return compatibilityLabel(problem, point).value == 1.0;
+  };
   size_t sampledHere = 0;
   const auto done = [&] {
     return sampler.generations() >= generations ||
            (targetPoints > 0 && static_cast<long>(run.points.size()) >= targetPoints);
   };
+  int lastWritten = sampler.generations();
   while (!done()) {
+    // A generation interrupted half way is abandoned: the last checkpoint stays.
+    std::vector<SamPoint> points;
+    if (!interrupt.requested()) points = sampler.generation(test, *farm, &interrupt.requested());
     if (interrupt.requested()) {
       std::fprintf(stderr,
                    "scl sam sample: interrupted after generation %d; %s holds its %zu points "
                    "(--resume continues)\n",
-                   sampler.generations(), samplesPath.c_str(), run.points.size());
+                   lastWritten, samplesPath.c_str(), run.points.size());
       return interrupt.exitCode();
     }
-    for (SamPoint& point : sampler.generation(test, pool)) {
+    for (SamPoint& point : points) {
       incompatible += point.compatible ? 0 : 1;
       run.points.push_back(std::move(point));
       ++sampledHere;
@@ -338,6 +402,7 @@ int sampleMain(int argc, char** argv) {
     outputs.add(samplesPath, samplesCsv(problem, run.points));
     outputs.add(checkpointPath, checkpointText(*loaded, run.seed, wallTime(), run.points, sampler));
     outputs.write();
+    lastWritten = sampler.generations();
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const std::string of = generations == std::numeric_limits<int>::max()
@@ -347,6 +412,11 @@ int sampleMain(int argc, char** argv) {
                  sampler.generations(), of.c_str(), run.points.size(), incompatible,
                  elapsed > 0 ? static_cast<double>(sampledHere) / elapsed : 0.0);
   }
+  const FarmStatistics statistics = farm->statistics();
+  if (statistics.evaluations > 0)
+    std::fprintf(stderr, "evaluators (%s) busy %.1f%% of the time, %lld simulations\n",
+                 farm->describe().c_str(), 100.0 * statistics.efficiency(),
+                 static_cast<long long>(statistics.evaluations));
   std::printf("%zu points (%d incompatible) in %s\n", run.points.size(), incompatible,
               samplesPath.c_str());
   return kExitOk;
