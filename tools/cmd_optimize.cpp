@@ -308,17 +308,18 @@ int sclOptimizeMain(int argc, char** argv) {
       // ended (its message says which) or that the job was cancelled.
       const std::string launcher =
           cluster.ranks() > 1 ? "mpirun -np " + std::to_string(cluster.ranks()) + " " : "";
-      std::fprintf(stderr,
-                   "scl optimize: %s after generation %d; the checkpoint and report "
-                   "are in %s; continue with: %sscl optimize %s %s --out %s%s --resume "
-                   "--generations %d%s\n",
-                   cluster.ranks() > 1 && interrupt.exitCode() == 143
-                       ? "stopped by SIGTERM (mpirun ends the job when a rank ends)"
-                       : "interrupted",
-                   done, settings.outDir.c_str(), launcher.c_str(), scriptPath.c_str(),
-                   objectivePath.c_str(), settings.outDir.c_str(), characterOption.c_str(),
-                   settings.generations,
-                   cluster.ranks() > 1 ? " (with any number of ranks, or none)" : "");
+      std::fprintf(
+          stderr,
+          "scl optimize: %s after generation %d; the checkpoint and report "
+          "are in %s; continue with: %sscl optimize %s %s --out %s%s --resume "
+          "--generations %d%s\n",
+          cluster.ranks() > 1 && interrupt.exitCode() == 143
+              ? "stopped by SIGTERM (from mpirun: the job was interrupted or cancelled, or a rank "
+                "ended, as mpirun says)"
+              : "interrupted",
+          done, settings.outDir.c_str(), launcher.c_str(), scriptPath.c_str(),
+          objectivePath.c_str(), settings.outDir.c_str(), characterOption.c_str(),
+          settings.generations, cluster.ranks() > 1 ? " (with any number of ranks, or none)" : "");
       return interrupt.exitCode();
     }
 

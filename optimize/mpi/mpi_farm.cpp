@@ -31,6 +31,16 @@ constexpr auto kPollInterval = std::chrono::microseconds(200);
 
 using Clock = std::chrono::steady_clock;
 
+// A worker's texts (a failure's reason) are cut to this many bytes, so that its messages
+// stay below MPI's eager limit and a send from a worker never waits for rank 0 — which may
+// itself be waiting to send that worker a large task.
+constexpr size_t kMaxWorkerText = 2000;
+
+std::string cut(std::string text) {
+  if (text.size() > kMaxWorkerText) text = text.substr(0, kMaxWorkerText - 3) + "...";
+  return text;
+}
+
 void check(int code, const char* what) {
   if (code == MPI_SUCCESS) return;
   char text[MPI_MAX_ERROR_STRING];
@@ -366,7 +376,7 @@ int serveMpiWorker(MpiSession& session,
   try {
     job = setup(Reader(first->bytes).restText());
   } catch (const std::exception& error) {
-    send(0, kTagFailed, "on " + session.host() + ": " + error.what());
+    send(0, kTagFailed, cut("on " + session.host() + ": " + error.what()));
     return awaitStop(interrupt, 3);
   }
   EvaluatorThreads threads(std::max(1, job.threads));
@@ -393,7 +403,7 @@ int serveMpiWorker(MpiSession& session,
     for (EvaluatorThreads::Finished& finished :
          threads.collect(heard ? std::chrono::microseconds(0) : kPollInterval)) {
       if (!finished.error.empty()) {
-        send(0, kTagFailed, "on " + session.host() + ": " + finished.error);
+        send(0, kTagFailed, cut("on " + session.host() + ": " + finished.error));
         continue;
       }
       send(0, kTagResult,
@@ -401,7 +411,7 @@ int serveMpiWorker(MpiSession& session,
                .put(finished.tag)
                .put(finished.result.value)
                .put(finished.seconds)
-               .putText(finished.result.message)
+               .putText(cut(finished.result.message))
                .bytes());
     }
   }
