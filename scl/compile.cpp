@@ -32,6 +32,33 @@ std::vector<Diagnostic> sortedByLocation(std::vector<Diagnostic> diagnostics) {
   return sorted;
 }
 
+// Passes every piece on to the binder and keeps a copy in a syntax tree
+// (CompileOptions::syntaxTree).
+class TreeTee : public ScriptVisitor {
+ public:
+  TreeTee(ScriptVisitor& next, syntax::Script& tree) : next_(next), tree_(tree) {}
+  void scene(syntax::SceneHeader header) override {
+    tree_.scene = header;
+    next_.scene(std::move(header));
+  }
+  void define(syntax::Define block) override {
+    tree_.defines.push_back(block);
+    next_.define(std::move(block));
+  }
+  void phase(syntax::Phase phase, bool last) override {
+    tree_.phases.push_back(phase);
+    next_.phase(std::move(phase), last);
+  }
+  void end(std::optional<syntax::Finally> finally) override {
+    tree_.finally = finally;
+    next_.end(std::move(finally));
+  }
+
+ private:
+  ScriptVisitor& next_;
+  syntax::Script& tree_;
+};
+
 }  // namespace
 
 CompileResult compile(std::string_view source, std::string_view fileName,
@@ -44,7 +71,13 @@ CompileResult compile(std::string_view source, std::string_view fileName,
   std::filesystem::path baseDirectory = options.baseDirectory;
   if (baseDirectory.empty()) baseDirectory = std::filesystem::path(fileName).parent_path();
   ScriptBinder binder(sink, options.character, std::move(baseDirectory));
-  parse(source, fileName, sink, binder);
+  if (options.syntaxTree) {
+    *options.syntaxTree = {};
+    TreeTee tee(binder, *options.syntaxTree);
+    parse(source, fileName, sink, tee);
+  } else {
+    parse(source, fileName, sink, binder);
+  }
   CompileResult result;
   std::optional<Program> program = binder.take();
   if (!hasErrors(sink.diagnostics())) result.program = std::move(program);

@@ -11,6 +11,7 @@
 
 #include "scl/diagnostics.h"
 #include "scl/program.h"
+#include "scl/syntax.h"
 
 namespace scl {
 
@@ -31,6 +32,10 @@ struct CompileOptions {
   /// Where a relative `scene character: "FILE"` is read from. Empty: the directory of
   /// `fileName` (the working directory for a bare file name).
   std::filesystem::path baseDirectory;
+  /// When set, receives the syntax tree as the parser read it (every phase kept, so it
+  /// costs memory in proportion to the script), beside the binding: an editor's outline,
+  /// references and hovers come from the same single pass as the diagnostics.
+  syntax::Script* syntaxTree = nullptr;
 };
 
 /// Lexes, parses and binds one script. Never throws on any input.

@@ -15,6 +15,7 @@
 #include "scl/printer.h"
 #include "tools/cli.h"
 #include "tools/commands.h"
+#include "tools/lsp/check_json.h"
 
 namespace scl {
 
@@ -24,7 +25,8 @@ namespace {
 // usage error), nullopt to go on.
 std::optional<int> parseOptions(cxxopts::Options& options, int argc, char** argv,
                                 std::vector<std::string>& files,
-                                std::optional<std::string>* character = nullptr) {
+                                std::optional<std::string>* character = nullptr,
+                                std::string* format = nullptr) {
   options.add_options()("h,help", "Show this help")("files", "Script files",
                                                     cxxopts::value<std::vector<std::string>>());
   if (character)
@@ -32,6 +34,11 @@ std::optional<int> parseOptions(cxxopts::Options& options, int argc, char** argv
                           "check scripts for this character (a built-in name or a .character "
                           "file), overriding their scene character:",
                           cxxopts::value<std::string>(), "NAME|FILE");
+  if (format)
+    options.add_options()("format",
+                          "text (file:line:col: error: ... on stderr) or json (one object on "
+                          "stdout, for tools and CI annotations)",
+                          cxxopts::value<std::string>()->default_value("text"), "text|json");
   options.parse_positional({"files"});
   try {
     auto result = options.parse(argc, argv);
@@ -41,6 +48,7 @@ std::optional<int> parseOptions(cxxopts::Options& options, int argc, char** argv
     }
     if (result.count("files")) files = result["files"].as<std::vector<std::string>>();
     if (character && result.count("character")) *character = result["character"].as<std::string>();
+    if (format) *format = result["format"].as<std::string>();
   } catch (const cxxopts::exceptions::exception& error) {
     std::cerr << options.program() << ": " << error.what() << "\n";
     return 2;
@@ -63,7 +71,14 @@ int sclCheckMain(int argc, char** argv) {
   options.positional_help("FILE...");
   std::vector<std::string> files;
   std::optional<std::string> characterOption;
-  if (auto done = parseOptions(options, argc, argv, files, &characterOption)) return *done;
+  std::string format;
+  if (auto done = parseOptions(options, argc, argv, files, &characterOption, &format)) return *done;
+  if (format != "text" && format != "json") {
+    std::cerr << "scl check: unknown --format '" << format << "' (text or json)\n";
+    return 2;
+  }
+  const bool json = format == "json";
+  nlohmann::ordered_json report = nlohmann::ordered_json::array();
   if (files.empty()) {
     std::cerr << "scl check: no file given (try 'scl check --help')\n";
     return 2;
@@ -80,19 +95,31 @@ int sclCheckMain(int argc, char** argv) {
       source = readInputFile(file, character ? "character file" : "script");
     } catch (const InputFileError& error) {
       std::cerr << "scl check: " << error.what() << "\n";
+      if (json) report.push_back(lsp::uncheckedFileJson(file, error.what()));
       code = std::max<int>(code, error.exitCode());
       continue;
     }
+    std::vector<Diagnostic> diagnostics;
+    bool ok = false;
     if (character) {
-      const CharacterLoad load = compileCharacter(source, file);
-      std::cerr << renderDiagnostics(load.diagnostics, source);
-      if (!load.ok()) code = std::max<int>(code, kExitInputError);
-      continue;
+      CharacterLoad load = compileCharacter(source, file);
+      diagnostics = std::move(load.diagnostics);
+      ok = load.ok();
+    } else {
+      CompileResult result = compile(source, file, compileOptions);
+      diagnostics = std::move(result.diagnostics);
+      ok = result.ok();
     }
-    CompileResult result = compile(source, file, compileOptions);
-    std::cerr << renderDiagnostics(result.diagnostics, source);
-    if (!result.ok()) code = std::max<int>(code, kExitInputError);
+    if (json)
+      report.push_back(lsp::checkedFileJson(file, diagnostics, source));
+    else
+      std::cerr << renderDiagnostics(diagnostics, source);
+    if (!ok) code = std::max<int>(code, kExitInputError);
   }
+  if (json)
+    std::cout << lsp::checkReportJson(std::move(report))
+                     .dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+              << "\n";
   return code;
 }
 

@@ -37,4 +37,8 @@ int sclCharacterMain(int argc, char** argv);
 /// error), 2 (usage error, no display).
 int sclViewMain(int argc, char** argv);
 
+/// `scl lsp`: the language server on standard input and output (docs/editors.md); exit 0
+/// after the client's shutdown and exit, 1 when the input ends first, 2 on a usage error.
+int sclLspMain(int argc, char** argv);
+
 }  // namespace scl

@@ -50,6 +50,7 @@ constexpr Subcommand kSubcommands[] = {
      scl::sclCharacterMain},
     {"version", "print the version and the git commit it was built from", versionMain},
 };
+    {"lsp", "the language server for editors (Language Server Protocol on stdio)", scl::sclLspMain},
 
 void printUsage(std::FILE* out) {
   std::fprintf(

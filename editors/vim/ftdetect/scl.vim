@@ -1,0 +1,2 @@
+" SCL scripts (docs/language.md): *.scl files are filetype scl.
+autocmd BufRead,BufNewFile *.scl setfiletype scl

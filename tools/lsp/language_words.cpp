@@ -1,0 +1,92 @@
+#include "tools/lsp/language_words.h"
+
+#include <array>
+
+namespace scl::lsp {
+
+namespace {
+
+constexpr std::array<KeywordInfo, 42> kKeywords = {{
+    // Primitives.
+    {"vf",
+     "**vf**: virtual force, `[vf (fx, fy) on: LINK by: JOINT]`: the force (fx, fy) N at the "
+     "`on:` link's centre of mass, as torques of the joints from `by:` (Jacobian transpose)"},
+    {"sb",
+     "**sb**: stance balance, `[vf sb(kp, kd) on: LINK by: JOINT]`: the horizontal force "
+     "kp·(x_d − x_com) − kd·ẋ_com toward the middle of the feet; kp N/m, kd N·s/m"},
+    {"ik",
+     "**ik**: two-link inverse kinematics, `[ik (x, y), ... on: WRIST|ANKLE rel: JOINT time: T]`: "
+     "the effector moves through the targets (m, from the `rel:` joint at phase start) over T s"},
+    {"relax",
+     "**relax**: `[relax JOINTS strength s]`: τ = −s·kd·θ̇, the joints follow gravity, damped; s "
+     "from 0 to 1"},
+    {"gc",
+     "**gc**: gravity compensation, `[gc by: JOINT strength s]`: a force −m·g on every link, "
+     "through the chain from the base (default: the feet in contact); s from 0 to 1, default 1"},
+    {"symm", "**symm**: the previous primitive of the phase with left and right swapped"},
+    {"com",
+     "**com**: feature, the whole-body centre of mass tracks (x, y) m from the middle of the "
+     "feet; kp 1/s², kd 1/s, time: s, weight, priority"},
+    {"angmom",
+     "**angmom**: feature, the centroidal angular momentum tracks L kg·m²/s; kd 1/s, weight, "
+     "priority"},
+    {"track",
+     "**track**: feature, a joint's position or a link's centre of mass tracks (x, y) m from "
+     "the feet's middle, or a link's world angle tracks degrees; kp, kd, time:, weight, priority"},
+    {"posture",
+     "**posture**: feature, the posture task toward the phase's PD targets; kp 1/s², kd 1/s, "
+     "weight, priority"},
+    {"support", "**support**: feature, the links whose contacts the QP may use"},
+    // Named arguments and PD frames.
+    {"on", "**on:** the link a virtual force acts on, or the effector (wrist, ankle) of ik"},
+    {"by", "**by:** the joint whose chain realises a virtual force, or the base of gc"},
+    {"rel", "**rel:** the joint whose position at phase start the ik targets are offsets from"},
+    {"time", "**time:** seconds to move the target from its value at phase start"},
+    {"strength", "**strength** scale from 0 to 1 (relax: of the damping; gc: of the weight)"},
+    {"kp", "**kp** proportional gain (stance balance N/m; features 1/s²)"},
+    {"kd", "**kd** derivative gain (stance balance N·s/m; features 1/s)"},
+    {"weight", "**weight** of a feature's squared error within its priority level"},
+    {"priority", "**priority** strict priority level of a feature, 1 (highest) to 9"},
+    {"child", "**child**: the target is the child link's world angle, degrees"},
+    {"parent", "**parent**: the target is the parent link's world angle, degrees"},
+    // Transitions and structure.
+    {"after", "**after t**: the phase ends t seconds after it began"},
+    {"when", "**when contact ...**: the phase ends when the contact condition holds"},
+    {"and", "**and when contact LINKS after t**: the contact condition, checked from t s on"},
+    {"or", "**or after t**: the fallback of `when contact`: the phase ends after t s without it"},
+    {"contact",
+     "**contact** [established|lost|changed] [any|all] LINKS: latched per link since the phase "
+     "began"},
+    {"established",
+     "**established**: the link gained contact since the phase began and touches now"},
+    {"lost", "**lost**: the link lost contact since the phase began and is free now"},
+    {"changed", "**changed**: established or lost"},
+    {"any", "**any**: one listed link meets the condition"},
+    {"all", "**all**: every listed link meets the condition"},
+    {"backto",
+     "**backto NAME**: the transition leads back to the phase NAME (`N times`: a counted cycle)"},
+    {"times", "**N times**: the cycle runs N times in all, then goes on"},
+    {"finally", "**finally** TRANSITION **backto** NAME: the last phase's exit, a cycle"},
+    {"define", "**define NAME { ... }**: a block of primitives used as `[NAME]` in phases"},
+    {"scene",
+     "**scene**: the initial state: character:, pose:, env:, height: (chair seat, m), "
+     "duration: (s)"},
+    {"pose", "**pose:** the initial pose of the character"},
+    {"env", "**env:** the environment: flat, or chair"},
+    {"character",
+     "**character:** a built-in character's name or, in quotes, a character file's path"},
+    {"height", "**height:** the chair's seat height, m (0.05 to 1.5)"},
+    {"duration", "**duration:** the default run length, s (at most 3600)"},
+}};
+
+}  // namespace
+
+std::span<const KeywordInfo> keywords() { return kKeywords; }
+
+std::string_view keywordMeaning(std::string_view word) {
+  for (const KeywordInfo& keyword : kKeywords)
+    if (keyword.word == word) return keyword.meaning;
+  return {};
+}
+
+}  // namespace scl::lsp

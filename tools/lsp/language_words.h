@@ -1,0 +1,25 @@
+// The words of SCL the server explains and completes: every keyword with its one-line
+// meaning and units (docs/language.md, docs/primitives.md, docs/features.md).
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace scl::lsp {
+
+/// A keyword and what it means.
+struct KeywordInfo {
+  /// The keyword as written (without a colon).
+  std::string_view word;
+  /// One line, markdown, with units.
+  std::string_view meaning;
+};
+
+/// Every keyword of scripts: primitives, their named arguments, transitions, the scene
+/// header's arguments, blocks.
+std::span<const KeywordInfo> keywords();
+
+/// The meaning of `word` when it is a keyword; empty otherwise.
+std::string_view keywordMeaning(std::string_view word);
+
+}  // namespace scl::lsp
