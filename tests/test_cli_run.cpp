@@ -333,7 +333,7 @@ TEST_CASE("scl run --feature-rate: checked, and a warning of the feature QP is p
 }
 
 TEST_CASE(
-    "scl run --pd: explicit or stable, reported in the summary; anything else is a usage "
+    "scl run --pd: explicit or stable, reported in the summary, anything else is a usage "
     "error") {
   const std::string idle = "run " + kCliScripts + "supine_idle.scl --duration 0.2 --json ";
   Outcome bad = runScl(idle + "--pd implicit");

@@ -18,6 +18,7 @@
 #include "runtime/runner.h"
 #include "scl/compile.h"
 #include "tools/viewer/camera.h"
+#include "tools/viewer/layout.h"
 #include "tools/viewer/renderer.h"
 
 namespace {
@@ -85,8 +86,11 @@ TEST_CASE("viewer screenshot: size, colours and the standing character in place"
   scl::Runner runner(*compiled.program, scl::simulationDefFor(*compiled.program));
   runner.runUntil(0.5);
   const scl::CharacterState& state = runner.state();
-  scl::Camera camera(scl::CameraDef{}, scl::Vec2(800, 600));
-  camera.snapTo(state.com);
+  // The scene is the window less the HUD band, the time bar and the status line.
+  const scl::ViewerLayout layout = scl::viewerLayout(800, 600, false);
+  scl::Camera camera(scl::CameraDef{}, scl::Vec2(layout.scene.width, layout.scene.height),
+                     scl::Vec2(layout.scene.x, layout.scene.y));
+  camera.snapToBody(state.com, scl::bodyBox(*compiled.program->character, state));
 
   for (int link : {scl::kHead, scl::kTrunk, scl::kPelvis, scl::kLeftThigh, scl::kRightThigh,
                    scl::kLeftShank, scl::kRightShank}) {
@@ -110,6 +114,82 @@ TEST_CASE("viewer screenshot: size, colours and the standing character in place"
   scl::Vec2 sky = camera.worldToScreen(scl::Vec2(state.com.x() + 0.5, 2.3));
   CHECK(image.getPixel(static_cast<unsigned>(sky.x()), static_cast<unsigned>(sky.y())) ==
         scl::palette::kBackground);
+}
+
+namespace {
+
+// The state a script reaches at `time` (as the viewer simulates it, without pushes).
+scl::CharacterState stateAt(const std::string& scriptPath, double time,
+                            std::shared_ptr<const scl::Character>& character) {
+  scl::CompileResult compiled = scl::compile(readFile(scriptPath), scriptPath);
+  REQUIRE(compiled.ok());
+  character = compiled.program->character;
+  scl::Runner runner(*compiled.program, scl::simulationDefFor(*compiled.program));
+  runner.runUntil(time);
+  return runner.state();
+}
+
+// Pixels of `image` inside `rect` with exactly `colour`.
+int countColour(const sf::Image& image, const scl::PixelRect& rect, sf::Color colour) {
+  int count = 0;
+  for (auto y = static_cast<unsigned>(rect.y); y < rect.y + rect.height; ++y)
+    for (auto x = static_cast<unsigned>(rect.x); x < rect.x + rect.width; ++x)
+      count += image.getPixel(x, y) == colour ? 1 : 0;
+  return count;
+}
+
+sf::Image loadScreenshot(const char* variable) {
+  const char* path = std::getenv(variable);
+  REQUIRE(path != nullptr);
+  sf::Image image;
+  REQUIRE(image.loadFromFile(path));
+  REQUIRE(image.getSize().x == 800);
+  REQUIRE(image.getSize().y == 600);
+  return image;
+}
+
+// The links where the viewer's camera puts `state` in the scene of `layout`.
+void checkLinksDrawn(const sf::Image& image, const scl::ViewerLayout& layout,
+                     const scl::Character& character, const scl::CharacterState& state) {
+  scl::Camera camera(scl::CameraDef{}, scl::Vec2(layout.scene.width, layout.scene.height),
+                     scl::Vec2(layout.scene.x, layout.scene.y));
+  camera.snapToBody(state.com, scl::bodyBox(character, state));
+  for (int link : {scl::kHead, scl::kTrunk, scl::kPelvis, scl::kLeftThigh, scl::kRightShank}) {
+    const scl::Vec2 pixel = camera.worldToScreen(state.links[link].com);
+    INFO(character.links[link].name << " expected at pixel (" << pixel.x() << ", " << pixel.y()
+                                    << ")");
+    CHECK(layout.scene.contains(pixel.x(), pixel.y()));
+    CHECK(linkCoverage(image, pixel, 2) >= 0.6);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("viewer screenshot: the plot panel beside the scene", "[.plots]") {
+  // tests/viewer_smoke.sh: stand.scl, 30 frames, --plot-joints leftKnee, 800x600.
+  const sf::Image image = loadScreenshot("SCL_VIEWER_PLOTS_SCREENSHOT");
+  const scl::ViewerLayout layout = scl::viewerLayout(800, 600, true);
+  // The panel: white, with the angle's blue, the PD target's orange dashes, the feet's
+  // orange contact strip; the scene beside it still shows the character in place.
+  CHECK(countColour(image, layout.plots, sf::Color::White) > layout.plots.width * 50);
+  CHECK(countColour(image, layout.plots, sf::Color(236, 134, 40)) > 200);  // contact strip
+  CHECK(countColour(image, layout.plots, sf::Color(40, 90, 200)) > 20);    // angle line
+  CHECK(countColour(image, layout.scene, sf::Color::White) < layout.scene.width * 20);
+  std::shared_ptr<const scl::Character> character;
+  const scl::CharacterState state =
+      stateAt(SCL_SOURCE_DIR "/tests/viewer/stand.scl", 0.5, character);
+  checkLinksDrawn(image, layout, *character, state);
+}
+
+TEST_CASE("viewer screenshot: scrubbed back, the scene shows that moment", "[.scrub]") {
+  // tests/viewer_smoke.sh: the kip-up, 120 frames (2 s), then --scrub 0.5, 800x600.
+  const sf::Image image = loadScreenshot("SCL_VIEWER_SCRUB_SCREENSHOT");
+  const scl::ViewerLayout layout = scl::viewerLayout(800, 600, false);
+  std::shared_ptr<const scl::Character> character;
+  const scl::CharacterState state = stateAt(SCL_SOURCE_DIR "/scripts/kipup.scl", 0.5, character);
+  checkLinksDrawn(image, layout, *character, state);
+  // The time bar's knob in the scrubbing colour.
+  CHECK(countColour(image, layout.timeBar, sf::Color(20, 110, 220)) > 50);
 }
 
 #endif  // SCL_HAVE_VIEWER

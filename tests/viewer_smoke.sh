@@ -44,3 +44,18 @@ tutorial() {
     docs/tutorial/2-balance.scl --headless-frames 10)
 }
 tutorial || { echo "viewer_smoke: tutorial view failed, retrying" >&2; sleep 1; tutorial; }
+
+# The studio (docs/viewer.md): the plot panel beside the scene, and the scene scrubbed back
+# to an earlier moment through the time bar's history (test_viewer_screenshot checks both).
+studio() {
+  xvfb-run -a -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view \
+    "$source_dir/tests/viewer/stand.scl" --headless-frames 30 --plot-joints leftKnee \
+    --screenshot "$work_dir/plots.png" --size 800x600 &&
+    xvfb-run -a -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view \
+      "$source_dir/scripts/kipup.scl" --headless-frames 120 --scrub 0.5 \
+      --screenshot "$work_dir/scrub.png" --size 800x600
+}
+rm -f "$work_dir/plots.png" "$work_dir/scrub.png"
+studio || { echo "viewer_smoke: studio screenshots failed, retrying" >&2; sleep 1; studio; }
+SCL_VIEWER_PLOTS_SCREENSHOT="$work_dir/plots.png" "$checker" --warn NoTests "[.plots]"
+SCL_VIEWER_SCRUB_SCREENSHOT="$work_dir/scrub.png" "$checker" --warn NoTests "[.scrub]"

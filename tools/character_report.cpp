@@ -9,6 +9,7 @@
 
 #include "runtime/placement.h"
 #include "scl/character.h"
+#include "tools/xml_text.h"
 
 namespace scl {
 
@@ -482,21 +483,6 @@ std::vector<double> spreadLabels(std::vector<double> rows, double spacing) {
     if (!moved) break;
   }
   return rows;
-}
-
-std::string escapeXml(std::string_view text) {
-  std::string escaped;
-  for (char c : text) {
-    if (c == '&')
-      escaped += "&amp;";
-    else if (c == '<')
-      escaped += "&lt;";
-    else if (c == '>')
-      escaped += "&gt;";
-    else
-      escaped += c;
-  }
-  return escaped;
 }
 
 // One link as the filmstrip draws it: two cap circles and the trapezoid between them.

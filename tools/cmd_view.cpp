@@ -11,6 +11,7 @@
 #include "tools/commands.h"
 
 #ifdef SCL_HAVE_VIEWER
+#include "tools/plot/plot_layout.h"
 #include "tools/viewer/viewer.h"
 #endif
 
@@ -55,8 +56,11 @@ int sclViewMain(int argc, char** argv) {
       cxxopts::value<std::string>())("fps", "recording frame rate in simulation time",
                                      cxxopts::value<int>()->default_value("60"))(
       "speed", "initial playback speed (1 = real time)",
-      cxxopts::value<double>()->default_value("1"))("paused", "start paused")("h,help",
-                                                                              "show this help");
+      cxxopts::value<double>()->default_value("1"))("paused", "start paused")(
+      "plots", "start with the plot panel shown (key p)")(
+      "plot-joints", "the joints the plot panel shows first", cxxopts::value<std::string>(), "A,B")(
+      "scrub", "headless: after the frames, show time T from the time bar's history",
+      cxxopts::value<double>(), "T")("h,help", "show this help");
   // `--frames` means the filmstrip's times in `scl run`; here it only says where to go.
   options.add_options("hidden")("frames", "", cxxopts::value<std::string>());
   options.parse_positional({"script"});
@@ -93,6 +97,17 @@ int sclViewMain(int argc, char** argv) {
     if (!(def.speed >= 1.0 / 16.0 && def.speed <= 4.0))
       throw std::invalid_argument("--speed must be 1/16 to 4");
     def.paused = parsed.count("paused") > 0;
+    def.plots = parsed.count("plots") > 0;
+    if (parsed.count("plot-joints")) {
+      def.plotJoints = parsed["plot-joints"].as<std::string>();
+      parseJointList(def.plotJoints, *loadCharacterOption("human"));  // throws on a bad name
+      def.plots = true;
+    }
+    if (parsed.count("scrub")) {
+      if (def.frames == 0) throw std::invalid_argument("--scrub is for --headless-frames");
+      def.scrubTo = parsed["scrub"].as<double>();
+      if (!(*def.scrubTo >= 0.0)) throw std::invalid_argument("--scrub must be a time >= 0");
+    }
   } catch (const std::exception& error) {
     std::cerr << "scl view: " << error.what() << " (see 'scl view --help')\n";
     return 2;

@@ -33,12 +33,16 @@ int sclSamMain(int argc, char** argv);
 /// character file has errors), 2 (usage error) or 3 (the output could not be written).
 int sclCharacterMain(int argc, char** argv);
 
-/// `scl view SCRIPT [options]`: the SFML viewer with hot reload; exit 0, 1 (script
-/// error), 2 (usage error, no display).
-int sclViewMain(int argc, char** argv);
-
 /// `scl lsp`: the language server on standard input and output (docs/editors.md); exit 0
 /// after the client's shutdown and exit, 1 when the input ends first, 2 on a usage error.
 int sclLspMain(int argc, char** argv);
+
+/// `scl plot SCRIPT|TRAJECTORY.csv [options]`: the plots of a motion as SVG (docs/plot.md);
+/// exit 0, 1 (script or CSV error), 2 (usage error) or 3 (simulation or write failure).
+int sclPlotMain(int argc, char** argv);
+
+/// `scl view SCRIPT [options]`: the SFML viewer with hot reload; exit 0, 1 (script
+/// error), 2 (usage error, no display).
+int sclViewMain(int argc, char** argv);
 
 }  // namespace scl

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "tools/xml_text.h"
+
 namespace scl {
 
 namespace {
@@ -13,29 +15,6 @@ std::string number(double value) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.1f", value);
   return buffer;
-}
-
-std::string escapeXml(const std::string& text) {
-  std::string escaped;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        escaped += "&amp;";
-        break;
-      case '<':
-        escaped += "&lt;";
-        break;
-      case '>':
-        escaped += "&gt;";
-        break;
-      case '"':
-        escaped += "&quot;";
-        break;
-      default:
-        escaped += c;
-    }
-  }
-  return escaped;
 }
 
 // Left links are drawn lighter and first, so the right side is in front.

@@ -41,6 +41,8 @@ constexpr Subcommand kSubcommands[] = {
     {"fmt", "print a script or a character file in canonical form", scl::sclFmtMain},
     {"run", "simulate a script headless: summary, trajectory CSV, filmstrip SVG", scl::sclRunMain},
     {"view", "show a script in a window and reload it on every save", scl::sclViewMain},
+    {"plot", "plot a run (or a trajectory CSV) as SVG: joints, centre of mass, contacts",
+     scl::sclPlotMain},
     {"bench", "measure physics, controller and checker speed", scl::sclBenchMain},
     {"optimize", "tune a script's @ numbers with CMA-ES against an objective file",
      scl::sclOptimizeMain},
@@ -48,9 +50,9 @@ constexpr Subcommand kSubcommands[] = {
      scl::sclSamMain},
     {"character", "print a character's links, joints and joint signs, or its file",
      scl::sclCharacterMain},
+    {"lsp", "the language server for editors (Language Server Protocol on stdio)", scl::sclLspMain},
     {"version", "print the version and the git commit it was built from", versionMain},
 };
-    {"lsp", "the language server for editors (Language Server Protocol on stdio)", scl::sclLspMain},
 
 void printUsage(std::FILE* out) {
   std::fprintf(

@@ -49,13 +49,15 @@ VideoRecorder::VideoRecorder(const std::string& output, unsigned width, unsigned
     std::ostringstream command;
     command << shellQuote(ffmpeg)
             << " -loglevel error -y -f rawvideo -pixel_format rgba -video_size " << width << "x"
-            << height << " -framerate " << fps << " -i - -pix_fmt yuv420p " << shellQuote(output);
+            << height << " -framerate " << fps << " -i - -preset veryfast -pix_fmt yuv420p "
+            << shellQuote(output);
     // A dying ffmpeg must surface as a write error, not kill the viewer with SIGPIPE.
     std::signal(SIGPIPE, SIG_IGN);
     pipe_ = ::popen(command.str().c_str(), "w");
     if (pipe_) {
       description_ = "recording " + output + " at " + std::to_string(fps) +
                      " fps (simulation time) via ffmpeg";
+      writer_ = std::thread([this] { writeFrames(); });
       return;
     }
   }
@@ -75,9 +77,13 @@ void VideoRecorder::addFrame(const sf::Image& frame) {
     throw std::runtime_error("recording: frame size changed");
   ++frames_;
   if (pipe_) {
-    std::size_t bytes = static_cast<std::size_t>(width_) * height_ * 4;
-    if (std::fwrite(frame.getPixelsPtr(), 1, bytes, pipe_) != bytes)
-      throw std::runtime_error("recording: ffmpeg stopped accepting frames");
+    const std::size_t bytes = static_cast<std::size_t>(width_) * height_ * 4;
+    std::vector<std::uint8_t> pixels(frame.getPixelsPtr(), frame.getPixelsPtr() + bytes);
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [this] { return queue_.size() < kMaxQueued || writeFailed_; });
+    if (writeFailed_) throw std::runtime_error("recording: ffmpeg stopped accepting frames");
+    queue_.push_back(std::move(pixels));
+    changed_.notify_all();
     return;
   }
   char name[32];
@@ -86,11 +92,40 @@ void VideoRecorder::addFrame(const sf::Image& frame) {
   if (!frame.saveToFile(path)) throw std::runtime_error("recording: cannot write " + path);
 }
 
+void VideoRecorder::writeFrames() {
+  for (;;) {
+    std::vector<std::uint8_t> pixels;
+    {
+      std::unique_lock lock(mutex_);
+      changed_.wait(lock, [this] { return !queue_.empty() || closing_; });
+      if (queue_.empty()) return;  // closing, everything written
+      pixels = std::move(queue_.front());
+      queue_.pop_front();
+      changed_.notify_all();
+    }
+    if (std::fwrite(pixels.data(), 1, pixels.size(), pipe_) != pixels.size()) {
+      const std::scoped_lock lock(mutex_);
+      writeFailed_ = true;
+      queue_.clear();
+      changed_.notify_all();
+      return;
+    }
+  }
+}
+
 bool VideoRecorder::finish() {
   if (!pipe_) return true;
+  if (writer_.joinable()) {
+    {
+      const std::scoped_lock lock(mutex_);
+      closing_ = true;
+      changed_.notify_all();
+    }
+    writer_.join();
+  }
   int status = ::pclose(pipe_);
   pipe_ = nullptr;
-  return status == 0;
+  return status == 0 && !writeFailed_;
 }
 
 }  // namespace scl

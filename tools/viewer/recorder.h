@@ -2,8 +2,14 @@
 #pragma once
 
 #include <SFML/Graphics/Image.hpp>
+#include <condition_variable>
+#include <cstdint>
 #include <cstdio>
+#include <deque>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace scl {
 
@@ -24,8 +30,10 @@ class VideoRecorder {
   VideoRecorder(const VideoRecorder&) = delete;
   VideoRecorder& operator=(const VideoRecorder&) = delete;
 
-  /// Appends one frame; it must have the size given at construction. Throws
-  /// std::runtime_error when it cannot be written.
+  /// Appends one frame; it must have the size given at construction. With ffmpeg the
+  /// frame is queued for a writer thread (so the display loop does not wait while ffmpeg
+  /// encodes; it waits only when kMaxQueued frames are pending). Throws
+  /// std::runtime_error when it cannot be written (ffmpeg stopped reading).
   void addFrame(const sf::Image& frame);
   /// Finishes the recording (waits for ffmpeg); returns false when ffmpeg failed.
   bool finish();
@@ -35,6 +43,10 @@ class VideoRecorder {
   const std::string& description() const { return description_; }
 
  private:
+  /// Frames queued for ffmpeg at most: 8 frames of 800x600 are 15 MB.
+  static constexpr size_t kMaxQueued = 8;
+  void writeFrames();
+
   std::string output_;
   std::string framesDirectory_;
   unsigned width_;
@@ -42,6 +54,13 @@ class VideoRecorder {
   std::FILE* pipe_ = nullptr;
   int frames_ = 0;
   std::string description_;
+  /// The frames waiting for the writer thread (RGBA bytes), its state and the first error.
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<std::vector<std::uint8_t>> queue_;
+  bool closing_ = false;
+  bool writeFailed_ = false;
+  std::thread writer_;
 };
 
 }  // namespace scl

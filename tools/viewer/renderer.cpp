@@ -120,6 +120,12 @@ const std::vector<std::string>& keyHelp() {
       "r            restart from the initial state",
       "c            on save: restart, or continue with the new controller",
       "1 - 9        jump to phase N",
+      "p            plot panel on / off",
+      "j  J         plot the next / previous joint (or click a link)",
+      "left right , .   scrub back / forward one frame (1/60 s)",
+      "home  end    scrub to the oldest kept / back to the live run",
+      "enter        resume simulating from the scrubbed moment",
+      "bar drag     scrub through time (the bar under the scene)",
       "s            screenshot (PNG)",
       "0            reset zoom and pan",
       "wheel        zoom        right drag  pan",
@@ -286,23 +292,36 @@ void SceneRenderer::drawDrag(sf::RenderTarget& target, const Camera& camera,
   drawText(target, label, to + sf::Vector2f(8.0f, -20.0f), palette::kDrag);
 }
 
-void SceneRenderer::drawHud(sf::RenderTarget& target, const HudInfo& hud) const {
+void SceneRenderer::drawHud(sf::RenderTarget& target, const HudInfo& hud,
+                            const ViewerLayout& layout) const {
   if (!hasFont_) return;
   sf::Vector2u size = target.getSize();
-  sf::Color panel(255, 255, 255, 200);
-  std::string top = formatHudLine(hud) + "\n" + formatModeLine(hud);
-  drawPanel(target, top, {8.0f, 8.0f}, panel, palette::kText, false);
+  // The bands are the HUD's own, outside the scene: no text covers the character.
+  const sf::Color band(255, 255, 255, 235);
+  for (const PixelRect& rect : {layout.hud, layout.status}) {
+    sf::RectangleShape background(
+        {static_cast<float>(rect.width), static_cast<float>(rect.height)});
+    background.setPosition(static_cast<float>(rect.x), static_cast<float>(rect.y));
+    background.setFillColor(band);
+    target.draw(background);
+  }
+  const float lineHeight = static_cast<float>(def_.textSize) * 1.35f;
+  const float top = static_cast<float>(layout.hud.y) + 5.0f;
+  drawText(target, formatHudLine(hud), {10.0f, top}, palette::kText);
+  drawText(target, formatModeLine(hud), {10.0f, top + lineHeight}, palette::kText);
+  const sf::Color figures = hud.fell       ? sf::Color(190, 30, 30)
+                            : hud.standing ? sf::Color(20, 130, 60)
+                                           : palette::kText;
+  drawText(target, hud.figures, {10.0f, top + 2.0f * lineHeight}, figures);
 
   sf::Color statusColour = hud.statusIsError ? sf::Color(170, 20, 20) : palette::kText;
   std::string bottom = hud.status;
-  if (!hud.message.empty()) bottom = hud.message + "\n" + bottom;
-  float lineHeight = static_cast<float>(def_.textSize) * 1.35f;
-  float lines = static_cast<float>(std::count(bottom.begin(), bottom.end(), '\n') + 1);
-  drawPanel(target, bottom, {8.0f, static_cast<float>(size.y) - 16.0f - lines * lineHeight}, panel,
-            statusColour, false);
+  if (!hud.message.empty()) bottom = hud.message + "   " + bottom;
+  drawText(target, bottom, {10.0f, static_cast<float>(layout.status.y) + 4.0f}, statusColour);
 
   if (!hud.diagnostics.empty())
-    drawPanel(target, firstLines(hud.diagnostics, 14), {8.0f, 70.0f}, sf::Color(255, 228, 228, 235),
+    drawPanel(target, firstLines(hud.diagnostics, 14),
+              {8.0f, static_cast<float>(layout.scene.y) + 8.0f}, sf::Color(255, 228, 228, 235),
               sf::Color(140, 0, 0), true);
 
   if (hud.showHelp) {

@@ -10,6 +10,7 @@
 #include "primitives/control_frame.h"
 #include "runtime/simulation.h"
 #include "tools/viewer/camera.h"
+#include "tools/viewer/layout.h"
 #include "tools/viewer/session.h"
 
 namespace scl {
@@ -70,6 +71,11 @@ struct HudInfo {
   std::string diagnostics;
   /// A transient note ("screenshot saved to ...").
   std::string message;
+  /// The summary's key figures: standing or fell, rise time, airborne time, energy.
+  std::string figures;
+  /// Whether the character stands now, and whether it fell (the figures' colour).
+  bool standing = false;
+  bool fell = false;
   bool showHelp = false;
 };
 
@@ -93,9 +99,13 @@ class SceneRenderer {
                  const CharacterState& state, std::span<const EnvironmentBox> boxes,
                  std::span<const AppliedForce> forces, const FeatureOverlay& feature = {}) const;
   void drawDrag(sf::RenderTarget& target, const Camera& camera, const DragView& drag) const;
-  void drawHud(sf::RenderTarget& target, const HudInfo& hud) const;
+  /// The HUD in the layout's bands (top: phase, time, mode, figures; bottom: status), the
+  /// diagnostics and the help over the plot side of the window.
+  void drawHud(sf::RenderTarget& target, const HudInfo& hud, const ViewerLayout& layout) const;
 
   bool hasFont() const { return hasFont_; }
+  /// The text font, nullptr when it is missing.
+  const sf::Font* font() const { return hasFont_ ? &font_ : nullptr; }
 
  private:
   void drawGround(sf::RenderTarget& target, const Camera& camera) const;

@@ -1,5 +1,8 @@
 // What the viewer simulates: a RunSession (runtime/run_session.h) executing the current
-// program, plus the user's mouse push. No SFML, so it can be tested headless.
+// program, plus the user's mouse push; the plot series of the run (tools/plot) and its
+// history for the time bar: a state per displayed frame to scrub through, and the user's
+// inputs (pushes, phase jumps, controller swaps) to replay the run deterministically from
+// the start to any earlier step and resume there. No SFML, so it can be tested headless.
 #pragma once
 
 #include <memory>
@@ -8,6 +11,7 @@
 #include <string>
 
 #include "runtime/run_session.h"
+#include "tools/plot/plot_data.h"
 #include "tools/viewer/link_geometry.h"
 
 namespace scl {
@@ -27,11 +31,33 @@ struct FeatureOverlay {
   std::span<const PlannedContactForce> contactForces;
 };
 
+/// A state the time bar can show: the state after a step and the phase then.
+struct Snapshot {
+  /// Steps since the start.
+  long step = 0;
+  CharacterState state;
+  int phase = 0;
+  /// Time since that phase began, seconds.
+  double phaseTime = 0.0;
+};
+
+/// How the session keeps its history.
+struct HistoryDef {
+  /// Snapshots per second of simulated time (the display's frame rate), Hz.
+  double snapshotRate = 60.0;
+  /// The oldest snapshots beyond this are dropped, seconds of simulated time.
+  double snapshotSeconds = 180.0;
+  /// Plot samples per second, Hz, and how much the plot keeps, seconds.
+  double plotRate = 200.0;
+  double plotSeconds = 600.0;
+};
+
 class ViewerSession {
  public:
   /// Starts `program` from its scene's initial state. Throws std::invalid_argument when
   /// the program cannot run (bad scene, a primitive the controller cannot drive).
-  explicit ViewerSession(const Program& program, const DragSpringDef& spring = {});
+  explicit ViewerSession(const Program& program, const DragSpringDef& spring = {},
+                         const HistoryDef& history = {});
 
   /// Restarts from the initial state with `program` (a fresh simulation; the scene may
   /// have changed). Throws std::invalid_argument, leaving the session as it was.
@@ -44,6 +70,21 @@ class ViewerSession {
   void restart();
   /// Starts phase `index` (0-based) on the next step; false when there is no such phase.
   bool jumpToPhase(int index);
+
+  /// The snapshot showing simulated time `time` (the last one at or before it); nullptr
+  /// when none is kept.
+  const Snapshot* snapshotAt(double time) const;
+  /// The time of the oldest snapshot kept, seconds.
+  double historyStart() const;
+  /// Goes back to `time` (at most the current time) by replaying the run from its
+  /// initial state with the same inputs, to the step of the snapshot at `time`; the
+  /// history after it is forgotten. Returns false (nothing changed) when the run cannot
+  /// be replayed (it diverged before that time).
+  bool resumeFrom(double time);
+  /// The plot series of the run so far.
+  const PlotData& plots() const { return plots_.data(); }
+  /// Steps since the start.
+  long steps() const { return session_->steps(); }
 
   /// Advances up to `steps` physics steps (fewer when the simulation diverges).
   void advance(int steps);
@@ -76,7 +117,27 @@ class ViewerSession {
   const std::optional<std::string>& failure() const { return failure_; }
 
  private:
+  /// A controller swap of continueWith(), replayed at its step.
+  struct ProgramSwap {
+    long step = 0;
+    Program program;
+    int startPhase = 0;
+  };
+  /// A phase jump, replayed at its step.
+  struct PhaseJump {
+    long step = 0;
+    int phase = 0;
+  };
+  /// A push of the mouse spring, replayed at its step.
+  struct PushAt {
+    long step = 0;
+    ExternalForce force;
+  };
+
   void stepOnce();
+  void replayStep(size_t& swap, size_t& jump, size_t& push);
+  void record();
+  void resetHistory(const Program& program);
   const Runner& runner() const { return session_->runner(); }
   Runner& runner() { return session_->runner(); }
 
@@ -87,6 +148,14 @@ class ViewerSession {
   std::optional<std::string> failure_;
   /// True once the runner has stepped since the last (re)start.
   bool stepped_ = false;
+  HistoryDef historyDef_;
+  /// The program the run started with, and every input since, by step.
+  std::shared_ptr<const Program> initialProgram_;
+  std::vector<ProgramSwap> swaps_;
+  std::vector<PhaseJump> jumps_;
+  std::vector<PushAt> pushes_;
+  std::vector<Snapshot> snapshots_;
+  PlotRecorder plots_;
 };
 
 }  // namespace scl

@@ -8,10 +8,14 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <thread>
 
+#include "tools/plot/plot_layout.h"
 #include "tools/reload/hot_reload.h"
 #include "tools/viewer/camera.h"
 #include "tools/viewer/display_probe.h"
+#include "tools/viewer/layout.h"
+#include "tools/viewer/plot_panel.h"
 #include "tools/viewer/recorder.h"
 #include "tools/viewer/renderer.h"
 #include "tools/viewer/session.h"
@@ -33,6 +37,33 @@ constexpr double kMaxSpeed = 4.0;
 constexpr double kMessageSeconds = 3.0;
 /// Mouse picking tolerance, pixels.
 constexpr double kPickPixels = 8.0;
+/// Room left around the window on the desktop, pixels (panels, title bar).
+constexpr unsigned kDesktopMargin = 80;
+
+// "standing since 2.31 s   rise 1.92 s   airborne 0.41 s (longest 0.30)   energy 1.2e+05"
+std::string summaryFigures(const MotionSummary& summary) {
+  char text[256];
+  std::string state;
+  if (summary.fell) {
+    std::snprintf(text, sizeof text, "FELL at %.2f s", *summary.fell);
+    state = text;
+  } else if (summary.standing) {
+    std::snprintf(text, sizeof text, "STANDING since %.2f s", summary.standingSince.value_or(0.0));
+    state = text;
+  } else {
+    state = "not standing";
+  }
+  std::string rise = "-";
+  if (summary.riseTime) {
+    std::snprintf(text, sizeof text, "%.2f s", *summary.riseTime);
+    rise = text;
+  }
+  std::snprintf(text, sizeof text,
+                "%s   rise %s   airborne %.2f s (longest %.2f)   head %.2f m   energy %.3g",
+                state.c_str(), rise.c_str(), summary.airborneTime, summary.longestAirborne,
+                summary.headHeight, summary.energy);
+  return text;
+}
 
 // The next free "<stem>_NNN.png" in the current directory.
 std::string nextScreenshotName(const std::string& script) {
@@ -54,8 +85,12 @@ class ViewerApp {
         session_(std::move(session)),
         camera_(CameraDef{}, Vec2(def.width, def.height)),
         speed_(std::clamp(def.speed, kMinSpeed, kMaxSpeed)),
-        paused_(def.paused) {
-    camera_.snapTo(session_->state().com);
+        paused_(def.paused),
+        showPlots_(def.plots) {
+    if (!def.plotJoints.empty())
+      plotJoints_ = parseJointList(def.plotJoints, session_->character());
+    updateLayout();
+    camera_.snapToBody(session_->state().com, bodyBox(session_->character(), session_->state()));
   }
 
   int runHeadless();
@@ -73,6 +108,16 @@ class ViewerApp {
   void handleCharacter(char32_t character);
   void takeScreenshot();
   void restart();
+  void updateLayout();
+  void followCamera(double wall);
+  /// The state the scene shows: a snapshot while scrubbing, else the live one.
+  const CharacterState& shownState() const;
+  double shownTime() const;
+  void scrubTo(double time);
+  void scrubBy(double seconds);
+  void resumeFromScrub();
+  void cyclePlotJoint(int direction);
+  bool handleMousePress(const Vec2& screen, sf::Mouse::Button button);
 
   ViewerDef def_;
   HotReloader reloader_;
@@ -96,12 +141,73 @@ class ViewerApp {
   Clock::time_point messageUntil_{};
   /// Right-button panning: the last mouse position.
   std::optional<Vec2> panFrom_;
+  bool showPlots_ = false;
+  /// The joints the plot panel shows.
+  std::vector<int> plotJoints_;
+  ViewerLayout layout_;
+  /// While scrubbing: the time shown, seconds (the live run waits).
+  std::optional<double> scrub_;
+  /// The left button went down on the time bar.
+  bool draggingTimeBar_ = false;
 };
+
+void ViewerApp::updateLayout() {
+  const sf::Vector2u size = canvas_.getSize();
+  const double width = size.x ? size.x : def_.width, height = size.y ? size.y : def_.height;
+  layout_ = viewerLayout(width, height, showPlots_);
+  camera_.setViewport(Vec2(layout_.scene.width, layout_.scene.height),
+                      Vec2(layout_.scene.x, layout_.scene.y));
+}
+
+void ViewerApp::followCamera(double wall) {
+  const CharacterState& state = shownState();
+  camera_.followBody(state.com, bodyBox(session_->character(), state), wall);
+}
+
+const CharacterState& ViewerApp::shownState() const {
+  if (scrub_)
+    if (const Snapshot* snapshot = session_->snapshotAt(*scrub_)) return snapshot->state;
+  return session_->state();
+}
+
+double ViewerApp::shownTime() const { return shownState().time; }
+
+void ViewerApp::scrubTo(double time) {
+  if (time >= session_->time() - 0.5 * session_->timeStep()) {
+    scrub_.reset();  // at the live end: the live run
+    return;
+  }
+  scrub_ = std::max(time, session_->historyStart());
+}
+
+void ViewerApp::scrubBy(double seconds) { scrubTo(shownTime() + seconds); }
+
+void ViewerApp::resumeFromScrub() {
+  if (!scrub_) return;
+  const double time = shownTime();
+  scrub_.reset();
+  owedSimulation_ = 0.0;
+  char text[96];
+  std::snprintf(text, sizeof text,
+                session_->resumeFrom(time) ? "resumed from t = %.3f s (replayed from the start)"
+                                           : "cannot replay to t = %.3f s",
+                time);
+  note(text);
+}
+
+void ViewerApp::cyclePlotJoint(int direction) {
+  showPlots_ = true;
+  int current = plotJoints_.empty() ? (direction > 0 ? -1 : 0) : plotJoints_.front();
+  current = (current + direction + kJointCount) % kJointCount;
+  plotJoints_ = {current};
+  updateLayout();
+  note("plotting " + std::string(kJointNames[static_cast<size_t>(current)]));
+}
 
 bool ViewerApp::createCanvas(unsigned width, unsigned height) {
   if (!canvas_.create(width, height)) return false;
   canvas_.setSmooth(true);
-  camera_.setViewport(Vec2(width, height));
+  updateLayout();
   return true;
 }
 
@@ -148,11 +254,13 @@ void ViewerApp::pollReload() {
           note("reloaded: continuing with the new controller");
         } else {
           session_->load(program);
-          camera_.snapTo(session_->state().com);
+          camera_.snapToBody(session_->state().com,
+                             bodyBox(session_->character(), session_->state()));
           owedSimulation_ = 0.0;
           note("reloaded: restarted");
         }
         runtimeError_.reset();
+        scrub_.reset();
       } catch (const std::exception& error) {
         runtimeError_ = reloader_.path() + ": " + error.what();
         std::cerr << "scl view: " << *runtimeError_ << "\n";
@@ -181,8 +289,22 @@ HudInfo ViewerApp::hud() const {
   info.phaseTimedOut = controller.phaseTimedOut();
   info.phaseTime = controller.phaseTime();
   info.time = session_->time();
+  if (const Snapshot* snapshot = scrub_ ? session_->snapshotAt(*scrub_) : nullptr) {
+    const auto& phases = controller.program().phases;
+    info.phase = snapshot->phase;
+    info.phaseName = static_cast<size_t>(snapshot->phase) < phases.size()
+                         ? phases[static_cast<size_t>(snapshot->phase)].name
+                         : std::string();
+    info.phaseTimedOut = false;
+    info.phaseTime = snapshot->phaseTime;
+    info.time = snapshot->state.time;
+  }
+  const MotionSummary summary = session_->run().summary();
+  info.figures = summaryFigures(summary) + (scrub_ ? "   (live run; Enter resumes here)" : "");
+  info.standing = summary.standing;
+  info.fell = summary.fell.has_value();
   info.speed = speed_;
-  info.paused = paused_;
+  info.paused = paused_ || scrub_.has_value();
   info.continueOnReload = continueOnReload_;
   info.recording = recorder_ != nullptr;
   info.status = reloader_.statusLine();
@@ -199,13 +321,25 @@ HudInfo ViewerApp::hud() const {
 }
 
 void ViewerApp::render() {
-  renderer_.drawWorld(canvas_, camera_, session_->character(), session_->state(),
-                      session_->environmentBoxes(), session_->appliedForces(),
-                      session_->featureOverlay());
-  if (auto point = session_->dragPoint())
+  // While scrubbing the forces and the drag of the live run are not the shown state's.
+  const bool live = !scrub_;
+  renderer_.drawWorld(canvas_, camera_, session_->character(), shownState(),
+                      session_->environmentBoxes(),
+                      live ? session_->appliedForces() : std::span<const AppliedForce>{},
+                      live ? session_->featureOverlay() : FeatureOverlay{});
+  if (auto point = session_->dragPoint(); point && live)
     renderer_.drawDrag(canvas_, camera_,
                        {*point, session_->drag()->target, session_->dragForce().norm()});
-  renderer_.drawHud(canvas_, hud());
+  if (showPlots_) {
+    PlotSelection selection;
+    selection.joints = plotJoints_;
+    selection.com = selection.heights = selection.contacts = true;
+    drawPlotPanel(canvas_, renderer_.font(), layout_.plots, session_->plots(),
+                  plotWindow(selection, shownTime()));
+  }
+  drawTimeBar(canvas_, renderer_.font(), layout_.timeBar,
+              {session_->historyStart(), session_->time(), shownTime(), !live}, session_->plots());
+  renderer_.drawHud(canvas_, hud(), layout_);
   canvas_.display();
 }
 
@@ -221,9 +355,14 @@ int ViewerApp::runHeadless() {
   for (int frame = 1; frame <= def_.frames; ++frame) {
     pollReload();
     if (!paused_) session_->advanceTo(start + frame * frameTime * (recorder_ ? 1.0 : speed_));
-    camera_.follow(session_->state().com, frameTime);
+    followCamera(frameTime);
     render();
     recordFrame();
+  }
+  if (def_.scrubTo) {  // what the time bar shows when dragged back there
+    scrubTo(*def_.scrubTo);
+    camera_.snapToBody(shownState().com, bodyBox(session_->character(), shownState()));
+    render();
   }
   if (recorder_ && !recorder_->finish()) std::cerr << "scl view: ffmpeg reported an error\n";
   if (!def_.screenshot.empty()) {
@@ -241,13 +380,34 @@ int ViewerApp::runHeadless() {
 int ViewerApp::runInteractive() {
   // Recording needs a fixed frame size, so the window cannot be resized then.
   auto style = !def_.record.empty() ? sf::Style::Titlebar | sf::Style::Close : sf::Style::Default;
+  // The window opens inside the screen: no larger than the desktop (less a margin for
+  // panels and the title bar), centred on it.
+  const sf::VideoMode desktop = sf::VideoMode::getDesktopMode();
+  if (desktop.width > 2 * kDesktopMargin && desktop.height > 2 * kDesktopMargin &&
+      def_.record.empty()) {
+    const unsigned width = std::min(def_.width, desktop.width - kDesktopMargin);
+    const unsigned height = std::min(def_.height, desktop.height - kDesktopMargin);
+    if (width != def_.width || height != def_.height)
+      std::cerr << "scl view: " << def_.width << "x" << def_.height << " does not fit the "
+                << desktop.width << "x" << desktop.height << " screen; opening " << width << "x"
+                << height << "\n";
+    def_.width = width;
+    def_.height = height;
+  }
   sf::RenderWindow window(sf::VideoMode(def_.width, def_.height), "scl view - " + def_.script,
                           style);
+  if (window.isOpen() && desktop.width >= def_.width && desktop.height >= def_.height)
+    window.setPosition({static_cast<int>(desktop.width - def_.width) / 2,
+                        static_cast<int>(desktop.height - def_.height) / 2});
   if (!window.isOpen() || !createCanvas(def_.width, def_.height)) {
     std::cerr << "scl view: no display available (set DISPLAY or run under xvfb-run)\n";
     return 2;
   }
-  window.setFramerateLimit(static_cast<unsigned>(kFrameRate));
+  // Recording paces frames itself on a fixed schedule (below): SFML's limiter sleeps
+  // per frame in whole milliseconds, and its overshoot added up to a video slower than
+  // real time.
+  if (def_.record.empty()) window.setFramerateLimit(static_cast<unsigned>(kFrameRate));
+  Clock::time_point nextFrame = Clock::now();
   if (!startRecording()) return 1;
 
   sf::Sprite frame(canvas_.getTexture());
@@ -263,7 +423,9 @@ int ViewerApp::runInteractive() {
     last = now;
 
     pollReload();
-    if (recorder_) {
+    if (scrub_) {
+      // Scrubbing: the live run waits where it was.
+    } else if (recorder_) {
       // Recording: frame k shows simulated time start + k/fps, whatever the wall clock
       // does. Resynchronise after a restart, a reload or a hand step.
       if (std::abs(recordClock_ - session_->time()) > session_->timeStep())
@@ -278,13 +440,23 @@ int ViewerApp::runInteractive() {
       owedSimulation_ -= steps * session_->timeStep();
       session_->advance(steps);
     }
-    camera_.follow(session_->state().com, wall);
+    followCamera(wall);
     render();
-    if (!paused_) recordFrame();
+    if (!paused_ && !scrub_) recordFrame();
 
     window.clear();
     window.draw(frame);
     window.display();
+    if (recorder_) {
+      // Frame k is due at start + k/fps of wall time; a late frame is not waited for, and
+      // after a stall (a reload, a resume) the schedule starts again.
+      nextFrame += std::chrono::microseconds(1000000 / def_.recordFps);
+      const Clock::time_point now = Clock::now();
+      if (now < nextFrame)
+        std::this_thread::sleep_until(nextFrame);
+      else if (now - nextFrame > std::chrono::milliseconds(100))
+        nextFrame = now;
+    }
   }
   if (recorder_) {
     std::cerr << "scl view: recorded " << recorder_->frameCount() << " frames\n";
@@ -304,8 +476,34 @@ void ViewerApp::handleEvent(const sf::Event& event, sf::RenderWindow& window) {
       createCanvas(event.size.width, event.size.height);
       break;
     case sf::Event::KeyPressed:
-      if (event.key.code == sf::Keyboard::Escape) quit_ = true;
-      if (event.key.code == sf::Keyboard::F1) showHelp_ = !showHelp_;
+      switch (event.key.code) {
+        case sf::Keyboard::Escape:
+          quit_ = true;
+          break;
+        case sf::Keyboard::F1:
+          showHelp_ = !showHelp_;
+          break;
+        case sf::Keyboard::Left:
+          scrubBy(-1.0 / kFrameRate);
+          break;
+        case sf::Keyboard::Right:
+          if (scrub_)
+            scrubBy(1.0 / kFrameRate);
+          else if (paused_)
+            session_->advanceTo(session_->time() + 1.0 / kFrameRate);
+          break;
+        case sf::Keyboard::Home:
+          scrubTo(session_->historyStart());
+          break;
+        case sf::Keyboard::End:
+          scrub_.reset();
+          break;
+        case sf::Keyboard::Enter:
+          resumeFromScrub();
+          break;
+        default:
+          break;
+      }
       break;
     case sf::Event::TextEntered:
       handleCharacter(static_cast<char32_t>(event.text.unicode));
@@ -314,25 +512,21 @@ void ViewerApp::handleEvent(const sf::Event& event, sf::RenderWindow& window) {
       camera_.zoomAt(Vec2(event.mouseWheelScroll.x, event.mouseWheelScroll.y),
                      std::pow(1.15, static_cast<double>(event.mouseWheelScroll.delta)));
       break;
-    case sf::Event::MouseButtonPressed: {
-      Vec2 screen(event.mouseButton.x, event.mouseButton.y);
-      if (event.mouseButton.button == sf::Mouse::Right) panFrom_ = screen;
-      if (event.mouseButton.button == sf::Mouse::Left) {
-        Vec2 world = camera_.screenToWorld(screen);
-        const CharacterState& state = session_->state();
-        const Character& character = session_->character();
-        if (auto link = pickLink(character, state, world, kPickPixels / camera_.pixelsPerMetre()))
-          session_->setDrag(
-              DragState{toLinkPoint(character, *link, state.links[*link], world), world});
-      }
+    case sf::Event::MouseButtonPressed:
+      handleMousePress(Vec2(event.mouseButton.x, event.mouseButton.y), event.mouseButton.button);
       break;
-    }
     case sf::Event::MouseButtonReleased:
       if (event.mouseButton.button == sf::Mouse::Right) panFrom_.reset();
-      if (event.mouseButton.button == sf::Mouse::Left) session_->setDrag(std::nullopt);
+      if (event.mouseButton.button == sf::Mouse::Left) {
+        session_->setDrag(std::nullopt);
+        draggingTimeBar_ = false;
+      }
       break;
     case sf::Event::MouseMoved: {
       Vec2 screen(event.mouseMove.x, event.mouseMove.y);
+      if (draggingTimeBar_)
+        scrubTo(
+            timeBarTime(layout_.timeBar, {session_->historyStart(), session_->time()}, screen.x()));
       if (panFrom_) {
         camera_.panBy(screen - *panFrom_);
         panFrom_ = screen;
@@ -348,13 +542,61 @@ void ViewerApp::handleEvent(const sf::Event& event, sf::RenderWindow& window) {
   }
 }
 
+bool ViewerApp::handleMousePress(const Vec2& screen, sf::Mouse::Button button) {
+  if (button == sf::Mouse::Right) {
+    panFrom_ = screen;
+    return true;
+  }
+  if (button != sf::Mouse::Left) return false;
+  if (layout_.timeBar.contains(screen.x(), screen.y())) {
+    draggingTimeBar_ = true;
+    scrubTo(timeBarTime(layout_.timeBar, {session_->historyStart(), session_->time()}, screen.x()));
+    return true;
+  }
+  if (!layout_.scene.contains(screen.x(), screen.y())) return false;
+  const Vec2 world = camera_.screenToWorld(screen);
+  const CharacterState& state = shownState();
+  const Character& character = session_->character();
+  auto link = pickLink(character, state, world, kPickPixels / camera_.pixelsPerMetre());
+  if (!link) return false;
+  // With the plot panel open a click on a link plots the joint that moves it.
+  if (showPlots_ && *link > 0) {
+    plotJoints_ = {character.links[*link].parentJoint};
+    note("plotting " + std::string(kJointNames[static_cast<size_t>(plotJoints_.front())]));
+  }
+  if (!scrub_)
+    session_->setDrag(DragState{toLinkPoint(character, *link, state.links[*link], world), world});
+  return true;
+}
+
 void ViewerApp::handleCharacter(char32_t character) {
   switch (character) {
     case U' ':
+      if (scrub_) {  // resume from the moment shown
+        resumeFromScrub();
+        paused_ = false;
+        break;
+      }
       paused_ = !paused_;
       break;
+    case U'p':
+      showPlots_ = !showPlots_;
+      updateLayout();
+      break;
+    case U'j':
+      cyclePlotJoint(1);
+      break;
+    case U'J':
+      cyclePlotJoint(-1);
+      break;
     case U'.':
-      if (paused_) session_->advanceTo(session_->time() + 1.0 / kFrameRate);
+      if (scrub_)
+        scrubBy(1.0 / kFrameRate);
+      else if (paused_)
+        session_->advanceTo(session_->time() + 1.0 / kFrameRate);
+      break;
+    case U',':
+      scrubBy(-1.0 / kFrameRate);
       break;
     case U'-':
     case U'_':
@@ -388,6 +630,7 @@ void ViewerApp::handleCharacter(char32_t character) {
     default:
       if (character >= U'1' && character <= U'9') {
         int phase = static_cast<int>(character - U'1');
+        resumeFromScrub();  // a jump from the moment shown
         note(session_->jumpToPhase(phase) ? "jumped to phase " + std::to_string(phase + 1)
                                           : "no phase " + std::to_string(phase + 1));
       }
@@ -405,7 +648,8 @@ void ViewerApp::takeScreenshot() {
 
 void ViewerApp::restart() {
   session_->restart();
-  camera_.snapTo(session_->state().com);
+  scrub_.reset();
+  camera_.snapToBody(session_->state().com, bodyBox(session_->character(), session_->state()));
   owedSimulation_ = 0.0;
   note("restarted");
 }

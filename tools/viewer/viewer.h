@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "scl/character.h"
@@ -30,6 +31,13 @@ struct ViewerDef {
   double speed = 1.0;
   /// Start paused.
   bool paused = false;
+  /// Start with the plot panel shown (`--plots`).
+  bool plots = false;
+  /// The joints the plot panel shows first (`--plot-joints a,b`); empty: none.
+  std::string plotJoints;
+  /// Headless: after the frames, scrub back to this time, seconds (`--scrub T`), as the
+  /// time bar would show it.
+  std::optional<double> scrubTo;
 };
 
 /// Runs the viewer; returns the exit code (0 ok, 1 script error, 2 no display or a

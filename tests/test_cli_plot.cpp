@@ -1,0 +1,149 @@
+// `scl plot` (docs/plot.md): exit codes and messages on bad input, the series asked for
+// in the SVG, their values equal to the run's (`scl run --json`), a trajectory CSV plotted
+// without PD targets, and every command the page shows.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "tests/cli_support.h"
+
+using namespace scl::testing;
+
+namespace {
+
+const std::string kTwoPhases = kCliScripts + "two_phases.scl";
+
+// The data-ATTRIBUTE of the SVG group of series `id` ("com.height"), as a number.
+double seriesValue(const std::string& svg, const std::string& id, const std::string& attribute) {
+  const std::regex pattern("<g id=\"series-" + std::regex_replace(id, std::regex("\\."), "\\.") +
+                           "\"[^>]* data-" + attribute + "=\"([^\"]+)\"");
+  std::smatch match;
+  REQUIRE(std::regex_search(svg, match, pattern));
+  return std::stod(match[1].str());
+}
+
+bool hasSeries(const std::string& svg, const std::string& id) {
+  return svg.find("<g id=\"series-" + id + "\"") != std::string::npos;
+}
+
+nlohmann::json runJson(const std::string& script) {
+  const auto run = runScl("run " + shellQuote(script) + " --json");
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  return nlohmann::json::parse(run.out);
+}
+
+}  // namespace
+
+TEST_CASE("scl plot: bad input gets clear messages and the documented exit codes", "[cli][plot]") {
+  TempDir dir;
+  CHECK(runScl("plot").exitCode == 2);
+  CHECK(runScl("plot --help").exitCode == 0);
+  const auto missing = runScl("plot " + shellQuote(dir / "none.scl"));
+  CHECK(missing.exitCode == 2);
+  CHECK_THAT(missing.err, Catch::Contains("does not exist"));
+  const auto errors = runScl("plot " + shellQuote(kCliScripts + "errors.scl"));
+  CHECK(errors.exitCode == 1);
+  CHECK_THAT(errors.err, Catch::Contains("error:"));
+  const auto joint = runScl("plot " + shellQuote(kTwoPhases) + " --joints leftHip,leftKnea");
+  CHECK(joint.exitCode == 2);
+  CHECK_THAT(joint.err, Catch::Contains("unknown joint 'leftKnea'; did you mean 'leftKnee'?"));
+  CHECK(runScl("plot " + shellQuote(kTwoPhases) + " --rate 0").exitCode == 2);
+  CHECK(runScl("plot " + shellQuote(kTwoPhases) + " --bogus").exitCode == 2);
+  CHECK(runScl("plot " + shellQuote(kTwoPhases) + " a b").exitCode == 2);
+  // An output never replaces an input.
+  const std::string script = dir / "s.scl";
+  writeText(script, readText(kTwoPhases));
+  const auto same = runScl("plot " + shellQuote(script) + " --out " + shellQuote(script));
+  CHECK(same.exitCode == 2);
+  CHECK(readText(script) == readText(kTwoPhases));
+  CHECK(runScl("plot " + shellQuote(script) + " --out " + shellQuote(dir / "no/such/x.svg"))
+            .exitCode == 2);
+  // A CSV that is not a trajectory, or a broken one: exit 1 naming the line.
+  const std::string notTrajectory = dir / "a.csv";
+  writeText(notTrajectory, "x,y\n1,2\n");
+  const auto columns = runScl("plot " + shellQuote(notTrajectory));
+  CHECK(columns.exitCode == 1);
+  CHECK_THAT(columns.err, Catch::Contains("no column 'time'"));
+  const std::string trajectory = dir / "t.csv";
+  REQUIRE(runScl("run " + shellQuote(script) + " --duration 0.2 --out " + shellQuote(trajectory))
+              .exitCode == 0);
+  std::string broken = readText(trajectory);
+  broken.insert(broken.find('\n', broken.find('\n') + 1) + 1, "0.5,1,\"x\",oops\n");
+  writeText(notTrajectory, broken);
+  const auto fields = runScl("plot " + shellQuote(notTrajectory));
+  CHECK(fields.exitCode == 1);
+  CHECK_THAT(fields.err, Catch::Contains("line 3:"));
+  CHECK(runScl("plot " + shellQuote(trajectory) + " --duration 1").exitCode == 2);
+}
+
+TEST_CASE("scl plot: the series asked for, with the run's values", "[cli][plot]") {
+  TempDir dir;
+  const std::string svgPath = dir / "p.svg";
+  const auto plot = runScl("plot " + shellQuote(kTwoPhases) +
+                           " --joints leftHip,knees --com --heights --out " + shellQuote(svgPath));
+  INFO(plot.err);
+  REQUIRE(plot.exitCode == 0);
+  CHECK_THAT(plot.out, Catch::Contains("wrote"));
+  const std::string svg = readText(svgPath);
+  CHECK(svg.starts_with("<?xml"));
+  for (const char* id : {"leftHip.angle", "leftHip.target", "leftHip.torque", "leftHip.limit.high",
+                         "leftKnee.angle", "rightKnee.target", "com.x", "support.low", "com.height",
+                         "head.height", "phase.1", "phase.2"})
+    CHECK(hasSeries(svg, id));
+  CHECK_FALSE(hasSeries(svg, "rightHip.angle"));
+  CHECK_FALSE(hasSeries(svg, "contact.head"));
+  // The phase line of `rest` at 0.5 s, the knees' target -90 degrees by then.
+  CHECK(seriesValue(svg, "phase.2", "first") == Approx(0.5).margin(1e-3));
+  CHECK(seriesValue(svg, "leftKnee.target", "last") == Approx(-90.0).margin(0.01));
+  CHECK(seriesValue(svg, "leftHip.limit.high", "last") > 0.0);
+  // The last samples are the run's final state: the summary's head height.
+  const nlohmann::json run = runJson(kTwoPhases);
+  CHECK(seriesValue(svg, "head.height", "last") ==
+        Approx(run["head_height"].get<double>()).margin(1e-6));
+
+  // The same run's trajectory CSV plots the same heights, without PD targets.
+  const std::string csv = dir / "t.csv";
+  REQUIRE(runScl("run " + shellQuote(kTwoPhases) + " --out " + shellQuote(csv)).exitCode == 0);
+  const auto fromCsv =
+      runScl("plot " + shellQuote(csv) + " --joints leftKnee --heights --contacts");
+  INFO(fromCsv.err);
+  REQUIRE(fromCsv.exitCode == 0);
+  CHECK(hasSeries(fromCsv.out, "leftKnee.angle"));
+  CHECK_FALSE(hasSeries(fromCsv.out, "leftKnee.target"));
+  CHECK(hasSeries(fromCsv.out, "contact.pelvis"));
+  CHECK_THAT(fromCsv.out, Catch::Contains("no PD targets"));
+  CHECK(seriesValue(fromCsv.out, "head.height", "last") ==
+        Approx(run["head_height"].get<double>()).margin(1e-5));
+  CHECK(seriesValue(fromCsv.out, "leftKnee.angle", "last") ==
+        Approx(seriesValue(svg, "leftKnee.angle", "last")).margin(1e-4));
+}
+
+TEST_CASE("scl plot: the commands docs/plot.md shows", "[cli][plot][docs]") {
+  const std::string page = readText(SCL_SOURCE_DIR "/docs/plot.md");
+  TempDir dir;
+  RunOptions top;
+  top.workingDirectory = SCL_SOURCE_DIR;
+  // Every `scl ...` line of the page's code blocks, run from the top of the source tree
+  // with its outputs redirected into the test's directory.
+  std::istringstream lines(page);
+  std::string line;
+  int commands = 0;
+  bool inCode = false;
+  while (std::getline(lines, line)) {
+    if (line.starts_with("```")) inCode = !inCode;
+    if (!inCode || !line.starts_with("scl ")) continue;
+    std::string command = line.substr(
+        4, line.find("  #") == std::string::npos ? std::string::npos : line.find("  #") - 4);
+    command = std::regex_replace(command, std::regex("(--out|--filmstrip) ([^ ]+)"),
+                                 "$1 " + dir.path().string() + "/$2");
+    command = std::regex_replace(command, std::regex("(^| )([a-z-]+\\.csv)"),
+                                 "$1" + dir.path().string() + "/$2");
+    INFO(command);
+    const auto outcome = runScl(command, top);
+    INFO(outcome.err);
+    CHECK(outcome.exitCode == 0);
+    ++commands;
+  }
+  CHECK(commands >= 3);
+}

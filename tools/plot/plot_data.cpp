@@ -1,0 +1,277 @@
+#include "tools/plot/plot_data.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "runtime/metrics.h"
+
+namespace scl {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+template <typename T>
+void eraseFront(std::vector<T>& values, size_t count) {
+  values.erase(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(count));
+}
+
+template <typename T>
+void keepFirst(std::vector<T>& values, size_t count) {
+  if (values.size() > count) values.resize(count);
+}
+
+// Applies `apply(vector)` to every per-sample vector of `data`.
+template <typename Apply>
+void forEachSeries(PlotData& data, Apply apply) {
+  apply(data.time);
+  for (auto& series : data.angleDeg) apply(series);
+  for (auto& series : data.targetDeg) apply(series);
+  for (auto& series : data.torque) apply(series);
+  apply(data.comX);
+  apply(data.comHeight);
+  apply(data.headHeight);
+  apply(data.supportLow);
+  apply(data.supportHigh);
+  for (auto& series : data.contact) apply(series);
+}
+
+}  // namespace
+
+void PlotData::truncateAfter(double until) {
+  const auto kept =
+      static_cast<size_t>(std::upper_bound(time.begin(), time.end(), until + 1e-9) - time.begin());
+  forEachSeries(*this, [kept](auto& series) { keepFirst(series, kept); });
+  // The first phase mark stays: it is the phase in force at the start.
+  while (phases.size() > 1 && phases.back().time > until + 1e-9) phases.pop_back();
+}
+
+void PlotData::dropFront(size_t count) {
+  count = std::min(count, size());
+  forEachSeries(*this,
+                [count](auto& series) { eraseFront(series, std::min(count, series.size())); });
+  if (time.empty()) return;
+  // Keep the last mark at or before the new first sample: the phase in force then.
+  size_t first = 0;
+  while (first + 1 < phases.size() && phases[first + 1].time <= time.front()) ++first;
+  phases.erase(phases.begin(), phases.begin() + static_cast<std::ptrdiff_t>(first));
+}
+
+std::array<double, 2> supportRegion(const Character& character, const CharacterState& state) {
+  double low = std::numeric_limits<double>::infinity();
+  double high = -low;
+  for (int foot : {kLeftFoot, kRightFoot}) {
+    const LinkState& link = state.links[foot];
+    if (!link.contact) continue;
+    const LinkDef& def = character.links[foot];
+    const Vec2 distal = link.origin + def.length * linkAxis(character, foot, link.angle);
+    const double proximalRadius = 0.5 * def.proximalThickness;
+    const double distalRadius = 0.5 * def.distalThickness;
+    low = std::min({low, link.origin.x() - proximalRadius, distal.x() - distalRadius});
+    high = std::max({high, link.origin.x() + proximalRadius, distal.x() + distalRadius});
+  }
+  if (low > high) return {kNaN, kNaN};
+  return {low, high};
+}
+
+PlotRecorder::PlotRecorder(const Character& character, double rate, double timeStep,
+                           double maxSeconds)
+    : character_(&character),
+      rate_(rate),
+      timeStep_(timeStep),
+      maxSamples_(static_cast<size_t>(std::min(maxSeconds * rate, 1e12)) + 1) {
+  for (int joint = 0; joint < kJointCount; ++joint)
+    data_.torqueLimit[static_cast<size_t>(joint)] = character.joints[joint].maxTorque;
+}
+
+void PlotRecorder::observe(const StepView& step) {
+  const StepReport* report = step.report;
+  observe({step.state, step.phase, step.phaseName, report && report->phaseStarted,
+           report && report->phaseTimedOut, report ? &report->targets : nullptr, step.torques});
+}
+
+void PlotRecorder::observe(const PlotSample& sample, bool force) {
+  const double time = sample.state.time;
+  if (data_.phases.empty() || (sample.phaseStarted && data_.phases.back().index != sample.phase) ||
+      (sample.phaseStarted && jumpPending_)) {
+    // A phase begins at the start of its first step.
+    const double began = data_.phases.empty() ? time : time - timeStep_;
+    data_.phases.push_back(
+        {began, sample.phase, std::string(sample.phaseName), sample.phaseTimedOut, jumpPending_});
+    jumpPending_ = false;
+  }
+  const bool due = time + 0.5 * timeStep_ >= static_cast<double>(nextSample_) / rate_;
+  if (!due && !force) return;
+  if (!data_.time.empty() && time <= data_.time.back()) return;  // already sampled
+  append(sample);
+  nextSample_ = static_cast<long>(std::floor(time * rate_ + 0.5)) + 1;
+  if (data_.size() > 2 * maxSamples_) data_.dropFront(data_.size() - maxSamples_);
+}
+
+void PlotRecorder::append(const PlotSample& sample) {
+  const CharacterState& state = sample.state;
+  data_.time.push_back(state.time);
+  for (size_t joint = 0; joint < kJointCount; ++joint) {
+    data_.angleDeg[joint].push_back(radToDeg(state.jointAngles[joint]));
+    // Before the first step there is no target yet: the pose holds its own angles.
+    data_.targetDeg[joint].push_back(
+        radToDeg(sample.targets ? (*sample.targets)[joint] : state.jointAngles[joint]));
+    data_.torque[joint].push_back(sample.torques[joint]);
+  }
+  data_.comX.push_back(state.com.x());
+  data_.comHeight.push_back(state.com.y());
+  data_.headHeight.push_back(MotionMetrics::headHeight(state));
+  const auto [low, high] = supportRegion(*character_, state);
+  data_.supportLow.push_back(low);
+  data_.supportHigh.push_back(high);
+  for (size_t link = 0; link < kLinkCount; ++link)
+    data_.contact[link].push_back(state.links[link].contact ? 1 : 0);
+}
+
+void PlotRecorder::truncateAfter(double time) {
+  data_.truncateAfter(time);
+  nextSample_ = static_cast<long>(std::floor(time * rate_ + 0.5)) + 1;
+  jumpPending_ = false;
+}
+
+void PlotRecorder::clear() {
+  const auto limits = data_.torqueLimit;
+  data_ = PlotData{};
+  data_.torqueLimit = limits;
+  nextSample_ = 0;
+  jumpPending_ = false;
+}
+
+// --- trajectory CSV -------------------------------------------------------------------
+
+namespace {
+
+// Splits one CSV line into fields; a quoted field may hold commas and doubled quotes.
+std::vector<std::string> splitCsvLine(std::string_view line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        fields.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else if (c != '\r') {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+class CsvColumns {
+ public:
+  explicit CsvColumns(const std::vector<std::string>& header) {
+    for (size_t i = 0; i < header.size(); ++i) index_[header[i]] = i;
+  }
+  // The column's index; throws naming the column when the header lacks it.
+  size_t operator()(const std::string& name) const {
+    const auto found = index_.find(name);
+    if (found == index_.end())
+      throw std::invalid_argument("line 1: no column '" + name +
+                                  "' (not a trajectory CSV of 'scl run --out')");
+    return found->second;
+  }
+
+ private:
+  std::unordered_map<std::string, size_t> index_;
+};
+
+double parseField(const std::string& field, int line, const std::string& column) {
+  double value = 0.0;
+  const char* end = field.data() + field.size();
+  const auto [ptr, error] = std::from_chars(field.data(), end, value);
+  if (error != std::errc() || ptr != end || !std::isfinite(value))
+    throw std::invalid_argument("line " + std::to_string(line) + ": column '" + column +
+                                "' is not a number ('" + field + "')");
+  return value;
+}
+
+}  // namespace
+
+PlotData readTrajectoryCsv(std::string_view text, const Character& character) {
+  size_t position = 0;
+  int lineNumber = 0;
+  auto nextLine = [&](std::string_view& line) {
+    if (position >= text.size()) return false;
+    const size_t end = std::min(text.find('\n', position), text.size());
+    line = text.substr(position, end - position);
+    position = end + 1;
+    ++lineNumber;
+    return true;
+  };
+  std::string_view line;
+  if (!nextLine(line)) throw std::invalid_argument("the file is empty");
+  const std::vector<std::string> header = splitCsvLine(line);
+  const CsvColumns column(header);
+  const size_t timeColumn = column("time"), phaseColumn = column("phase"),
+               nameColumn = column("phase_name"), rootX = column("root_x"),
+               rootY = column("root_y"), rootAngle = column("root_angle_deg"),
+               comX = column("com_x"), comY = column("com_y");
+  std::array<size_t, kJointCount> angleColumn{}, torqueColumn{};
+  std::array<size_t, kLinkCount> contactColumn{};
+  for (size_t joint = 0; joint < kJointCount; ++joint) {
+    angleColumn[joint] = column(std::string(kJointNames[joint]) + "_deg");
+    torqueColumn[joint] = column(std::string(kJointNames[joint]) + "_torque");
+  }
+  for (size_t link = 0; link < kLinkCount; ++link)
+    contactColumn[link] = column(std::string(kLinkNames[link]) + "_contact");
+
+  PlotRecorder recorder(character, 1e9, 1e-9);  // every row is a sample
+  double lastTime = -std::numeric_limits<double>::infinity();
+  while (nextLine(line)) {
+    if (line.empty() || line == "\r") continue;
+    const std::vector<std::string> fields = splitCsvLine(line);
+    if (fields.size() != header.size())
+      throw std::invalid_argument("line " + std::to_string(lineNumber) + ": " +
+                                  std::to_string(fields.size()) + " fields, the header has " +
+                                  std::to_string(header.size()));
+    auto number = [&](size_t index) {
+      return parseField(fields[index], lineNumber, header[index]);
+    };
+    std::array<double, kJointCount> angles{}, torques{};
+    for (size_t joint = 0; joint < kJointCount; ++joint) {
+      angles[joint] = degToRad(number(angleColumn[joint]));
+      torques[joint] = number(torqueColumn[joint]);
+    }
+    CharacterState state = forwardKinematics(character, Vec2(number(rootX), number(rootY)),
+                                             degToRad(number(rootAngle)), angles);
+    state.time = number(timeColumn);
+    if (state.time <= lastTime)
+      throw std::invalid_argument("line " + std::to_string(lineNumber) +
+                                  ": time does not increase");
+    lastTime = state.time;
+    for (size_t link = 0; link < kLinkCount; ++link)
+      state.links[link].contact = number(contactColumn[link]) != 0.0;
+    // The file's centre of mass is the simulation's; the kinematic one differs slightly.
+    state.com = Vec2(number(comX), number(comY));
+    const int phase = static_cast<int>(number(phaseColumn));
+    const bool started =
+        !recorder.data().phases.empty() && recorder.data().phases.back().index != phase;
+    recorder.observe({state, phase, fields[nameColumn], started, false, nullptr, torques}, true);
+  }
+  PlotData data = recorder.data();
+  if (data.size() == 0) throw std::invalid_argument("the file has a header but no rows");
+  data.hasTargets = false;
+  for (auto& series : data.targetDeg) series.clear();
+  return data;
+}
+
+}  // namespace scl
