@@ -166,9 +166,7 @@ void print(const char* title, std::map<std::string, Samples>& samples) {
                 values.quantile(0.5), values.quantile(0.95), values.quantile(1.0));
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   const fs::path scripts = argc > 1 ? fs::path(argv[1]) : fs::path(SCL_SOURCE_DIR "/scripts");
   std::vector<fs::path> files;
   for (const auto& entry : fs::recursive_directory_iterator(scripts))
@@ -229,4 +227,15 @@ int main(int argc, char** argv) {
               phases);
   print("1 MB script", big);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "bench_lsp: %s\n", error.what());
+    return 1;
+  }
 }

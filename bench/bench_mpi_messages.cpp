@@ -34,9 +34,7 @@ double pingPongMicroseconds(int rank, int rounds) {
   return std::chrono::duration<double, std::micro>(Clock::now() - start).count() / rounds;
 }
 
-}  // namespace
-
-int main() {
+int run() {
   scl::MpiSession session;
   if (session.size() < 2) {
     std::fprintf(stderr, "run under mpirun -np 2 (or more)\n");
@@ -67,4 +65,15 @@ int main() {
   std::printf("farm of %s, evaluations that cost nothing: %.1f us each (%.0f per second)\n",
               farm.describe().c_str(), perEvaluation, 1e6 / perEvaluation);
   return 0;
+}
+
+}  // namespace
+
+int main() {
+  try {
+    return run();
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "bench_mpi_messages: %s\n", error.what());
+    return 1;
+  }
 }
