@@ -24,6 +24,16 @@ double scaledDistance(const std::vector<double>& p, const std::vector<double>& q
   return std::sqrt(sum);
 }
 
+// The largest standard deviation of the path's distribution over the coordinates, each
+// multiplied by its scale.
+double largestScaledDeviation(const Cmaes& cmaes, const std::vector<double>& scale) {
+  const std::vector<double> deviations = cmaes.standardDeviations();
+  double largest = 0.0;
+  for (size_t d = 0; d < deviations.size(); ++d)
+    largest = std::max(largest, scale[d] * deviations[d]);
+  return largest;
+}
+
 void check(bool condition, const std::string& message) {
   if (!condition) throw std::invalid_argument("state-action sampler: " + message);
 }
@@ -108,6 +118,7 @@ SamSampler::SamSampler(SamSamplerDef def) : def_(std::move(def)) {
   check(def_.paths >= 1, "at least one path");
   check(def_.population >= 2, "at least 2 points per generation");
   check(def_.initialStep > 0.0, "the initial step must be positive");
+  check(def_.minimumStep >= 0.0, "the minimum step must be at least 0");
   for (int m = 0; m < def_.paths; ++m) {
     cmaes_.push_back(std::make_unique<Cmaes>(cmaesDef(m, def_.start)));
     best_.push_back(def_.start);
@@ -206,8 +217,10 @@ std::vector<SamPoint> SamSampler::generation(const CompatibilityTest& test, Eval
     for (size_t i = 0; i < points.size(); ++i)
       if (outside[i] == 0.0)
         out.push_back({m, generation_, points[i], compatible[i], objective[i]});
-    // A path whose distribution degenerated (CMA-ES stopped) starts again at its best.
-    if (cmaes.stopped())
+    // A path whose distribution degenerated (CMA-ES stopped) or collapsed onto one point
+    // starts again at its best.
+    const double floor = std::min(def_.minimumStep, def_.initialStep / 10);
+    if (cmaes.stopped() || largestScaledDeviation(cmaes, def_.scale) < floor)
       cmaes_[static_cast<size_t>(m)] =
           std::make_unique<Cmaes>(cmaesDef(m, best_[static_cast<size_t>(m)]));
   }

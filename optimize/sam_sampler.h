@@ -43,6 +43,12 @@ struct SamSamplerDef {
   /// Initial standard deviation of each coordinate, in scaled units (σ_d = this / scale_d):
   /// 0.5 is 0.05 m of a height scaled by 10 and 20° of an angle scaled by 1/40.
   double initialStep = 0.5;
+  /// A path whose distribution has shrunk so far that every coordinate's standard
+  /// deviation, in scaled units, is below this (and below a tenth of `initialStep`)
+  /// starts again at its best point with `initialStep`: it has stopped exploring and
+  /// would only sample the same point again (0: never). 0.05 is 5 mm of a height scaled
+  /// by 10, 2° of an angle scaled by 1/40.
+  double minimumStep = 0.05;
   /// K of Eq. 6.1: weight of the minimum distance to the other paths' best points.
   double depthWeight = 5.0;
   /// K2 of Eq. 6.2: weight of a compatible point's distance from the path's direction.
