@@ -9,8 +9,10 @@
 #ifdef SCL_HAVE_VIEWER
 
 #include <SFML/Graphics/Image.hpp>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
@@ -20,6 +22,8 @@
 #include "tools/viewer/camera.h"
 #include "tools/viewer/layout.h"
 #include "tools/viewer/renderer.h"
+#include "tools/viewer/slider_panel.h"
+#include "tools/viewer/tuning.h"
 
 namespace {
 
@@ -57,7 +61,7 @@ TEST_CASE("viewer palette: link colours differ from everything else drawn", "[vi
   using namespace scl::palette;
   for (sf::Color other :
        {kBackground, kGround, kGroundTick, kChair, kOutline, kCom, kFootSpan, kVirtualForce,
-        kStanceForce, kGravityForce, kDrag, kText, sf::Color::White})
+        kStanceForce, kGravityForce, kDrag, kText, sf::Color::White, scl::kSliderKnob})
     CHECK_FALSE(isLinkColour(other));
   CHECK(isLinkColour(kLinkFar));
   CHECK(isLinkColour(kLinkContact));
@@ -118,13 +122,21 @@ TEST_CASE("viewer screenshot: size, colours and the standing character in place"
 
 namespace {
 
-// The state a script reaches at `time` (as the viewer simulates it, without pushes).
+// The state a script reaches at `time` (as the viewer simulates it, without pushes), with
+// the `@` parameters `sets` changed.
 scl::CharacterState stateAt(const std::string& scriptPath, double time,
-                            std::shared_ptr<const scl::Character>& character) {
+                            std::shared_ptr<const scl::Character>& character,
+                            const std::vector<std::pair<std::string, double>>& sets = {}) {
   scl::CompileResult compiled = scl::compile(readFile(scriptPath), scriptPath);
   REQUIRE(compiled.ok());
   character = compiled.program->character;
-  scl::Runner runner(*compiled.program, scl::simulationDefFor(*compiled.program));
+  scl::Program program = *compiled.program;
+  std::vector<double> values = program.parameterValues();
+  for (const auto& [name, value] : sets)
+    for (size_t i = 0; i < program.parameters.size(); ++i)
+      if (program.parameters[i].name == name) values[i] = value;
+  program.setParameters(values);
+  scl::Runner runner(program, scl::simulationDefFor(program));
   runner.runUntil(time);
   return runner.state();
 }
@@ -190,6 +202,58 @@ TEST_CASE("viewer screenshot: scrubbed back, the scene shows that moment", "[.sc
   checkLinksDrawn(image, layout, *character, state);
   // The time bar's knob in the scrubbing colour.
   CHECK(countColour(image, layout.timeBar, sf::Color(20, 110, 220)) > 50);
+}
+
+TEST_CASE("viewer screenshot: a slider moved, the scene re-run with its value", "[.sliders]") {
+  // tests/viewer_smoke.sh: tests/viewer/tune.scl, --set stand.pd.waist=8, 30 frames.
+  const sf::Image image = loadScreenshot("SCL_VIEWER_SLIDERS_SCREENSHOT");
+  const scl::ViewerLayout layout = scl::viewerLayout(800, 600, false, 15.0, true);
+  // The panel on the left: the waist's knob where 8 lies on its track (-10 to 10), the
+  // knees' knob in the middle of its own.
+  const scl::SliderPanelLayout panel = scl::sliderPanelLayout(layout.sliders);
+  const auto knobAt = [&](int row, double value, double lower, double upper) {
+    const scl::PixelRect track = panel.track(row);
+    const double x = scl::sliderPixel(track, value, lower, upper);
+    return countColour(image, {x - 3.0, track.y + 0.5 * track.height - 3.0, 6.0, 6.0},
+                       scl::kSliderKnob);
+  };
+  CHECK(knobAt(0, 8.0, -10.0, 10.0) >= 30);
+  CHECK(knobAt(0, 0.0, -10.0, 10.0) == 0);
+  CHECK(knobAt(1, 0.0, -10.0, 10.0) >= 30);
+  // The scene beside it: the run with waist 8 from the start, not the written 0.
+  std::shared_ptr<const scl::Character> character;
+  const std::string script = SCL_SOURCE_DIR "/tests/viewer/tune.scl";
+  const scl::CharacterState state = stateAt(script, 0.5, character, {{"stand.pd.waist", 8.0}});
+  checkLinksDrawn(image, layout, *character, state);
+}
+
+TEST_CASE("viewer tuning: the written-back script runs to the summary the viewer showed",
+          "[.tune]") {
+  // tests/viewer_smoke.sh: `scl view tune.scl --set stand.pd.waist=8 --headless-frames 120
+  // --write-back` (its stderr in SCL_VIEWER_TUNE_LOG), then `scl run tune.scl --json`
+  // (SCL_VIEWER_TUNE_JSON) on the file it wrote, 2 s both.
+  const char* logPath = std::getenv("SCL_VIEWER_TUNE_LOG");
+  const char* jsonPath = std::getenv("SCL_VIEWER_TUNE_JSON");
+  REQUIRE(logPath != nullptr);
+  REQUIRE(jsonPath != nullptr);
+  const std::string log = readFile(logPath);
+  const nlohmann::json run = nlohmann::json::parse(readFile(jsonPath));
+  CHECK(run["parameters"]["stand.pd.waist"] == 8.0);
+  CHECK(run["duration"] == 2.0);
+  // The HUD's figures as the viewer formats them.
+  char figures[160];
+  std::snprintf(figures, sizeof figures,
+                "airborne %.2f s (longest %.2f)   head %.2f m   energy %.3g",
+                run["airborne_time"].get<double>(), run["longest_airborne"].get<double>(),
+                run["head_height"].get<double>(), run["energy"].get<double>());
+  INFO(log);
+  CHECK_THAT(log, Catch::Contains("scl view: t = 2 s: "));
+  CHECK_THAT(log, Catch::Contains(figures));
+  const char* state = !run["fell"].is_null()        ? "FELL at"
+                      : run["standing"].get<bool>() ? "STANDING since"
+                                                    : "not standing";
+  CHECK_THAT(log, Catch::Contains(std::string("s: ") + state));
+  CHECK_THAT(log, Catch::Contains("wrote 2 @ values to"));
 }
 
 #endif  // SCL_HAVE_VIEWER

@@ -28,11 +28,23 @@ if [ -n "$asan_runtime" ]; then
     echo "viewer_smoke: $driver not found; LeakSanitizer may report Mesa's blocks" >&2
   fi
 fi
+# Runs a step up to three times: starting Xvfb can race with another server starting at
+# the same moment (the machine may be shared).
+attempt() {
+  local what=$1
+  shift
+  for try in 1 2; do
+    "$@" && return 0
+    echo "viewer_smoke: $what failed (attempt $try), retrying" >&2
+    sleep 1
+  done
+  "$@"
+}
 render() {
   xvfb-run -a -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view \
     "$source_dir/tests/viewer/stand.scl" --headless-frames 30 --screenshot "$screenshot" --size 800x600
 }
-render || { echo "viewer_smoke: first attempt failed, retrying" >&2; sleep 1; render; }
+attempt "the first screenshot" render
 [ -s "$screenshot" ] || { echo "viewer_smoke: no screenshot written" >&2; exit 1; }
 SCL_VIEWER_SCREENSHOT="$screenshot" "$checker" "[screenshot]"
 
@@ -43,7 +55,7 @@ tutorial() {
   (cd "$source_dir" && xvfb-run -a -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view \
     docs/tutorial/2-balance.scl --headless-frames 10)
 }
-tutorial || { echo "viewer_smoke: tutorial view failed, retrying" >&2; sleep 1; tutorial; }
+attempt "the tutorial view" tutorial
 
 # The studio (docs/viewer.md): the plot panel beside the scene, and the scene scrubbed back
 # to an earlier moment through the time bar's history (test_viewer_screenshot checks both).
@@ -56,6 +68,53 @@ studio() {
       --screenshot "$work_dir/scrub.png" --size 800x600
 }
 rm -f "$work_dir/plots.png" "$work_dir/scrub.png"
-studio || { echo "viewer_smoke: studio screenshots failed, retrying" >&2; sleep 1; studio; }
+attempt "the studio screenshots" studio
 SCL_VIEWER_PLOTS_SCREENSHOT="$work_dir/plots.png" "$checker" --warn NoTests "[.plots]"
 SCL_VIEWER_SCRUB_SCREENSHOT="$work_dir/scrub.png" "$checker" --warn NoTests "[.scrub]"
+
+# The `@` sliders (docs/viewer.md, Tuning): tests/viewer/tune.scl's waist set to 8 as if its
+# slider were moved (the panel and the re-run scene in the screenshot), then written back
+# into a copy of the script, which must check clean and run (`scl run --json`) to the
+# figures the viewer showed at the same 2 s (test_viewer_screenshot checks both).
+tune="$work_dir/tune.scl"
+tuning() {
+  cp "$source_dir/tests/viewer/tune.scl" "$tune" &&
+    xvfb-run -a -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view "$tune" \
+      --set stand.pd.waist=8 --headless-frames 30 --screenshot "$work_dir/sliders.png" \
+      --size 800x600 &&
+    xvfb-run -a -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view "$tune" \
+      --set stand.pd.waist=8 --headless-frames 120 --write-back 2>"$work_dir/tune.log"
+}
+rm -f "$work_dir/sliders.png" "$work_dir/tune.log"
+attempt "the slider runs" tuning
+grep -q '(stand) \[waist @8, knees @0\]' "$tune" ||
+  { echo "viewer_smoke: not written back" >&2; cat "$tune" >&2; exit 1; }
+"$scl" check "$tune"
+"$scl" run "$tune" --json >"$work_dir/tune.json"
+SCL_VIEWER_SLIDERS_SCREENSHOT="$work_dir/sliders.png" "$checker" --warn NoTests "[.sliders]"
+SCL_VIEWER_TUNE_LOG="$work_dir/tune.log" SCL_VIEWER_TUNE_JSON="$work_dir/tune.json" \
+  "$checker" --warn NoTests "[.tune]"
+
+# Optimizing a phase in the background (docs/viewer.md): three generations on a copy of
+# tests/viewer/lean.scl, frames drawn meanwhile, the best J below the start's, and the
+# best written back into a script that checks clean.
+lean="$work_dir/lean.scl"
+optimize() {
+  cp "$source_dir/tests/viewer/lean.scl" "$lean" &&
+    xvfb-run -a -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view "$lean" \
+      --optimize-phase lean --generations 3 --headless-frames 10 --write-back \
+      --screenshot "$work_dir/optimize.png" --size 800x600 2>"$work_dir/optimize.log"
+}
+attempt "the phase optimization" optimize
+cat "$work_dir/optimize.log" >&2
+line=$(grep "optimized 'lean' 3/3: best J" "$work_dir/optimize.log")
+best=$(sed -E 's/.*best J ([^ ]+) \(start ([^)]+)\).*/\1/' <<<"$line")
+start=$(sed -E 's/.*best J ([^ ]+) \(start ([^)]+)\).*/\2/' <<<"$line")
+frames=$(sed -E 's/.*frames drawn meanwhile: ([0-9]+).*/\1/' <<<"$line")
+awk -v b="$best" -v s="$start" 'BEGIN { exit !(b < s) }' ||
+  { echo "viewer_smoke: J did not improve ($start -> $best)" >&2; exit 1; }
+[ "$frames" -ge 1 ] || { echo "viewer_smoke: no frames drawn while optimizing" >&2; exit 1; }
+grep -q 'wrote 2 @ values' "$work_dir/optimize.log"
+! grep -q '(lean) \[waist @30, knees @0\]' "$lean" ||
+  { echo "viewer_smoke: best not written" >&2; exit 1; }
+"$scl" check "$lean"

@@ -6,6 +6,8 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "tools/cli.h"
 #include "tools/commands.h"
@@ -31,6 +33,19 @@ void parseSize(const std::string& text, ViewerDef& def) {
                                 text + "')");
   def.width = width;
   def.height = height;
+}
+
+// `NAME=VALUE` of `--set`, VALUE a number in script units; throws std::invalid_argument.
+std::pair<std::string, double> parseSet(const std::string& text) {
+  const size_t equals = text.find('=');
+  std::optional<double> value;
+  if (equals != std::string::npos && equals > 0)
+    value = parseNumberOption(std::string_view(text).substr(equals + 1));
+  if (!value)
+    throw std::invalid_argument("--set '" + text +
+                                "' is malformed: expected NAME=VALUE with VALUE a number in "
+                                "script units, e.g. lean.pd.waist=25");
+  return {text.substr(0, equals), *value};
 }
 
 }  // namespace
@@ -60,7 +75,21 @@ int sclViewMain(int argc, char** argv) {
       "plots", "start with the plot panel shown (key p)")(
       "plot-joints", "the joints the plot panel shows first", cxxopts::value<std::string>(), "A,B")(
       "scrub", "headless: after the frames, show time T from the time bar's history",
-      cxxopts::value<double>(), "T")("h,help", "show this help");
+      cxxopts::value<double>(), "T")("sliders", "start with the @ slider panel shown (key t)")(
+      "set", "set the @ slider NAME to VALUE (script units) as if moved; repeatable",
+      cxxopts::value<std::string>(), "NAME=VALUE")(
+      "write-back",
+      "headless: after the frames, write the sliders' values into the script (key w)")(
+      "objective",
+      "what key o optimizes a phase for: standing (at the end), airborne (max airborne "
+      "time) or an objective FILE",
+      cxxopts::value<std::string>()->default_value("standing"),
+      "standing|airborne|FILE")("generations", "generations of a phase optimization (key o)",
+                                cxxopts::value<int>()->default_value("30"), "N")(
+      "optimize-phase",
+      "headless: after the frames, optimize phase NAME's @ numbers (key o), then show its "
+      "best (key v)",
+      cxxopts::value<std::string>(), "NAME")("h,help", "show this help");
   // `--frames` means the filmstrip's times in `scl run`; here it only says where to go.
   options.add_options("hidden")("frames", "", cxxopts::value<std::string>());
   options.parse_positional({"script"});
@@ -108,11 +137,30 @@ int sclViewMain(int argc, char** argv) {
       def.scrubTo = parsed["scrub"].as<double>();
       if (!(*def.scrubTo >= 0.0)) throw std::invalid_argument("--scrub must be a time >= 0");
     }
+    def.sliders = parsed.count("sliders") > 0;
+    for (const cxxopts::KeyValue& argument : parsed.arguments())
+      if (argument.key() == "set") def.sets.push_back(parseSet(argument.value()));
+    def.writeBack = parsed.count("write-back") > 0;
+    def.objective = parsed["objective"].as<std::string>();
+    def.generations = parsed["generations"].as<int>();
+    if (def.generations < 1 || def.generations > 100000)
+      throw std::invalid_argument("--generations must be 1 to 100000");
+    if (parsed.count("optimize-phase")) {
+      if (def.frames == 0)
+        throw std::invalid_argument(
+            "--optimize-phase is for --headless-frames (in the window: "
+            "key o)");
+      def.optimizePhase = parsed["optimize-phase"].as<std::string>();
+    }
+    if (def.writeBack && def.frames == 0)
+      throw std::invalid_argument("--write-back is for --headless-frames (in the window: key w)");
   } catch (const std::exception& error) {
     std::cerr << "scl view: " << error.what() << " (see 'scl view --help')\n";
     return 2;
   }
   readInputFile(def.script, "script");  // a missing file is a usage error before any window
+  if (def.objective != "standing" && def.objective != "airborne")
+    readInputFile(def.objective, "objective");
   if (character) def.character = loadCharacterOption(*character);
   std::vector<NamedPath> outputs;
   if (!def.screenshot.empty()) outputs.push_back({"--screenshot", def.screenshot});

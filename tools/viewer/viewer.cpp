@@ -5,20 +5,27 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <thread>
+#include <tuple>
 
+#include "scl/names.h"
 #include "tools/plot/plot_layout.h"
 #include "tools/reload/hot_reload.h"
 #include "tools/viewer/camera.h"
 #include "tools/viewer/display_probe.h"
 #include "tools/viewer/layout.h"
+#include "tools/viewer/phase_optimizer.h"
 #include "tools/viewer/plot_panel.h"
 #include "tools/viewer/recorder.h"
 #include "tools/viewer/renderer.h"
 #include "tools/viewer/session.h"
+#include "tools/viewer/slider_panel.h"
+#include "tools/viewer/tuning.h"
 
 namespace scl {
 
@@ -77,6 +84,65 @@ std::string nextScreenshotName(const std::string& script) {
   }
 }
 
+// The sliders of the reloader's current program (its `@` numbers as written).
+ParameterTuner makeTuner(const HotReloader& reloader, const ViewerDef& def) {
+  if (!reloader.program()) return {};
+  CompileOptions options;
+  options.character = def.character;
+  return {reloader.programSource(), reloader.path(), *reloader.program(), options};
+}
+
+// The `--set` options applied to `tuner`; "" when every name is a parameter, else the
+// first error ("--set x=1: unknown parameter 'x'; did you mean ...").
+std::string applySets(ParameterTuner& tuner, const ViewerDef& def) {
+  for (const auto& [name, value] : def.sets)
+    if (const std::string error = tuner.setByName(name, value); !error.empty()) {
+      std::string message = "--set " + name;
+      message.append(": ").append(error);
+      return message;
+    }
+  return "";
+}
+
+// The objective text of `name` (built-in or a file) for `program`, and its file name;
+// throws std::invalid_argument when the file cannot be read.
+std::pair<std::string, std::string> objectiveFor(const std::string& name, const Program& program) {
+  if (std::optional<std::string> text = builtInObjective(name, program))
+    return {*text, "<" + name + " objective>"};
+  std::ifstream in(name, std::ios::binary);
+  if (!in)
+    throw std::invalid_argument("cannot read the objective '" + name +
+                                "' (a file, or 'standing' or 'airborne')");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return {text.str(), name};
+}
+
+// What the objective is called in the status band.
+std::string objectiveLabel(const std::string& name) {
+  if (name == kStandingObjective) return "standing at the end";
+  if (name == kAirborneObjective) return "max airborne time";
+  return std::filesystem::path(name).filename().string();
+}
+
+// The parameter-name prefix of phase `index`: its name, or phaseN (1-based) unnamed.
+std::string phaseKey(const Program& program, int index) {
+  if (index < 0 || static_cast<size_t>(index) >= program.phases.size()) return "";
+  const std::string& name = program.phases[static_cast<size_t>(index)].name;
+  return name.empty() ? "phase" + std::to_string(index + 1) : name;
+}
+
+// "" when `phase` names a phase of `program`, else the error with the closest name.
+std::string checkPhaseName(const Program& program, const std::string& phase) {
+  std::vector<std::string> keys;
+  for (int i = 0; i < static_cast<int>(program.phases.size()); ++i) {
+    keys.push_back(phaseKey(program, i));
+    if (keys.back() == phase) return "";
+  }
+  const std::vector<std::string_view> names(keys.begin(), keys.end());
+  return unknownChoiceMessage("phase", phase, names);
+}
+
 class ViewerApp {
  public:
   ViewerApp(const ViewerDef& def, HotReloader reloader, std::unique_ptr<ViewerSession> session)
@@ -86,9 +152,13 @@ class ViewerApp {
         camera_(CameraDef{}, Vec2(def.width, def.height)),
         speed_(std::clamp(def.speed, kMinSpeed, kMaxSpeed)),
         paused_(def.paused),
-        showPlots_(def.plots) {
+        showPlots_(def.plots),
+        tuner_(makeTuner(reloader_, def)),
+        showSliders_(def.sliders || !def.sets.empty()) {
     if (!def.plotJoints.empty())
       plotJoints_ = parseJointList(def.plotJoints, session_->character());
+    // runViewer() checked the names; the values are set as if the sliders were moved.
+    tuningDirty_ = !def.sets.empty() && applySets(tuner_, def).empty();
     updateLayout();
     camera_.snapToBody(session_->state().com, bodyBox(session_->character(), session_->state()));
   }
@@ -118,6 +188,23 @@ class ViewerApp {
   void resumeFromScrub();
   void cyclePlotJoint(int direction);
   bool handleMousePress(const Vec2& screen, sf::Mouse::Button button);
+  bool handleSliderPress(const Vec2& screen);
+  void moveSlider(double x);
+  void scrollSliders(int rows);
+  /// Re-runs from the start with the sliders' values, to the time shown before.
+  void applyTuning();
+  /// Writes the sliders' values into the script; false (and a note) when refused.
+  bool writeBack();
+  /// Key o: starts optimizing the shown phase, or stops the run in progress.
+  void toggleOptimizer();
+  /// Starts optimizing phase `phase` (its parameter prefix); false (and a note) when not.
+  bool startOptimizer(const std::string& phase);
+  /// Key v: the sliders at the optimizer's best, re-run.
+  void previewBest();
+  /// The optimizer's progress for the status band ("" without one).
+  std::string optimizerLine() const;
+  /// Headless --optimize-phase: runs it to its end, drawing frames meanwhile.
+  bool optimizeHeadless();
 
   ViewerDef def_;
   HotReloader reloader_;
@@ -149,12 +236,24 @@ class ViewerApp {
   std::optional<double> scrub_;
   /// The left button went down on the time bar.
   bool draggingTimeBar_ = false;
+  /// The `@` sliders of the current program and their panel.
+  ParameterTuner tuner_;
+  bool showSliders_ = false;
+  /// The topmost slider shown; the slider being dragged (-1: none).
+  int sliderRow_ = 0;
+  int draggingSlider_ = -1;
+  /// A slider moved since the last re-run (re-run once per frame, not per mouse event).
+  bool tuningDirty_ = false;
+  /// The phase optimization (key o), running or ended; its destructor stops and joins it.
+  std::unique_ptr<PhaseOptimizer> optimizer_;
+  /// The reloader's generation (version of the script) the optimization is of.
+  int optimizedVersion_ = 0;
 };
 
 void ViewerApp::updateLayout() {
   const sf::Vector2u size = canvas_.getSize();
   const double width = size.x ? size.x : def_.width, height = size.y ? size.y : def_.height;
-  layout_ = viewerLayout(width, height, showPlots_);
+  layout_ = viewerLayout(width, height, showPlots_, 15.0, showSliders_);
   camera_.setViewport(Vec2(layout_.scene.width, layout_.scene.height),
                       Vec2(layout_.scene.x, layout_.scene.y));
 }
@@ -265,6 +364,12 @@ void ViewerApp::pollReload() {
         runtimeError_ = reloader_.path() + ": " + error.what();
         std::cerr << "scl view: " << *runtimeError_ << "\n";
       }
+      // The sliders start again from the new version's written values; an optimization
+      // of the old version ends (its values no longer fit).
+      tuner_ = makeTuner(reloader_, def_);
+      if (optimizer_) optimizer_->stop();
+      draggingSlider_ = -1;
+      tuningDirty_ = false;
       return;
     }
     case ReloadEvent::Failed:
@@ -308,6 +413,8 @@ HudInfo ViewerApp::hud() const {
   info.continueOnReload = continueOnReload_;
   info.recording = recorder_ != nullptr;
   info.status = reloader_.statusLine();
+  if (const std::string line = optimizerLine(); !line.empty())
+    info.status = line + "   " + info.status;
   info.statusIsError = reloader_.status() != ReloadStatus::Running;
   if (reloader_.status() == ReloadStatus::CompileError)
     info.diagnostics = reloader_.renderedDiagnostics();
@@ -337,6 +444,9 @@ void ViewerApp::render() {
     drawPlotPanel(canvas_, renderer_.font(), layout_.plots, session_->plots(),
                   plotWindow(selection, shownTime()));
   }
+  if (showSliders_)
+    drawSliderPanel(canvas_, renderer_.font(), sliderPanelLayout(layout_.sliders), tuner_,
+                    {sliderRow_, draggingSlider_});
   drawTimeBar(canvas_, renderer_.font(), layout_.timeBar,
               {session_->historyStart(), session_->time(), shownTime(), !live}, session_->plots());
   renderer_.drawHud(canvas_, hud(), layout_);
@@ -351,6 +461,7 @@ int ViewerApp::runHeadless() {
   if (!startRecording()) return 1;
   // Each frame is a fixed slice of simulated time: 1/60 s, or 1/fps when recording.
   double frameTime = recorder_ ? 1.0 / def_.recordFps : 1.0 / kFrameRate;
+  if (tuningDirty_) applyTuning();
   double start = session_->time();
   for (int frame = 1; frame <= def_.frames; ++frame) {
     pollReload();
@@ -365,6 +476,15 @@ int ViewerApp::runHeadless() {
     render();
   }
   if (recorder_ && !recorder_->finish()) std::cerr << "scl view: ffmpeg reported an error\n";
+  if (!def_.optimizePhase.empty() && !optimizeHeadless()) return 1;
+  // What the HUD shows (the figures of `scl run`'s summary), for scripts and tests.
+  std::cerr << "scl view: t = " << session_->time()
+            << " s: " << summaryFigures(session_->run().summary()) << "\n";
+  if (def_.writeBack) {
+    const bool written = writeBack();
+    std::cerr << "scl view: " << message_ << "\n";
+    if (!written) return 1;
+  }
   if (!def_.screenshot.empty()) {
     if (!canvas_.getTexture().copyToImage().saveToFile(def_.screenshot)) {
       std::cerr << "scl view: cannot write " << def_.screenshot << "\n";
@@ -423,6 +543,7 @@ int ViewerApp::runInteractive() {
     last = now;
 
     pollReload();
+    if (tuningDirty_) applyTuning();
     if (scrub_) {
       // Scrubbing: the live run waits where it was.
     } else if (recorder_) {
@@ -509,6 +630,11 @@ void ViewerApp::handleEvent(const sf::Event& event, sf::RenderWindow& window) {
       handleCharacter(static_cast<char32_t>(event.text.unicode));
       break;
     case sf::Event::MouseWheelScrolled:
+      if (showSliders_ &&
+          layout_.sliders.contains(event.mouseWheelScroll.x, event.mouseWheelScroll.y)) {
+        scrollSliders(event.mouseWheelScroll.delta > 0 ? -1 : 1);
+        break;
+      }
       camera_.zoomAt(Vec2(event.mouseWheelScroll.x, event.mouseWheelScroll.y),
                      std::pow(1.15, static_cast<double>(event.mouseWheelScroll.delta)));
       break;
@@ -520,6 +646,7 @@ void ViewerApp::handleEvent(const sf::Event& event, sf::RenderWindow& window) {
       if (event.mouseButton.button == sf::Mouse::Left) {
         session_->setDrag(std::nullopt);
         draggingTimeBar_ = false;
+        draggingSlider_ = -1;
       }
       break;
     case sf::Event::MouseMoved: {
@@ -527,6 +654,7 @@ void ViewerApp::handleEvent(const sf::Event& event, sf::RenderWindow& window) {
       if (draggingTimeBar_)
         scrubTo(
             timeBarTime(layout_.timeBar, {session_->historyStart(), session_->time()}, screen.x()));
+      if (draggingSlider_ >= 0) moveSlider(screen.x());
       if (panFrom_) {
         camera_.panBy(screen - *panFrom_);
         panFrom_ = screen;
@@ -548,6 +676,7 @@ bool ViewerApp::handleMousePress(const Vec2& screen, sf::Mouse::Button button) {
     return true;
   }
   if (button != sf::Mouse::Left) return false;
+  if (handleSliderPress(screen)) return true;
   if (layout_.timeBar.contains(screen.x(), screen.y())) {
     draggingTimeBar_ = true;
     scrubTo(timeBarTime(layout_.timeBar, {session_->historyStart(), session_->time()}, screen.x()));
@@ -617,6 +746,20 @@ void ViewerApp::handleCharacter(char32_t character) {
     case U's':
       takeScreenshot();
       break;
+    case U't':
+      showSliders_ = !showSliders_;
+      updateLayout();
+      if (showSliders_ && tuner_.sliders().empty()) note("the script has no @ numbers to tune");
+      break;
+    case U'w':
+      writeBack();
+      break;
+    case U'o':
+      toggleOptimizer();
+      break;
+    case U'v':
+      previewBest();
+      break;
     case U'0':
       camera_.resetView();
       break;
@@ -636,6 +779,159 @@ void ViewerApp::handleCharacter(char32_t character) {
       }
       break;
   }
+}
+
+bool ViewerApp::handleSliderPress(const Vec2& screen) {
+  if (!showSliders_ || !layout_.sliders.contains(screen.x(), screen.y())) return false;
+  const SliderPanelLayout panel = sliderPanelLayout(layout_.sliders);
+  if (panel.writeBack.contains(screen.x(), screen.y())) {
+    writeBack();
+    return true;
+  }
+  for (int row = 0; row < panel.visibleRows; ++row) {
+    const int index = sliderRow_ + row;
+    if (index >= static_cast<int>(tuner_.sliders().size())) break;
+    const PixelRect track = panel.track(row);
+    if (!panel.label(row).contains(screen.x(), screen.y()) &&
+        !track.contains(screen.x(), screen.y()))
+      continue;
+    draggingSlider_ = index;
+    moveSlider(screen.x());
+    break;
+  }
+  return true;  // a click elsewhere on the panel does nothing
+}
+
+void ViewerApp::moveSlider(double x) {
+  const auto& sliders = tuner_.sliders();
+  if (draggingSlider_ < 0 || draggingSlider_ >= static_cast<int>(sliders.size())) return;
+  const ParameterSlider& slider = sliders[static_cast<size_t>(draggingSlider_)];
+  const PixelRect track = sliderPanelLayout(layout_.sliders).track(draggingSlider_ - sliderRow_);
+  if (tuner_.set(static_cast<size_t>(draggingSlider_),
+                 sliderValueAt(track, x, slider.lower, slider.upper)))
+    tuningDirty_ = true;
+}
+
+void ViewerApp::scrollSliders(int rows) {
+  const int hidden =
+      static_cast<int>(tuner_.sliders().size()) - sliderPanelLayout(layout_.sliders).visibleRows;
+  sliderRow_ = std::clamp(sliderRow_ + rows, 0, std::max(0, hidden));
+}
+
+void ViewerApp::applyTuning() {
+  tuningDirty_ = false;
+  const Program* base = reloader_.program();
+  if (!base) return;
+  const double time = shownTime();
+  try {
+    session_->load(tuner_.apply(*base));
+    session_->advanceTo(time);  // the same moment, with the new values
+    runtimeError_.reset();
+  } catch (const std::exception& error) {
+    runtimeError_ = reloader_.path() + ": " + error.what();
+  }
+  scrub_.reset();
+  owedSimulation_ = 0.0;
+}
+
+bool ViewerApp::writeBack() {
+  const Program* base = reloader_.program();
+  if (!base || tuner_.sliders().empty()) {
+    note("not written: the script has no @ numbers");
+    return false;
+  }
+  const WriteBackResult result =
+      writeBackParameters(reloader_.path(), reloader_.programSource(), *base, tuner_.values());
+  note(result.message);
+  return result.written;
+}
+
+void ViewerApp::toggleOptimizer() {
+  if (optimizer_ && optimizer_->status().running) {
+    optimizer_->stop();  // it ends after the evaluations in progress; nothing waits here
+    note("stopping the optimization (v shows its best so far)");
+    return;
+  }
+  const Program* program = reloader_.program();
+  if (!program) return;
+  int phase = session_->controller().phaseIndex();
+  if (const Snapshot* snapshot = scrub_ ? session_->snapshotAt(*scrub_) : nullptr)
+    phase = snapshot->phase;
+  startOptimizer(phaseKey(*program, phase));
+}
+
+bool ViewerApp::startOptimizer(const std::string& phase) {
+  const Program* program = reloader_.program();
+  if (!program) return false;
+  PhaseOptimizerDef def;
+  def.scriptSource = reloader_.programSource();
+  def.scriptFile = reloader_.path();
+  def.options.character = def_.character;
+  def.phase = phase;
+  def.start = tuner_.values();
+  def.generations = def_.generations;
+  try {
+    std::tie(def.objectiveSource, def.objectiveFile) = objectiveFor(def_.objective, *program);
+    optimizer_.reset();  // a previous run has ended (toggleOptimizer): joins at once
+    optimizer_ = std::make_unique<PhaseOptimizer>(std::move(def));
+    optimizedVersion_ = reloader_.generation();
+  } catch (const std::exception& error) {
+    std::cerr << "scl view: cannot optimize phase '" << phase << "': " << error.what() << "\n";
+    const std::string what = error.what();
+    note("cannot optimize phase '" + phase + "': " + what.substr(0, what.find('\n')));
+    return false;
+  }
+  note("optimizing phase '" + phase + "' for " + objectiveLabel(def_.objective) + "; o stops");
+  return true;
+}
+
+void ViewerApp::previewBest() {
+  if (!optimizer_) {
+    note("no optimization: o optimizes the phase shown");
+    return;
+  }
+  const std::optional<std::vector<double>> best = optimizer_->tryBest();
+  if (!best) {
+    note("no result yet (or busy: press v again)");
+    return;
+  }
+  if (optimizedVersion_ != reloader_.generation() || !tuner_.assign(*best)) {
+    note("the optimization was of an older version of the script");
+    return;
+  }
+  applyTuning();
+  note("showing the optimization's best (w writes it into the script)");
+}
+
+std::string ViewerApp::optimizerLine() const {
+  if (!optimizer_) return "";
+  const PhaseOptimizerStatus status = optimizer_->status();
+  char text[160];
+  std::snprintf(text, sizeof text, "%s '%s' %d/%d: best J %.4g (start %.4g)",
+                status.running ? "optimizing" : "optimized", optimizer_->phase().c_str(),
+                status.generation, status.generations, status.bestJ, status.startJ);
+  return text;
+}
+
+bool ViewerApp::optimizeHeadless() {
+  if (!startOptimizer(def_.optimizePhase)) return false;
+  // The frame loop goes on while it runs: frames drawn (the live run paused), one per
+  // 1/60 s of wall time, never waiting on the optimizer.
+  int frames = 0;
+  while (optimizer_->status().running) {
+    render();
+    ++frames;
+    std::this_thread::sleep_for(std::chrono::microseconds(static_cast<int>(1e6 / kFrameRate)));
+  }
+  optimizer_->wait();
+  const PhaseOptimizerStatus status = optimizer_->status();
+  std::cerr << "scl view: " << optimizerLine() << ", " << status.evaluations
+            << " evaluations; frames drawn meanwhile: " << frames << "\n";
+  if (const std::string reason = optimizer_->endReason(); !reason.empty())
+    std::cerr << "scl view: the optimization ended early: " << reason << "\n";
+  previewBest();
+  render();
+  return true;
 }
 
 void ViewerApp::takeScreenshot() {
@@ -679,6 +975,20 @@ int runViewer(const ViewerDef& def) {
   } catch (const std::exception& error) {
     std::cerr << "scl view: " << def.script << ": " << error.what() << "\n";
     return 1;
+  }
+  if (!def.sets.empty()) {  // a misspelt name is a usage error, before any window
+    ParameterTuner probe = makeTuner(reloader, def);
+    if (std::string error = applySets(probe, def); !error.empty()) {
+      std::cerr << "scl view: " << error << " (see 'scl view --help')\n";
+      return 2;
+    }
+  }
+  if (!def.optimizePhase.empty()) {
+    if (std::string error = checkPhaseName(*reloader.program(), def.optimizePhase);
+        !error.empty()) {
+      std::cerr << "scl view: --optimize-phase: " << error << " (see 'scl view --help')\n";
+      return 2;
+    }
   }
   if (!displayAvailable()) {
     std::cerr << "scl view: no display available (set DISPLAY or run under xvfb-run)\n";

@@ -4,6 +4,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "scl/character.h"
 
@@ -38,6 +40,22 @@ struct ViewerDef {
   /// Headless: after the frames, scrub back to this time, seconds (`--scrub T`), as the
   /// time bar would show it.
   std::optional<double> scrubTo;
+  /// Start with the `@` slider panel shown (`--sliders`, key t).
+  bool sliders = false;
+  /// `--set NAME=VALUE`: sliders set as if moved (script units, clamped to the slider's
+  /// range) before the first frame; a name not in the script is a usage error.
+  std::vector<std::pair<std::string, double>> sets;
+  /// Headless: after the frames, write the sliders' values into the script (`--write-back`,
+  /// as key w does).
+  bool writeBack = false;
+  /// What key o optimizes a phase for: "standing" (at the end), "airborne" (max airborne
+  /// time), or an objective file (`--objective`).
+  std::string objective = "standing";
+  /// Generations of a phase optimization (`--generations`).
+  int generations = 30;
+  /// Headless: after the frames, optimize this phase (as key o does), drawing frames while
+  /// it runs, then show its best as key v does (`--optimize-phase NAME`); empty: none.
+  std::string optimizePhase;
 };
 
 /// Runs the viewer; returns the exit code (0 ok, 1 script error, 2 no display or a
