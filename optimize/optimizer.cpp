@@ -399,14 +399,24 @@ Optimizer::Optimizer(const OptimizationProblem& problem, const OptimizeSettings&
                                      "': " + error.message());
         return startOrResume(problem, settings, log_, priorWallTime_);
       }()) {
+  std::vector<GenerationRecord> resumed;
+  resumed.swap(log_);
+  for (const GenerationRecord& record : resumed) appendRecord(record);
   // Fail now, not after the first generation, when the directory is not writable.
-  writeOutput(settings_.outDir / "log.csv", logCsv(*problem_, log_));
+  writeOutput(settings_.outDir / "log.csv", logCsvHeader(*problem_) + logRowsCsv_);
+}
+
+void Optimizer::appendRecord(const GenerationRecord& record) {
+  log_.push_back(record);
+  logRowsCsv_ += logCsvRow(record);
+  if (!logRecordsJson_.empty()) logRecordsJson_ += ',';
+  logRecordsJson_ += recordJson(record).dump();
 }
 
 std::string Optimizer::checkpointText() const {
-  CheckpointJson records = CheckpointJson::array();
-  for (const GenerationRecord& record : log_) records.push_back(recordJson(record));
-  const CheckpointJson checkpoint = {
+  // The object as nlohmann's compact dump() writes it, with the log's records spliced in
+  // as they were formatted when each was added (recordJson(record).dump()).
+  const CheckpointJson head = {
       {"format", kCheckpointFormat},
       {"version", kCheckpointVersion},
       {"sources", sourcesHash(problem_->scriptSource, problem_->objectiveSource)},
@@ -414,15 +424,15 @@ std::string Optimizer::checkpointText() const {
        {{"name", problem_->program.character->name},
         {"source", problem_->program.character->source},
         {"fingerprint", characterFingerprint(*problem_->program.character)}}},
-      {"wall_time", exactJson(log_.empty() ? priorWallTime_ : log_.back().wallTime)},
-      {"log", std::move(records)},
-      {"cmaes", cmaes_.serialize()}};
-  return checkpoint.dump() + '\n';
+      {"wall_time", exactJson(log_.empty() ? priorWallTime_ : log_.back().wallTime)}};
+  std::string text = head.dump();
+  text.pop_back();  // its closing '}'
+  return text + ",\"log\":[" + logRecordsJson_ + "],\"cmaes\":" + cmaes_.serialize().dump() + "}\n";
 }
 
 void Optimizer::writeOutputs(bool improved) const {
   const std::filesystem::path& dir = settings_.outDir;
-  writeOutput(dir / "log.csv", logCsv(*problem_, log_));
+  writeOutput(dir / "log.csv", logCsvHeader(*problem_) + logRowsCsv_);
   if (improved) {
     Program program = problem_->program;
     program.setParameters(cmaes_.best().x);
@@ -513,7 +523,7 @@ OptimizeResult Optimizer::run(const OptimizeCallbacks& callbacks) {
       if (!(fitness[k] >= record.generationBest)) record.generationBest = fitness[k];
     }
     if (feasible > 0) record.mean = sum / feasible;
-    log_.push_back(record);
+    appendRecord(record);
     writeOutputs(record.best < previousBest);
 
     if (callbacks.generation) {

@@ -37,18 +37,24 @@ std::string general(double value) {
 
 }  // namespace
 
-std::string logCsv(const OptimizationProblem& problem, const std::vector<GenerationRecord>& log) {
+std::string logCsvHeader(const OptimizationProblem& problem) {
   std::string text = "generation,evaluations,best,generation_best,mean,sigma,infeasible,wall_time";
   for (const Parameter& parameter : problem.program.parameters) text += ',' + parameter.name;
-  text += '\n';
-  for (const GenerationRecord& record : log) {
-    text += std::to_string(record.generation) + ',' + std::to_string(record.evaluations) + ',' +
-            exact(record.best) + ',' + exact(record.generationBest) + ',' + exact(record.mean) +
-            ',' + exact(record.sigma) + ',' + std::to_string(record.infeasible) + ',' +
-            exact(record.wallTime);
-    for (double value : record.bestParameters) text += ',' + exact(value);
-    text += '\n';
-  }
+  return text + '\n';
+}
+
+std::string logCsvRow(const GenerationRecord& record) {
+  std::string text = std::to_string(record.generation) + ',' + std::to_string(record.evaluations) +
+                     ',' + exact(record.best) + ',' + exact(record.generationBest) + ',' +
+                     exact(record.mean) + ',' + exact(record.sigma) + ',' +
+                     std::to_string(record.infeasible) + ',' + exact(record.wallTime);
+  for (double value : record.bestParameters) text += ',' + exact(value);
+  return text + '\n';
+}
+
+std::string logCsv(const OptimizationProblem& problem, const std::vector<GenerationRecord>& log) {
+  std::string text = logCsvHeader(problem);
+  for (const GenerationRecord& record : log) text += logCsvRow(record);
   return text;
 }
 

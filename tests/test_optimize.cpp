@@ -303,6 +303,14 @@ TEST_CASE("a resumed run ends exactly where an uninterrupted one does", "[optimi
   CHECK(logWithoutWallTime(whole) == logWithoutWallTime(split));
   CHECK(readText(whole / "best.scl") == readText(split / "best.scl"));
   CHECK(b.log[3].wallTime >= b.log[1].wallTime);  // wall time accumulates over invocations
+
+  // The outputs are written from text formatted once per generation (and, on resume, once
+  // per record read back): they are what formatting the whole log again gives.
+  for (const auto& [dir, log] : {std::pair(whole, a.log), std::pair(split, b.log)}) {
+    const std::string text = readText(dir / "checkpoint.json");
+    CHECK(nlohmann::ordered_json::parse(text).dump() + '\n' == text);
+    CHECK(readText(dir / "log.csv") == scl::logCsv(problem, log));
+  }
 }
 
 TEST_CASE("checkpoints are guarded", "[optimize]") {
