@@ -2,11 +2,13 @@
 // for screenshots and recordings.
 #include <cstdio>
 #include <cxxopts.hpp>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <utility>
 
 #include "tools/cli.h"
@@ -89,7 +91,12 @@ int sclViewMain(int argc, char** argv) {
       "optimize-phase",
       "headless: after the frames, optimize phase NAME's @ numbers (key o), then show its "
       "best (key v)",
-      cxxopts::value<std::string>(), "NAME")("h,help", "show this help");
+      cxxopts::value<std::string>(), "NAME")(
+      "screenshot-dir", "where key s writes its screenshots (default: the current directory)",
+      cxxopts::value<std::string>(),
+      "DIR")("print-layout",
+             "print the window's regions and the sliders' tracks and knobs (pixels) on stderr "
+             "whenever they change, for scripts that drive the window")("h,help", "show this help");
   // `--frames` means the filmstrip's times in `scl run`; here it only says where to go.
   options.add_options("hidden")("frames", "", cxxopts::value<std::string>());
   options.parse_positional({"script"});
@@ -152,6 +159,14 @@ int sclViewMain(int argc, char** argv) {
             "key o)");
       def.optimizePhase = parsed["optimize-phase"].as<std::string>();
     }
+    if (parsed.count("screenshot-dir")) {
+      def.screenshotDir = parsed["screenshot-dir"].as<std::string>();
+      std::error_code error;
+      if (!std::filesystem::is_directory(def.screenshotDir, error))
+        throw std::invalid_argument("--screenshot-dir '" + def.screenshotDir +
+                                    "' is not a directory");
+    }
+    def.printLayout = parsed.count("print-layout") > 0;
     if (def.writeBack && def.frames == 0)
       throw std::invalid_argument("--write-back is for --headless-frames (in the window: key w)");
   } catch (const std::exception& error) {

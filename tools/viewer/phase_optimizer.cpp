@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <thread>
 
 #include "scl/printer.h"
 
@@ -53,7 +54,19 @@ std::optional<std::string> builtInObjective(const std::string& name, const Progr
   return std::nullopt;
 }
 
-PhaseOptimizer::PhaseOptimizer(PhaseOptimizerDef def) : def_(std::move(def)), pool_(def_.threads) {
+namespace {
+
+// Every core but one: the window's frame loop keeps a core of its own (on 2 cores, a pool
+// of both made frames 2-3 times slower, drawing below 60 fps).
+int threadsFor(const PhaseOptimizerDef& def) {
+  if (def.threads > 0) return def.threads;
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
+}
+
+}  // namespace
+
+PhaseOptimizer::PhaseOptimizer(PhaseOptimizerDef def)
+    : def_(std::move(def)), pool_(threadsFor(def_)) {
   ProblemResult resolved = makeProblem(def_.scriptSource, def_.scriptFile, def_.objectiveSource,
                                        def_.objectiveFile, def_.options);
   if (!resolved.problem)

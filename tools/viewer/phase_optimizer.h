@@ -47,7 +47,8 @@ struct PhaseOptimizerDef {
   std::vector<double> start;
   /// Generations to run.
   int generations = 30;
-  /// Threads evaluating candidates, counting the driver's; 0: every core.
+  /// Threads evaluating candidates, counting the driver's; 0: every core but one, which
+  /// the window keeps (at least 1).
   int threads = 0;
   /// Initial step as a fraction of each parameter's scale (as `scl optimize --sigma`).
   double sigma = 0.2;
@@ -78,6 +79,9 @@ class PhaseOptimizer {
   ~PhaseOptimizer();
   PhaseOptimizer(const PhaseOptimizer&) = delete;
   PhaseOptimizer& operator=(const PhaseOptimizer&) = delete;
+
+  /// Threads evaluating candidates, counting the driver's.
+  int threads() const { return pool_.threadCount(); }
 
   /// Asks the run to stop at its next evaluation; returns at once.
   void stop() { interrupt_ = true; }

@@ -72,16 +72,24 @@ std::string summaryFigures(const MotionSummary& summary) {
   return text;
 }
 
-// The next free "<stem>_NNN.png" in the current directory.
-std::string nextScreenshotName(const std::string& script) {
+// The next free "<stem>_NNN.png" in `directory` ("": the current directory).
+std::string nextScreenshotName(const std::string& script, const std::string& directory) {
   std::string stem = std::filesystem::path(script).stem().string();
   for (int i = 1;; ++i) {
     char suffix[16];
     std::snprintf(suffix, sizeof suffix, "_%03d.png", i);
-    std::string name = stem + suffix;
+    std::string name = (std::filesystem::path(directory) / (stem + suffix)).string();
     std::error_code error;
     if (!std::filesystem::exists(name, error)) return name;
   }
+}
+
+// " NAME x y width height", pixels to a tenth.
+std::string rectText(const char* name, const PixelRect& rect) {
+  char text[96];
+  std::snprintf(text, sizeof text, " %s %.1f %.1f %.1f %.1f", name, rect.x, rect.y, rect.width,
+                rect.height);
+  return text;
 }
 
 // The sliders of the reloader's current program (its `@` numbers as written).
@@ -177,6 +185,8 @@ class ViewerApp {
   void handleEvent(const sf::Event& event, sf::RenderWindow& window);
   void handleCharacter(char32_t character);
   void takeScreenshot();
+  /// --print-layout: the regions and the visible sliders on stderr when they changed.
+  void printLayout();
   void restart();
   void updateLayout();
   void followCamera(double wall);
@@ -248,6 +258,8 @@ class ViewerApp {
   std::unique_ptr<PhaseOptimizer> optimizer_;
   /// The reloader's generation (version of the script) the optimization is of.
   int optimizedVersion_ = 0;
+  /// --print-layout: what was printed last.
+  std::string printedLayout_;
 };
 
 void ViewerApp::updateLayout() {
@@ -451,6 +463,38 @@ void ViewerApp::render() {
               {session_->historyStart(), session_->time(), shownTime(), !live}, session_->plots());
   renderer_.drawHud(canvas_, hud(), layout_);
   canvas_.display();
+  if (def_.printLayout) printLayout();
+}
+
+void ViewerApp::printLayout() {
+  const sf::Vector2u size = canvas_.getSize();
+  std::string text = "scl view: layout " + std::to_string(size.x) + "x" + std::to_string(size.y);
+  text += rectText("hud", layout_.hud) + rectText("scene", layout_.scene) +
+          rectText("plots", layout_.plots) + rectText("sliders", layout_.sliders) +
+          rectText("timebar", layout_.timeBar) + rectText("status", layout_.status) +
+          (scrub_ ? " scrubbing 1" : " scrubbing 0");
+  if (showSliders_ && layout_.sliders.width > 0.0) {
+    const SliderPanelLayout panel = sliderPanelLayout(layout_.sliders);
+    text += rectText("writeback", panel.writeBack);
+    const auto& sliders = tuner_.sliders();
+    for (int row = 0; row < panel.visibleRows; ++row) {
+      const size_t index = static_cast<size_t>(sliderRow_) + static_cast<size_t>(row);
+      if (index >= sliders.size()) break;
+      const ParameterSlider& slider = sliders[index];
+      const PixelRect track = panel.track(row);
+      char line[96];
+      std::snprintf(line, sizeof line, " value %.6g range %.6g %.6g", slider.value, slider.lower,
+                    slider.upper);
+      text += "\nscl view: slider " + slider.name + line + rectText("track", track);
+      std::snprintf(line, sizeof line, " knob %.1f %.1f",
+                    sliderPixel(track, slider.value, slider.lower, slider.upper),
+                    track.y + 0.5 * track.height);
+      text += line;
+    }
+  }
+  if (text == printedLayout_) return;
+  printedLayout_ = text;
+  std::cerr << text << std::endl;  // flushed: a driving script waits for it
 }
 
 int ViewerApp::runHeadless() {
@@ -935,11 +979,14 @@ bool ViewerApp::optimizeHeadless() {
 }
 
 void ViewerApp::takeScreenshot() {
-  std::string name = nextScreenshotName(def_.script);
-  if (canvas_.getTexture().copyToImage().saveToFile(name))
+  const std::string name = nextScreenshotName(def_.script, def_.screenshotDir);
+  if (canvas_.getTexture().copyToImage().saveToFile(name)) {
     note("screenshot saved to " + name);
-  else
+    std::cerr << "scl view: screenshot saved to " << name << std::endl;
+  } else {
     note("cannot write " + name);
+    std::cerr << "scl view: cannot write " << name << std::endl;
+  }
 }
 
 void ViewerApp::restart() {

@@ -56,6 +56,12 @@ struct ViewerDef {
   /// Headless: after the frames, optimize this phase (as key o does), drawing frames while
   /// it runs, then show its best as key v does (`--optimize-phase NAME`); empty: none.
   std::string optimizePhase;
+  /// Where key s writes its screenshots (`--screenshot-dir`); empty: the current directory.
+  std::string screenshotDir;
+  /// `--print-layout`: print the window's regions and the visible sliders' tracks and knobs
+  /// (pixels) on stderr at the first frame and whenever they change, for scripts that
+  /// drive the window with synthetic input (tests/viewer_input.sh).
+  bool printLayout = false;
 };
 
 /// Runs the viewer; returns the exit code (0 ok, 1 script error, 2 no display or a
