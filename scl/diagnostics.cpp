@@ -12,8 +12,6 @@ bool hasErrors(std::span<const Diagnostic> diagnostics) {
                      [](const Diagnostic& d) { return d.severity == Severity::Error; });
 }
 
-namespace {
-
 std::string_view severityName(Severity severity) {
   switch (severity) {
     case Severity::Error:
@@ -25,6 +23,8 @@ std::string_view severityName(Severity severity) {
   }
   return "error";
 }
+
+namespace {
 
 // The text of 1-based line `line` of `source`, without its line break; nullopt-like empty
 // result with found=false when the source has fewer lines.

@@ -14,6 +14,9 @@ namespace scl {
 
 enum class Severity { Error, Warning, Note };
 
+/// "error", "warning" or "note", as diagnostics are printed.
+std::string_view severityName(Severity severity);
+
 struct Diagnostic {
   Severity severity = Severity::Error;
   /// Where the offending token starts; line 0 for a diagnostic about the whole file.

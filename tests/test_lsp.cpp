@@ -25,7 +25,7 @@ using nlohmann::json;
 using scl::testing::has;
 using scl::testing::LspClient;
 
-const std::string kUri = "file:///work/test%20dir/motion.scl";
+const std::string kUri = "file:///home/user/test%20dir/motion.scl";
 
 const std::string kScript =
     "scene pose: supine duration: 5\n"                // 0
@@ -96,7 +96,7 @@ TEST_CASE("lsp: diagnostics are scl check's, with UTF-16 ranges", "[lsp]") {
       "{\n  (lean)\n  [leftShoulderr 20, knees -170]\n  [vf (0, 1) on: trunk]\n}\n";
   client.open(kUri, text);
   const json diagnostics = client.diagnostics(kUri);
-  const scl::CompileResult checked = scl::compile(text, "/work/test dir/motion.scl");
+  const scl::CompileResult checked = scl::compile(text, "/home/user/test dir/motion.scl");
   size_t expected = 0;
   for (const auto& diagnostic : checked.diagnostics)
     expected += diagnostic.severity != scl::Severity::Note;

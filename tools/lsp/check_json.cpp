@@ -9,18 +9,6 @@ using json = nlohmann::ordered_json;
 
 namespace {
 
-std::string_view severityName(Severity severity) {
-  switch (severity) {
-    case Severity::Error:
-      return "error";
-    case Severity::Warning:
-      return "warning";
-    case Severity::Note:
-      return "note";
-  }
-  return "error";
-}
-
 json located(const Diagnostic& diagnostic, const TextDocument& text, const std::string& file) {
   json out = {{"file", diagnostic.location.file.empty() ? file : diagnostic.location.file.str()},
               {"line", diagnostic.location.line},
