@@ -1,11 +1,13 @@
 #include "dynamics/qp_solver.h"
 
-#include <Eigen/Jacobi>
 #include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <limits>
+
+#include "dynamics/dense_kernels.h"
 
 namespace scl {
 
@@ -26,11 +28,26 @@ Givens givensFor(double a, double b) {
   return {a / rho, b / rho, rho};
 }
 
-// (column i, column k) <- (c·i + s·k, −s·i + c·k): the same rotation as applied to (a, b).
-// Eigen's plane rotation is vectorized; its (c, −s), transposed on the right, is ours.
-void rotateColumns(Eigen::MatrixXd& m, int i, int k, const Givens& g) {
-  m.applyOnTheRight(i, k, Eigen::JacobiRotation<double>(g.c, -g.s));
+// (column i, column k) <- (c·i + s·k, −s·i + c·k), rows from `first` on: the same
+// rotation as applied to (a, b). A contiguous loop, which the compiler vectorizes.
+void rotateColumns(Eigen::MatrixXd& m, int i, int k, const Givens& g, int first = 0) {
+  double* a = m.col(i).data();
+  double* b = m.col(k).data();
+  const int rows = static_cast<int>(m.rows());
+  for (int r = first; r < rows; ++r) {
+    const double x = a[r], y = b[r];
+    a[r] = g.c * x + g.s * y;
+    b[r] = g.c * y - g.s * x;
+  }
 }
+
+DoublePair loadPair(const double* p) {
+  DoublePair v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+void storePair(double* p, const DoublePair& v) { std::memcpy(p, &v, sizeof v); }
 
 }  // namespace
 
@@ -57,18 +74,21 @@ void QpSolver::resize(int variables, int equalities, int inequalities) {
   variables_ = variables;
   equalities_ = equalities;
   inequalities_ = inequalities;
-  factor_.resize(variables, variables);
-  j_.resize(variables, variables);
+  // An even number of rows (the factorization goes in lane pairs), the padding zero.
+  factor_.setZero(variables + (variables & 1), variables);
+  inverseDiagonal_.resize(variables);
+  upper_.resize(variables, variables);
+  basis_.resize(variables, variables);
   r_.resize(variables, variables);
   x_.resize(variables);
   normal_.resize(variables);
+  transformedNormal_.resize(variables);
   d_.resize(variables);
   z_.resize(variables);
   dualDirection_.resize(variables);
   multipliers_.resize(variables + 1);
   inequalityResiduals_.resize(inequalities);
   inequalityRowNorms_.resize(inequalities);
-  gradient_.resize(variables);
   active_.assign(variables, -1);
   inequalityActive_.assign(inequalities, 0);
 }
@@ -88,21 +108,27 @@ QpStatus QpSolver::solve(const QpProblem& problem, QpResult& result) {
   resize(n, problem.equalityCount(), problem.inequalityCount());
   activeCount_ = 0;
   iterations_ = 0;
+  basisReady_ = false;
   std::fill(inequalityActive_.begin(), inequalityActive_.end(), 0);
+  inequalityRowNorms_.setConstant(-1.0);  // not yet computed
   x_.setZero();
 
   QpStatus status = QpStatus::Optimal;
-  if (!allFinite(problem)) {
+  if (!finiteObjectiveAndEqualities(problem)) {
     status = QpStatus::InvalidInput;
   } else if (!factorObjective(problem)) {
     status = QpStatus::NotPositiveDefinite;
   } else {
     // Step 0: the unconstrained minimum, x = −G⁻¹a = −L⁻ᵀL⁻¹a, with no constraint active.
     unconstrainedMinimum(problem);
-    if (problem.inequalityCount() > 0)
-      inequalityRowNorms_ = problem.inequalityMatrix.rowwise().norm();
     status = addEqualities(problem);
     if (status == QpStatus::Optimal) status = addViolatedInequalities(problem);
+    if (status == QpStatus::InvalidInput) {
+      // A NaN or infinity in the inequalities, found in their residuals: nothing solved.
+      x_.setZero();
+      activeCount_ = 0;
+      iterations_ = 0;
+    }
   }
   fillResult(problem, status, result);
   return status;
@@ -117,106 +143,146 @@ bool finiteEntries(const Eigen::DenseBase<Derived>& m) {
 }
 }  // namespace
 
-bool QpSolver::allFinite(const QpProblem& problem) {
+bool QpSolver::finiteObjectiveAndEqualities(const QpProblem& problem) {
+  // The inequalities are checked through their residuals Cx − b, which are finite, for a
+  // finite x, exactly when C's row and b's entry are (an infinite entry times 0 is NaN):
+  // m numbers instead of m·n.
   return finiteEntries(problem.objectiveMatrix) && finiteEntries(problem.objectiveVector) &&
-         finiteEntries(problem.equalityMatrix) && finiteEntries(problem.equalityVector) &&
-         finiteEntries(problem.inequalityMatrix) && finiteEntries(problem.inequalityVector);
+         finiteEntries(problem.equalityMatrix) && finiteEntries(problem.equalityVector);
 }
 
 bool QpSolver::factorObjective(const QpProblem& problem) {
-  // Written out rather than Eigen's LLT and triangular solves: at the controller's sizes
-  // (20–40 unknowns) their per-column dispatch cost more than the arithmetic. Every inner
-  // loop is a contiguous axpy down a column, which the compiler vectorizes.
-  jReady_ = false;
+  // Written out rather than Eigen's LLT: at the controller's sizes (20–40 unknowns) its
+  // per-column dispatch cost more than the arithmetic.
   const Eigen::MatrixXd& g = problem.objectiveMatrix;
   const int n = static_cast<int>(g.rows());
-  factor_.triangularView<Eigen::Lower>() = g.triangularView<Eigen::Lower>();
+  factor_.topLeftCorner(n, n).triangularView<Eigen::Lower>() = g.triangularView<Eigen::Lower>();
   // A pivot this small means G is singular to working precision: its inverse, which the
   // method steps with, would be noise.
   const double threshold = static_cast<double>(n) * std::numeric_limits<double>::epsilon() *
                            g.diagonal().cwiseAbs().maxCoeff();
   // Cholesky G = LLᵀ, left-looking, in place in factor_'s lower triangle: column k less
   // the earlier columns' contributions, then scaled by its pivot. The earlier columns are
-  // taken four at a time, so column k is loaded and stored once per four (the loops are
-  // contiguous and vectorize; at these sizes the bookkeeping, not the arithmetic, costs).
+  // taken four at a time, so column k is loaded and stored once per four, and rows go in
+  // lane pairs from an even row: factor_ has an even number of rows (the padding row is
+  // zero), and a pair starting one row above k writes a finite number into the strict
+  // upper triangle, which nothing reads.
   const int stride = static_cast<int>(factor_.outerStride());
   double* base = factor_.data();
   for (int k = 0; k < n; ++k) {
     double* column = base + static_cast<ptrdiff_t>(k) * stride;
+    const int first = k & ~1;
     int j = 0;
     for (; j + 4 <= k; j += 4) {
       const double* c0 = base + static_cast<ptrdiff_t>(j) * stride;
       const double* c1 = c0 + stride;
       const double* c2 = c1 + stride;
       const double* c3 = c2 + stride;
-      const double a0 = c0[k], a1 = c1[k], a2 = c2[k], a3 = c3[k];
-      for (int i = k; i < n; ++i)
-        column[i] -= (a0 * c0[i] + a1 * c1[i]) + (a2 * c2[i] + a3 * c3[i]);
+      const DoublePair a0 = {c0[k], c0[k]}, a1 = {c1[k], c1[k]};
+      const DoublePair a2 = {c2[k], c2[k]}, a3 = {c3[k], c3[k]};
+      for (int i = first; i < stride; i += 2) {
+        DoublePair v = loadPair(column + i);
+        v -= (a0 * loadPair(c0 + i) + a1 * loadPair(c1 + i)) +
+             (a2 * loadPair(c2 + i) + a3 * loadPair(c3 + i));
+        storePair(column + i, v);
+      }
     }
     for (; j < k; ++j) {
       const double* source = base + static_cast<ptrdiff_t>(j) * stride;
-      const double a = source[k];
-      for (int i = k; i < n; ++i) column[i] -= a * source[i];
+      const DoublePair a = {source[k], source[k]};
+      for (int i = first; i < stride; i += 2)
+        storePair(column + i, loadPair(column + i) - a * loadPair(source + i));
     }
     const double pivot = column[k];
     if (!(pivot > threshold)) return false;  // also false for NaN
     const double diagonal = std::sqrt(pivot);
     column[k] = diagonal;
     const double inverse = 1.0 / diagonal;
+    inverseDiagonal_[k] = inverse;
     for (int i = k + 1; i < n; ++i) column[i] *= inverse;
+    // Lᵀ's column k is L's row k: the backward solves run down contiguous columns.
+    double* transposed = upper_.col(k).data();
+    for (int i = 0; i <= k; ++i) transposed[i] = base[static_cast<ptrdiff_t>(i) * stride + k];
   }
   return true;
 }
 
-void QpSolver::unconstrainedMinimum(const QpProblem& problem) {
-  // L y = a by columns (forward), then Lᵀ x = y by rows of Lᵀ, i.e. L's columns (backward).
+void QpSolver::solveLower(Eigen::VectorXd& v) const {
+  // L y = v by columns: each solved entry is subtracted down its column of L (a
+  // contiguous axpy, vectorized). Multiplying by the pivots' reciprocals keeps divisions,
+  // whose latency the next entry waits for, off the chain.
   const int n = variables_;
-  double* x = x_.data();
-  for (int i = 0; i < n; ++i) x[i] = problem.objectiveVector[i];
+  double* x = v.data();
+  const double* inverse = inverseDiagonal_.data();
   for (int k = 0; k < n; ++k) {
     const double* column = factor_.col(k).data();
-    const double value = x[k] / column[k];
+    const double value = x[k] * inverse[k];
     x[k] = value;
     for (int i = k + 1; i < n; ++i) x[i] -= value * column[i];
   }
+}
+
+void QpSolver::solveLowerTransposed(Eigen::VectorXd& v) const {
+  // Lᵀ x = v backward by Lᵀ's columns: each solved entry is subtracted up its column (an
+  // axpy in lane pairs). A dot product per row instead put a whole reduction on the chain
+  // from one entry to the next.
+  const int n = variables_;
+  double* x = v.data();
+  const double* inverse = inverseDiagonal_.data();
   for (int k = n - 1; k >= 0; --k) {
-    const double* column = factor_.col(k).data();
-    double sum = x[k];
-    for (int i = k + 1; i < n; ++i) sum -= column[i] * x[i];
-    x[k] = sum / column[k];
+    const double value = x[k] * inverse[k];
+    x[k] = value;
+    const double* column = upper_.col(k).data();
+    const DoublePair scale = {value, value};
+    int i = 0;
+    for (; i + 2 <= k; i += 2) storePair(x + i, loadPair(x + i) - scale * loadPair(column + i));
+    if (i < k) x[i] -= value * column[i];
   }
+}
+void QpSolver::unconstrainedMinimum(const QpProblem& problem) {
+  x_ = problem.objectiveVector;
+  solveLower(x_);
+  solveLowerTransposed(x_);
   x_ = -x_;
 }
 
-void QpSolver::ensureFactorInverse() {
-  // Most of a controller's QPs end at the unconstrained minimum: J is formed only when a
-  // constraint is to be added. With no constraint active, Q = I: J = L⁻ᵀ, upper
-  // triangular. Row c of J is column c of L⁻¹, zero above c: forward substitution from
-  // e_c over L's trailing columns.
-  if (jReady_) return;
-  jReady_ = true;
-  const int n = variables_;
-  j_.setZero();
-  for (int c = 0; c < n; ++c) {
-    double* x = normal_.data();  // workspace
-    for (int i = c; i < n; ++i) x[i] = 0.0;
-    x[c] = 1.0;
-    for (int k = c; k < n; ++k) {
-      const double* column = factor_.col(k).data();
-      const double value = x[k] / column[k];
-      x[k] = value;
-      for (int i = k + 1; i < n; ++i) x[i] -= value * column[i];
-    }
-    for (int k = c; k < n; ++k) j_(c, k) = x[k];
-  }
+void QpSolver::ensureBasis() {
+  // Most of a controller's QPs end at the unconstrained minimum or one constraint from it:
+  // Q starts as the identity, set when the first constraint is to be added. J = L⁻ᵀQ is
+  // never formed (its n³/6 flops were the largest part of such a solve); its products go
+  // through two triangular solves with L instead.
+  if (basisReady_) return;
+  basisReady_ = true;
+  basisIdentity_ = true;
+  basis_.setZero();  // one memset: setIdentity() writes entry by entry
+  basis_.diagonal().setOnes();
+}
+
+void QpSolver::prepareConstraint() {
+  // L⁻¹n⁺: fixed while n⁺ is being added, whatever is dropped meanwhile.
+  transformedNormal_ = normal_;
+  solveLower(transformedNormal_);
 }
 
 bool QpSolver::computeStepDirections() {
+  // d = Jᵀn⁺ = Qᵀ(L⁻¹n⁺), z = J₂d₂ = L⁻ᵀ(Q₂d₂). While Q is the identity its products
+  // are copies.
   const int n = variables_, q = activeCount_;
-  d_.noalias() = j_.transpose() * normal_;
-  z_.noalias() = j_.rightCols(n - q) * d_.tail(n - q);
-  dualDirection_.head(q) = d_.head(q);
-  r_.topLeftCorner(q, q).triangularView<Eigen::Upper>().solveInPlace(dualDirection_.head(q));
+  if (basisIdentity_) {
+    d_ = transformedNormal_;
+    z_.head(q).setZero();
+    z_.tail(n - q) = d_.tail(n - q);
+  } else {
+    d_.noalias() = basis_.transpose() * transformedNormal_;
+    z_.noalias() = basis_.rightCols(n - q) * d_.tail(n - q);
+  }
+  solveLowerTransposed(z_);
+  // r = R⁻¹d₁ by back substitution (q is small: a few active constraints).
+  for (int i = q - 1; i >= 0; --i) {
+    double sum = d_[i];
+    for (int c = i + 1; c < q; ++c) sum -= r_(i, c) * dualDirection_[c];
+    dualDirection_[i] = sum / r_(i, i);
+  }
   return d_.tail(n - q).norm() > settings_.dependenceTolerance * d_.norm();
 }
 
@@ -246,15 +312,19 @@ int QpSolver::blockingConstraint(double& step) const {
 }
 
 void QpSolver::addConstraint(int constraint) {
-  // Rotate d = Jᵀn⁺ (and J's columns with it) so that d₂ becomes (‖d₂‖, 0, …): then
+  // Rotate d = Jᵀn⁺ (and Q's columns with it) so that d₂ becomes (‖d₂‖, 0, …): then
   // (d₁, ‖d₂‖) is R's new column and J's first q + 1 columns span the active normals.
+  // Rotating the identity's columns k − 1, k from the last pair up touches rows k − 1 on
+  // only (the columns after k − 1 are still zero above it).
   const int n = variables_, q = activeCount_;
+  const bool fromIdentity = basisIdentity_;
   for (int k = n - 1; k > q; --k) {
     if (d_[k] == 0.0) continue;
     Givens g = givensFor(d_[k - 1], d_[k]);
     d_[k - 1] = g.rho;
     d_[k] = 0.0;
-    rotateColumns(j_, k - 1, k, g);
+    rotateColumns(basis_, k - 1, k, g, fromIdentity ? k - 1 : 0);
+    basisIdentity_ = false;
   }
   r_.col(q).head(q + 1) = d_.head(q + 1);
   active_[q] = constraint;
@@ -274,7 +344,7 @@ void QpSolver::dropConstraint(int position) {
   for (int c = position; c < q; ++c) multipliers_[c] = multipliers_[c + 1];
   r_.col(q - 1).setZero();
   active_[q - 1] = -1;
-  // Rotations of rows c, c + 1 (and of J's columns alike) make R triangular again.
+  // Rotations of rows c, c + 1 (and of Q's columns alike) make R triangular again.
   for (int c = position; c < q - 1; ++c) {
     if (r_(c + 1, c) == 0.0) continue;
     Givens g = givensFor(r_(c, c), r_(c + 1, c));
@@ -284,7 +354,8 @@ void QpSolver::dropConstraint(int position) {
       r_(c + 1, col) = -g.s * a + g.c * b;
     }
     r_(c + 1, c) = 0.0;
-    rotateColumns(j_, c, c + 1, g);
+    rotateColumns(basis_, c, c + 1, g);
+    basisIdentity_ = false;
   }
   activeCount_ = q - 1;
 }
@@ -303,11 +374,12 @@ QpStatus QpSolver::addEqualities(const QpProblem& problem) {
   // Equalities first, each with a full step (their multipliers may take any sign, so no
   // dual step is ever blocked); none is dropped afterwards.
   const int n = variables_;
-  if (equalities_ > 0) ensureFactorInverse();
+  if (equalities_ > 0) ensureBasis();
   for (int e = 0; e < equalities_; ++e) {
     if (iterations_ >= iterationCap()) return QpStatus::IterationLimit;
     ++iterations_;
     normal_ = problem.equalityMatrix.row(e).transpose();
+    prepareConstraint();
     double s = residual(problem.equalityMatrix, problem.equalityVector, e);
     if (!computeStepDirections()) {
       // A combination of the equalities already active: consistent with them (skip it,
@@ -327,15 +399,21 @@ QpStatus QpSolver::addEqualities(const QpProblem& problem) {
 
 int QpSolver::mostViolatedInequality(const QpProblem& problem) {
   // The largest violation measured as a distance (residual / ‖row‖), so that scaling a
-  // row does not change the choice.
+  // row does not change the choice. A row's norm is needed only when its residual is
+  // negative (a row with s ≥ 0 is satisfied whatever its norm): computed then, once per
+  // solve.
   inequalityResiduals_.noalias() = problem.inequalityMatrix * x_;
   inequalityResiduals_ -= problem.inequalityVector;
+  if (!finiteEntries(inequalityResiduals_)) return kNonFinite;
   const double xNorm = x_.norm();
   int worst = -1;
   double worstDistance = 0.0;
   for (int i = 0; i < inequalities_; ++i) {
-    double s = inequalityResiduals_[i], norm = inequalityRowNorms_[i];
-    if (inequalityActive_[i] || satisfied(s, problem.inequalityVector[i], norm, xNorm)) continue;
+    const double s = inequalityResiduals_[i];
+    if (s >= 0.0 || inequalityActive_[i]) continue;
+    double& norm = inequalityRowNorms_[i];
+    if (norm < 0.0) norm = problem.inequalityMatrix.row(i).norm();
+    if (satisfied(s, problem.inequalityVector[i], norm, xNorm)) continue;
     double distance = norm > 0.0 ? s / norm : -kInfinity;
     if (worst < 0 || distance < worstDistance) {
       worst = i;
@@ -347,10 +425,13 @@ int QpSolver::mostViolatedInequality(const QpProblem& problem) {
 
 QpStatus QpSolver::addViolatedInequalities(const QpProblem& problem) {
   const int n = variables_;
+  if (inequalities_ == 0) return QpStatus::Optimal;
   // Step 1: pick a violated constraint p; none left means x is optimal.
-  for (int p = mostViolatedInequality(problem); p >= 0; p = mostViolatedInequality(problem)) {
-    ensureFactorInverse();
+  for (int p = mostViolatedInequality(problem); p != -1; p = mostViolatedInequality(problem)) {
+    if (p == kNonFinite) return QpStatus::InvalidInput;
+    ensureBasis();
     normal_ = problem.inequalityMatrix.row(p).transpose();
+    prepareConstraint();
     multipliers_[activeCount_] = 0.0;
     // Step 2: move toward satisfying p until it is (add p) or an active inequality's
     // multiplier reaches 0 first (drop that one and go on).
@@ -401,8 +482,15 @@ void QpSolver::fillResult(const QpProblem& problem, QpStatus status, QpResult& r
     result.objective = 0.0;
     return;
   }
-  gradient_.noalias() = problem.objectiveMatrix.selfadjointView<Eigen::Lower>() * x_;
-  result.objective = 0.5 * x_.dot(gradient_) + problem.objectiveVector.dot(x_);
+  // ½ xᵀGx = ½ ‖Lᵀx‖²: (Lᵀx)ₖ is column k of L below its diagonal dotted with x.
+  double squared = 0.0;
+  for (int k = 0; k < variables_; ++k) {
+    const double* column = factor_.col(k).data();
+    double sum = 0.0;
+    for (int i = k; i < variables_; ++i) sum += column[i] * x_[i];
+    squared += sum * sum;
+  }
+  result.objective = 0.5 * squared + problem.objectiveVector.dot(x_);
 }
 
 }  // namespace scl

@@ -6,7 +6,8 @@
 // ("A numerically stable dual method for solving strictly convex quadratic programs",
 // Mathematical Programming 27, 1983): start from the unconstrained minimum, add violated
 // constraints one at a time (dropping those whose multipliers would turn negative), keep
-// the factor J = L⁻ᵀQ of the active set up to date with Givens rotations.
+// the active set's factor J = L⁻ᵀQ (Q explicit, J implicit) up to date with Givens
+// rotations.
 //
 // A QpSolver keeps its workspace between solves: once it has solved a problem of some size,
 // solving another of the same size allocates nothing (one QP per controller step).
@@ -95,14 +96,23 @@ class QpSolver {
   QpStatus solve(const QpProblem& problem, QpResult& result);
 
  private:
+  // mostViolatedInequality's answer when a residual is not finite.
+  static constexpr int kNonFinite = -2;
+
   void resize(int variables, int equalities, int inequalities);
-  static bool allFinite(const QpProblem& problem);
+  // G, a, Cₑ and bₑ hold no NaN or infinity (the inequalities are checked by residual).
+  static bool finiteObjectiveAndEqualities(const QpProblem& problem);
   // Cholesky G = LLᵀ; false when G is not (numerically) positive definite.
   bool factorObjective(const QpProblem& problem);
+  // v ← L⁻¹v and v ← L⁻ᵀv.
+  void solveLower(Eigen::VectorXd& v) const;
+  void solveLowerTransposed(Eigen::VectorXd& v) const;
   // x = −G⁻¹a by two triangular solves with L.
   void unconstrainedMinimum(const QpProblem& problem);
-  // J = L⁻ᵀ, the first time a constraint is to be added in this solve.
-  void ensureFactorInverse();
+  // Q = I, the first time a constraint is to be added in this solve.
+  void ensureBasis();
+  // L⁻¹n⁺ of the constraint in normal_.
+  void prepareConstraint();
   int iterationCap() const;
   // The step toward satisfying the constraint in normal_: d = Jᵀn⁺, primal direction
   // z = J₂d₂, dual direction r = R⁻¹d₁. False when n⁺ is (numerically) a combination of
@@ -117,28 +127,34 @@ class QpSolver {
   void addConstraint(int constraint);
   void dropConstraint(int position);
   QpStatus addEqualities(const QpProblem& problem);
+  // The most violated inactive inequality, -1 when none is, kNonFinite when a residual
+  // is NaN or infinite.
   int mostViolatedInequality(const QpProblem& problem);
   QpStatus addViolatedInequalities(const QpProblem& problem);
   void fillResult(const QpProblem& problem, QpStatus status, QpResult& result);
 
   QpSettings settings_;
   int variables_ = -1, equalities_ = -1, inequalities_ = -1;
-  Eigen::MatrixXd factor_;  // L of G = LLᵀ (lower triangle)
-  Eigen::MatrixXd j_;       // J = L⁻ᵀ Q: its first q columns J₁ span the active normals.
-  Eigen::MatrixXd r_;       // R (upper triangular, q×q used): L⁻¹ N = Q [R; 0].
+  Eigen::MatrixXd factor_;           // L of G = LLᵀ (lower triangle)
+  Eigen::VectorXd inverseDiagonal_;  // 1 / Lₖₖ
+  Eigen::MatrixXd upper_;            // Lᵀ (upper triangle)
+  // Q of J = L⁻ᵀQ, which is kept implicit: J's first q columns J₁ span the active normals.
+  Eigen::MatrixXd basis_;
+  Eigen::MatrixXd r_;  // R (upper triangular, q×q used): L⁻¹ N = Q [R; 0].
   Eigen::VectorXd x_;
-  Eigen::VectorXd normal_;         // the constraint being added, n⁺
-  Eigen::VectorXd d_;              // Jᵀ n⁺
-  Eigen::VectorXd z_;              // primal step direction
-  Eigen::VectorXd dualDirection_;  // r = R⁻¹ d₁
-  Eigen::VectorXd multipliers_;    // u: of the active constraints, then of n⁺
+  Eigen::VectorXd normal_;             // the constraint being added, n⁺
+  Eigen::VectorXd transformedNormal_;  // L⁻¹n⁺
+  Eigen::VectorXd d_;                  // Jᵀ n⁺
+  Eigen::VectorXd z_;                  // primal step direction
+  Eigen::VectorXd dualDirection_;      // r = R⁻¹ d₁
+  Eigen::VectorXd multipliers_;        // u: of the active constraints, then of n⁺
   Eigen::VectorXd inequalityResiduals_;
-  Eigen::VectorXd inequalityRowNorms_;
-  Eigen::VectorXd gradient_;
+  Eigen::VectorXd inequalityRowNorms_;  // -1 until needed in this solve
   std::vector<int> active_;             // constraint numbers (as QpResult::activeSet)
   std::vector<char> inequalityActive_;  // by inequality
   int activeCount_ = 0;                 // q
-  bool jReady_ = false;                 // j_ holds L⁻ᵀ Q for this solve
+  bool basisReady_ = false;             // basis_ set up for this solve
+  bool basisIdentity_ = false;          // basis_ is still the identity
   int iterations_ = 0;
 };
 

@@ -1,11 +1,12 @@
 #include "feature/feature_controller.h"
 
-#include <Eigen/Cholesky>
+#include <Eigen/LU>
 #include <algorithm>
 #include <cassert>
 #include <cmath>
 
 #include "dynamics/character_coordinates.h"
+#include "dynamics/dense_kernels.h"
 
 namespace scl {
 
@@ -40,6 +41,16 @@ struct ContactPoint {
   Vec2 local = Vec2::Zero();
   Vec2 normal = Vec2::UnitY();
   Vec2 tangent = Vec2::UnitX();
+};
+
+// A force unknown: the normal force at one contact point, or a contact's tangential
+// force (one per link touching along a line, at the line's middle: tangential forces
+// along one line differ only in where the total is split, which the dynamics cannot tell
+// apart), newtons along `direction`.
+struct ForceUnknown {
+  int link = 0;
+  Vec2 local = Vec2::Zero();
+  Vec2 direction = Vec2::UnitY();
 };
 
 // What one row of the objective asks: row · x ≈ target, with a weight, in a level.
@@ -110,6 +121,10 @@ struct FeatureController::Impl {
   Eigen::RowVectorXd rowBuffer;
   Eigen::VectorXd torqueBuffer;
   std::vector<ContactPoint> contacts;
+  std::vector<ForceUnknown> forceUnknowns;
+  // Per contact point: the index among the force unknowns of its normal force and of its
+  // (possibly shared) tangential force.
+  std::vector<int> normalUnknown, tangentUnknown;
   Eigen::MatrixXd contactJacobian;  // n × forces: the generalized force of each force variable
   Eigen::MatrixXd rows;             // the objective's rows over x = (q̈, f)
   Eigen::VectorXd targets;
@@ -197,6 +212,9 @@ struct FeatureController::Impl {
     rowBuffer.resize(dofs);
     torqueBuffer.resize(kJointCount);
     contacts.reserve(2 * static_cast<size_t>(kLinkCount));
+    forceUnknowns.reserve(2 * static_cast<size_t>(kLinkCount));
+    normalUnknown.reserve(2 * static_cast<size_t>(kLinkCount));
+    tangentUnknown.reserve(2 * static_cast<size_t>(kLinkCount));
     planned.reserve(2 * static_cast<size_t>(kLinkCount));
     rowInfo.reserve(64);
     solvers.resize(static_cast<size_t>(levels));
@@ -312,7 +330,35 @@ struct FeatureController::Impl {
     }
   }
 
-  int variableCount() const { return dofs + 2 * static_cast<int>(contacts.size()); }
+  // Whether contact point i and the next are the two ends of one link's line contact.
+  bool linePairAt(size_t i) const {
+    return i + 1 < contacts.size() && contacts[i + 1].link == contacts[i].link;
+  }
+
+  // The force unknowns of this step's contacts: a lone point's normal and tangential
+  // force; a line contact's two normal forces and one tangential force at its middle.
+  void assignForceUnknowns() {
+    forceUnknowns.clear();
+    normalUnknown.clear();
+    tangentUnknown.clear();
+    for (size_t i = 0; i < contacts.size();) {
+      const ContactPoint& c = contacts[i];
+      const int count = linePairAt(i) ? 2 : 1;
+      Vec2 middle = Vec2::Zero();
+      for (int e = 0; e < count; ++e) {
+        const ContactPoint& end = contacts[i + static_cast<size_t>(e)];
+        normalUnknown.push_back(static_cast<int>(forceUnknowns.size()));
+        forceUnknowns.push_back({end.link, end.local, end.normal});
+        middle += end.local / count;
+      }
+      for (int e = 0; e < count; ++e)
+        tangentUnknown.push_back(static_cast<int>(forceUnknowns.size()));
+      forceUnknowns.push_back({c.link, middle, c.tangent});
+      i += static_cast<size_t>(count);
+    }
+  }
+
+  int variableCount() const { return dofs + static_cast<int>(forceUnknowns.size()); }
 
   // Appends a row (over q̈ only: force columns zero) to the objective.
   void addRow(const Eigen::RowVectorXd& accelerationRow, double target, int level, double weight,
@@ -367,28 +413,39 @@ struct FeatureController::Impl {
     result.frameOrigin = frameOrigin;
 
     // Contacts, in the first level: a point does not accelerate (a moving one is braked).
+    // The Jacobian each row is made of is also the one of a force unknown at the same
+    // point: its column of J_cᵀ is written from it here.
     const double damping = settings.contactDamping;
     const int contactLevel = settings.hardContacts ? kHardRow : 0;
+    fit(contactJacobian, dofs, static_cast<int>(forceUnknowns.size()));
+    auto forceColumn = [&](int unknown) {
+      contactJacobian.col(unknown).noalias() =
+          pointJacobian.transpose() * forceUnknowns[static_cast<size_t>(unknown)].direction;
+    };
     for (size_t i = 0; i < contacts.size();) {
       const ContactPoint& c = contacts[i];
-      const bool pair = i + 1 < contacts.size() && contacts[i + 1].link == c.link;
-      if (!pair) {
+      if (!linePairAt(i)) {
         const Vec2 v = dynamics.pointVelocity(c.link, c.local);
         addPointRows(c.link, c.local, -damping * v, contactLevel, settings.contactWeight);
+        forceColumn(normalUnknown[i]);
+        forceColumn(tangentUnknown[i]);
         ++i;
         continue;
       }
       // A line contact: the normal acceleration of both ends, the tangential one of the
       // middle (four rows would repeat one of a rigid body's three).
-      const ContactPoint& d = contacts[i + 1];
-      for (const ContactPoint* e : {&c, &d}) {
-        const Vec2 v = dynamics.pointVelocity(e->link, e->local);
-        addPointRows(e->link, e->local, -damping * v, contactLevel, settings.contactWeight,
-                     &e->normal);
+      for (size_t e = i; e < i + 2; ++e) {
+        const ContactPoint& end = contacts[e];
+        const Vec2 v = dynamics.pointVelocity(end.link, end.local);
+        addPointRows(end.link, end.local, -damping * v, contactLevel, settings.contactWeight,
+                     &end.normal);
+        forceColumn(normalUnknown[e]);
       }
-      const Vec2 middle = 0.5 * (c.local + d.local);
-      const Vec2 v = dynamics.pointVelocity(c.link, middle);
-      addPointRows(c.link, middle, -damping * v, contactLevel, settings.contactWeight, &c.tangent);
+      const ForceUnknown& tangential = forceUnknowns[static_cast<size_t>(tangentUnknown[i])];
+      const Vec2 v = dynamics.pointVelocity(c.link, tangential.local);
+      addPointRows(c.link, tangential.local, -damping * v, contactLevel, settings.contactWeight,
+                   &c.tangent);
+      forceColumn(tangentUnknown[i]);
       i += 2;
     }
 
@@ -469,21 +526,13 @@ struct FeatureController::Impl {
     }
   }
 
-  // The equations of motion: M q̈ + h = Sᵀτ + J_c f. The root's rows are the QP's
-  // equalities; the joints' rows give τ = B x + c.
+  // The equations of motion: M q̈ + h = Sᵀτ + J_c f. The root's rows are eliminated
+  // (eliminateRoot); the joints' rows give τ = B x + c.
   void buildDynamics() {
     const int n = variableCount();
     const int forces = n - dofs;
     dynamics.massMatrix(massMatrix);
-    dynamics.biasForces(h);
-    fit(contactJacobian, dofs, forces);
-    for (size_t i = 0; i < contacts.size(); ++i) {
-      const ContactPoint& c = contacts[i];
-      dynamics.pointJacobian(c.link, c.local, pointJacobian);
-      const int column = 2 * static_cast<int>(i);
-      contactJacobian.col(column) = pointJacobian.transpose() * c.normal;
-      contactJacobian.col(column + 1) = pointJacobian.transpose() * c.tangent;
-    }
+    dynamics.biasForces(h);  // contactJacobian: written with the contact rows (buildRows)
     fit(torqueRows, kJointCount, n);
     fit(torqueOffset, kJointCount);
     torqueRows.leftCols(dofs) = massMatrix.bottomRows(kJointCount);
@@ -497,13 +546,19 @@ struct FeatureController::Impl {
   void eliminateRoot() {
     const int n = variableCount(), m = reducedCount();
     const int forces = n - dofs;
+    // M_rr is 3×3, symmetric positive definite (the whole body's mass and inertia about
+    // the root): its inverse, by cofactors, times one column at a time (fixed-size
+    // products, inlined; Eigen's solve against the 3×m block took its blocked path).
     const Eigen::Matrix3d rootInertia = massMatrix.topLeftCorner<3, 3>();
-    const Eigen::LLT<Eigen::Matrix3d> rootFactor(rootInertia);
+    const Eigen::Matrix3d inverse = rootInertia.inverse();
     rootMap.resize(kRootCoordinates, m);
-    rootMap.leftCols(kJointCount) = -massMatrix.topRightCorner(kRootCoordinates, kJointCount);
-    rootMap.rightCols(forces) = contactJacobian.topRows(kRootCoordinates);
-    rootFactor.solveInPlace(rootMap);
-    rootOffset = -rootFactor.solve(h.head<3>());
+    for (int c = 0; c < kJointCount; ++c)
+      rootMap.col(c).noalias() =
+          -(inverse * massMatrix.block<kRootCoordinates, 1>(0, kRootCoordinates + c));
+    for (int c = 0; c < forces; ++c)
+      rootMap.col(kJointCount + c).noalias() =
+          inverse * contactJacobian.block<kRootCoordinates, 1>(0, c);
+    rootOffset.noalias() = -(inverse * h.head<3>());
 
     const int total = static_cast<int>(rowInfo.size());
     fit(reducedRows, total, m);  // the unit rows' part is never written or read
@@ -556,12 +611,12 @@ struct FeatureController::Impl {
       if (isHeld(info, level)) ++held;
     }
     int pairs = 0;
-    for (int i = 0; i + 1 < pointCount; ++i)
-      if (contacts[i].link == contacts[i + 1].link) ++pairs;
-    int links = 0;
-    for (int i = 0; i < pointCount; ++i)
-      if (i == 0 || contacts[i].link != contacts[i - 1].link) ++links;
-    const int inequalities = 3 * pointCount + 2 * pairs + links + 2 * kJointCount + 2 * held;
+    for (size_t i = 0; i < contacts.size(); ++i)
+      if (linePairAt(i)) ++pairs;
+    const int links = pointCount - pairs;  // a link has one point or a line pair
+    const int tangents = static_cast<int>(forceUnknowns.size()) - pointCount;
+    const int inequalities =
+        pointCount + 2 * tangents + 2 * pairs + links + 2 * kJointCount + 2 * held;
     QpProblem& problem = problems[static_cast<size_t>(level)];
     fit(problem.objectiveMatrix, n, n);
     fit(problem.objectiveVector, n);
@@ -570,15 +625,15 @@ struct FeatureController::Impl {
     fit(problem.inequalityMatrix, inequalities, n);
     fit(problem.inequalityVector, inequalities);
 
-    // Objective: Σ w (row·y − target)² + w_τ |B y + c − τ_added|² + ε |(q̈, f)|². A unit
-    // row (posture) adds to the diagonal only; the others are stacked for a rank update.
+    // Objective: Σ w (row·y − target)² + w_τ |B y + c − τ_added|² + ε |y|². A unit row
+    // (posture) adds to the diagonal only; the others are stacked for a rank update.
     auto& g = problem.objectiveMatrix;
     auto& a = problem.objectiveVector;
     g.setZero();
     a.setZero();
     const int total = static_cast<int>(rowInfo.size());
-    fit(weighted, total + kJointCount + kRootCoordinates, n);
-    fit(weightedTargets, total + kJointCount + kRootCoordinates);
+    fit(weighted, total + kJointCount, n);
+    fit(weightedTargets, total + kJointCount);
     int count = 0;
     for (int r = 0; r < total; ++r) {
       const RowInfo& info = rowInfo[r];
@@ -593,28 +648,25 @@ struct FeatureController::Impl {
       weightedTargets[count] = root * reducedTargets[r];
       ++count;
     }
-    // The torque regularization's rows, √w_τ (B y + c − τ_added), and the root
-    // accelerations', √ε (P y + p₀), join the stack.
+    // The torque regularization's rows, √w_τ (B y + c − τ_added), join the stack. (The
+    // root's accelerations are not regularized: y's own regularization below keeps G
+    // positive definite, and their rows were a tenth of G's cost.)
     const double wt = std::sqrt(settings.torqueWeight);
-    const double eq = std::sqrt(settings.accelerationRegularization);
     Eigen::Map<const Eigen::VectorXd> added(input.addedTorques.data(), kJointCount);
     weighted.middleRows(count, kJointCount) = wt * reducedTorqueRows;
     weightedTargets.segment(count, kJointCount) = wt * (added - reducedTorqueOffset);
     count += kJointCount;
-    weighted.middleRows(count, kRootCoordinates) = eq * rootMap;
-    weightedTargets.segment(count, kRootCoordinates) = -eq * rootOffset;
-    count += kRootCoordinates;
-    // G's lower triangle only (all the solver reads), as dot products of the stack's
-    // columns: at these sizes (about 30 rows of 20–30 unknowns) a blocked rank update
-    // spends more on packing than on arithmetic.
+    // G's lower triangle only (all the solver reads), as blocks of dot products of the
+    // stack's columns: at these sizes (about 30 rows of 20–30 unknowns) a blocked rank
+    // update spends more on packing than on arithmetic.
+    addLowerGram(weighted, count, g);
     const auto stack = weighted.topRows(count);
-    for (int j = 0; j < n; ++j)
-      for (int i = j; i < n; ++i) g(i, j) += stack.col(i).dot(stack.col(j));
     a.noalias() -= stack.transpose() * weightedTargets.head(count);
     g.diagonal().head(first).array() += settings.accelerationRegularization;
     g.diagonal().tail(n - first).array() += settings.forceRegularization;
     for (int i = 0; i < pointCount; ++i)
-      g(first + 2 * i + 1, first + 2 * i + 1) += settings.tangentialWeight;
+      if (i == 0 || tangentUnknown[i] != tangentUnknown[i - 1])
+        g(first + tangentUnknown[i], first + tangentUnknown[i]) += settings.tangentialWeight;
 
     // Hard contact rows are equalities (the root's equations are eliminated).
     for (int r = 0, e = 0; r < total; ++r) {
@@ -626,6 +678,8 @@ struct FeatureController::Impl {
     // Torque limits first, as two blocks (column-wise copies): −τ_max ≤ B y + c ≤ τ_max.
     auto& c = problem.inequalityMatrix;
     auto& b = problem.inequalityVector;
+    c.setZero();  // one pass (zeroing the rows below the limits was a memset per column)
+    b.setZero();
     c.topRows(kJointCount) = reducedTorqueRows;
     c.middleRows(kJointCount, kJointCount) = -reducedTorqueRows;
     for (int j = 0; j < kJointCount; ++j) {
@@ -634,24 +688,25 @@ struct FeatureController::Impl {
       b[kJointCount + j] = reducedTorqueOffset[j] - limit;
     }
     int row = 2 * kJointCount;
-    // Contacts push, within the friction cone: f_n ≥ 0, μ f_n ± f_t ≥ 0.
-    c.bottomRows(inequalities - row).setZero();
-    b.tail(inequalities - row).setZero();
+    // Contacts push, within the friction cone: f_n ≥ 0 at each point, and a tangential
+    // force within μ times the normal forces of its point (of its line's two ends):
+    // μ Σf_n ± f_t ≥ 0.
     const double mu = settings.friction * settings.frictionMargin;
-    for (int i = 0; i < pointCount; ++i) {
-      const int normal = first + 2 * i, tangent = normal + 1;
-      c(row++, normal) = 1.0;
-      c(row, normal) = mu;
-      c(row++, tangent) = -1.0;
-      c(row, normal) = mu;
-      c(row++, tangent) = 1.0;
+    for (int i = 0; i < pointCount; ++i) c(row++, first + normalUnknown[i]) = 1.0;
+    for (size_t i = 0; i < contacts.size(); i += linePairAt(i) ? 2 : 1) {
+      const int tangent = first + tangentUnknown[i];
+      for (double sign : {-1.0, 1.0}) {
+        c(row, first + normalUnknown[i]) = mu;
+        if (linePairAt(i)) c(row, first + normalUnknown[i + 1]) = mu;
+        c(row++, tangent) = sign;
+      }
     }
     // A line contact's ends each carry at least the margin's share of its normal force:
     // (1 − α) f₁ − α f₂ ≥ 0 and (1 − α) f₂ − α f₁ ≥ 0.
     const double alpha = settings.pressureMargin;
-    for (int i = 0; i + 1 < pointCount; ++i) {
-      if (contacts[i].link != contacts[i + 1].link) continue;
-      const int one = first + 2 * i, two = one + 2;
+    for (size_t i = 0; i < contacts.size(); ++i) {
+      if (!linePairAt(i)) continue;
+      const int one = first + normalUnknown[i], two = first + normalUnknown[i + 1];
       c(row, one) = 1.0 - alpha;
       c(row++, two) = -alpha;
       c(row, two) = 1.0 - alpha;
@@ -660,10 +715,9 @@ struct FeatureController::Impl {
     // Each touching link of the support carries at least its minimum load.
     const double minimum =
         settings.minimumLoad * dynamics.model().totalMass() * dynamics.model().gravity.norm();
-    for (int i = 0; i < pointCount; ++i) {
-      if (i > 0 && contacts[i].link == contacts[i - 1].link) continue;
-      for (int k = i; k < pointCount && contacts[k].link == contacts[i].link; ++k)
-        c(row, first + 2 * k) = 1.0;
+    for (size_t i = 0; i < contacts.size(); i += linePairAt(i) ? 2 : 1) {
+      c(row, first + normalUnknown[i]) = 1.0;
+      if (linePairAt(i)) c(row, first + normalUnknown[i + 1]) = 1.0;
       b[row++] = minimum;
     }
     // Earlier levels: each row within the tolerance of its value at its level's optimum.
@@ -697,6 +751,7 @@ struct FeatureController::Impl {
     planned.clear();
     setState(state);
     gatherContacts(state);
+    assignForceUnknowns();
     buildRows(phaseTime, input, result);
     buildDynamics();
     fit(rowValue, static_cast<int>(rowInfo.size()));
@@ -714,6 +769,7 @@ struct FeatureController::Impl {
       }
       solved = level;
       ++result.levels;
+      if (level + 1 == levels) break;  // no later level holds this one's rows
       for (int r = 0; r < static_cast<int>(rowInfo.size()); ++r)
         if (rowInfo[r].level == level)
           rowValue[r] = rowInfo[r].unitColumn >= 0 ? out.x[rowInfo[r].unitColumn]
@@ -721,20 +777,28 @@ struct FeatureController::Impl {
     }
     if (solved < 0) return;
     const Eigen::VectorXd& x = results[static_cast<size_t>(solved)].x;
+    Eigen::Map<Eigen::Matrix<double, kJointCount, 1>> torques(result.torques.data());
+    torques = reducedTorqueOffset;
+    torques.noalias() += reducedTorqueRows * x;
     bool finite = true;
-    for (int j = 0; j < kJointCount; ++j) {
-      result.torques[j] = reducedTorqueRows.row(j).dot(x) + reducedTorqueOffset[j];
-      finite = finite && std::isfinite(result.torques[j]);
-    }
+    for (int j = 0; j < kJointCount; ++j) finite = finite && std::isfinite(result.torques[j]);
     if (!finite) {
       result.qpStatus = QpStatus::InvalidInput;
       result.failedLevel = solved + 1;
       return;
     }
+    // A line contact's tangential force is drawn split between its ends in proportion
+    // to their normal forces, so that each drawn force lies in its friction cone.
     for (size_t i = 0; i < contacts.size(); ++i) {
       const ContactPoint& c = contacts[i];
-      const double fn = x[forceStart() + 2 * static_cast<int>(i)];
-      const double ft = x[forceStart() + 2 * static_cast<int>(i) + 1];
+      const double fn = x[forceStart() + normalUnknown[i]];
+      double ft = x[forceStart() + tangentUnknown[i]];
+      const bool line = linePairAt(i) || (i > 0 && tangentUnknown[i] == tangentUnknown[i - 1]);
+      if (line) {
+        const size_t other = linePairAt(i) ? i + 1 : i - 1;
+        const double total = fn + x[forceStart() + normalUnknown[other]];
+        ft *= total > 0.0 ? fn / total : 0.5;
+      }
       planned.push_back({c.link, c.point, fn * c.normal + ft * c.tangent});
     }
     result.contactForces = planned;

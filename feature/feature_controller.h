@@ -53,8 +53,8 @@ struct FeatureSettings {
   double contactDamping = 20.0;
   /// Weight of the torque regularization, (N·m)⁻² (present in every level).
   double torqueWeight = 1e-5;
-  /// Weight of the accelerations' and forces' own regularization, which keeps the QP
-  /// strictly convex.
+  /// Weight of the joints' accelerations' and the forces' own regularization, which keeps
+  /// the QP strictly convex (the root's accelerations follow from them).
   double accelerationRegularization = 1e-6;
   double forceRegularization = 1e-8;
   /// Strict levels: each row of an earlier level's features stays within this of the
