@@ -161,14 +161,17 @@ bool QpSolver::factorObjective(const QpProblem& problem) {
   // method steps with, would be noise.
   const double threshold = static_cast<double>(n) * std::numeric_limits<double>::epsilon() *
                            g.diagonal().cwiseAbs().maxCoeff();
-  // Cholesky G = LLᵀ, left-looking, in place in factor_'s lower triangle: column k less
-  // the earlier columns' contributions, then scaled by its pivot. The earlier columns are
-  // taken four at a time, so column k is loaded and stored once per four, and rows go in
-  // lane pairs from an even row: factor_ has an even number of rows (the padding row is
-  // zero), and a pair starting one row above k writes a finite number into the strict
-  // upper triangle, which nothing reads.
+  // Cholesky G = LLᵀ, left-looking, in place in factor_'s lower triangle, in two passes.
+  // First the unscaled columns vₖ = Lₖ·√pₖ: column k of G less Σⱼ vⱼ[k]/pⱼ · vⱼ, its
+  // pivot pₖ = vₖ[k]; then each column scaled by 1/√pₖ. Scaling as one goes would put a
+  // square root and a division on the chain from one column to the next; this way only
+  // the division 1/pₖ is. The earlier columns are taken four at a time, so column k is
+  // loaded and stored once per four, and rows go in lane pairs from an even row: factor_
+  // has an even number of rows (the padding row is zero), and a pair starting one row
+  // above k writes a finite number into the strict upper triangle, which nothing reads.
   const int stride = static_cast<int>(factor_.outerStride());
   double* base = factor_.data();
+  double* reciprocal = inverseDiagonal_.data();  // 1/pₖ until the second pass
   for (int k = 0; k < n; ++k) {
     double* column = base + static_cast<ptrdiff_t>(k) * stride;
     const int first = k & ~1;
@@ -178,8 +181,9 @@ bool QpSolver::factorObjective(const QpProblem& problem) {
       const double* c1 = c0 + stride;
       const double* c2 = c1 + stride;
       const double* c3 = c2 + stride;
-      const DoublePair a0 = {c0[k], c0[k]}, a1 = {c1[k], c1[k]};
-      const DoublePair a2 = {c2[k], c2[k]}, a3 = {c3[k], c3[k]};
+      const double m0 = c0[k] * reciprocal[j], m1 = c1[k] * reciprocal[j + 1];
+      const double m2 = c2[k] * reciprocal[j + 2], m3 = c3[k] * reciprocal[j + 3];
+      const DoublePair a0 = {m0, m0}, a1 = {m1, m1}, a2 = {m2, m2}, a3 = {m3, m3};
       for (int i = first; i < stride; i += 2) {
         DoublePair v = loadPair(column + i);
         v -= (a0 * loadPair(c0 + i) + a1 * loadPair(c1 + i)) +
@@ -189,13 +193,18 @@ bool QpSolver::factorObjective(const QpProblem& problem) {
     }
     for (; j < k; ++j) {
       const double* source = base + static_cast<ptrdiff_t>(j) * stride;
-      const DoublePair a = {source[k], source[k]};
+      const double m = source[k] * reciprocal[j];
+      const DoublePair a = {m, m};
       for (int i = first; i < stride; i += 2)
         storePair(column + i, loadPair(column + i) - a * loadPair(source + i));
     }
     const double pivot = column[k];
     if (!(pivot > threshold)) return false;  // also false for NaN
-    const double diagonal = std::sqrt(pivot);
+    reciprocal[k] = 1.0 / pivot;
+  }
+  for (int k = 0; k < n; ++k) {
+    double* column = base + static_cast<ptrdiff_t>(k) * stride;
+    const double diagonal = std::sqrt(column[k]);
     column[k] = diagonal;
     const double inverse = 1.0 / diagonal;
     inverseDiagonal_[k] = inverse;
@@ -482,15 +491,18 @@ void QpSolver::fillResult(const QpProblem& problem, QpStatus status, QpResult& r
     result.objective = 0.0;
     return;
   }
-  // ½ xᵀGx = ½ ‖Lᵀx‖²: (Lᵀx)ₖ is column k of L below its diagonal dotted with x.
-  double squared = 0.0;
+  // ½ xᵀGx = ½ ‖Lᵀx‖², Lᵀx summed from Lᵀ's columns (axpys in lane pairs; d_ is free).
+  double* product = d_.data();
+  d_.setZero();
   for (int k = 0; k < variables_; ++k) {
-    const double* column = factor_.col(k).data();
-    double sum = 0.0;
-    for (int i = k; i < variables_; ++i) sum += column[i] * x_[i];
-    squared += sum * sum;
+    const double* column = upper_.col(k).data();
+    const DoublePair scale = {x_[k], x_[k]};
+    int i = 0;
+    for (; i + 2 <= k + 1; i += 2)
+      storePair(product + i, loadPair(product + i) + scale * loadPair(column + i));
+    if (i <= k) product[i] += x_[k] * column[i];
   }
-  result.objective = 0.5 * squared + problem.objectiveVector.dot(x_);
+  result.objective = 0.5 * d_.squaredNorm() + problem.objectiveVector.dot(x_);
 }
 
 }  // namespace scl

@@ -72,9 +72,11 @@ bool isHeld(const RowInfo& row, int level) {
 
 Vec2 perp(const Vec2& v) { return Vec2(-v.y(), v.x()); }
 
-Vec2 rotate(double angle, const Vec2& v) {
-  const double c = std::cos(angle), s = std::sin(angle);
-  return Vec2(c * v.x() - s * v.y(), s * v.x() + c * v.y());
+// A world vector in the body's frame: turned back by the body's angle (its cached cos
+// and sin, not a sincos per point).
+Vec2 toBodyFrame(const BodyMotion& body, const Vec2& v) {
+  const double c = body.cosAngle, s = body.sinAngle;
+  return Vec2(c * v.x() + s * v.y(), c * v.y() - s * v.x());
 }
 
 // Linear interpolation of a target over `duration` from `start`: the target and its rate.
@@ -292,8 +294,7 @@ struct FeatureController::Impl {
       }
       const BodyMotion& body = dynamics.bodies()[link];
       auto add = [&](const Vec2& point) {
-        contacts.push_back(
-            {link, point, rotate(-body.angle, point - body.origin), normal, tangent});
+        contacts.push_back({link, point, toBodyFrame(body, point - body.origin), normal, tangent});
       };
       // The link's caps near the surface (the surface: the lowest contact point along the
       // normal) give its points: the lowest point of each such cap.
@@ -457,7 +458,7 @@ struct FeatureController::Impl {
         const double radius =
             centre.isZero() ? 0.5 * def.proximalThickness : 0.5 * def.distalThickness;
         const BodyMotion& body = dynamics.bodies()[link];
-        const Vec2 local = centre + rotate(-body.angle, radius * down);
+        const Vec2 local = centre + toBodyFrame(body, radius * down);
         const Vec2 v = dynamics.pointVelocity(link, local);
         addPointRows(link, local, damping * (settings.landingSpeed * down - v), contactLevel,
                      settings.contactWeight);

@@ -116,19 +116,21 @@ void Runner::checkState() const {
   const CharacterState& state = simulation_.state();
   for (int i = 0; i < kLinkCount; ++i) {
     const LinkState& link = state.links[i];
-    const std::string name(kLinkNames[i]);
+    // The link's name is made only when it is needed: a string per link and step was
+    // most of this check's cost.
+    const auto name = [i] { return std::string(kLinkNames[i]); };
     auto finite = [](const Vec2& v) { return std::isfinite(v.x()) && std::isfinite(v.y()); };
-    if (!finite(link.origin)) diverged(name + " position is not finite");
-    if (!std::isfinite(link.angle)) diverged(name + " angle is " + describeValue(link.angle));
+    if (!finite(link.origin)) diverged(name() + " position is not finite");
+    if (!std::isfinite(link.angle)) diverged(name() + " angle is " + describeValue(link.angle));
     double speed = link.comVelocity.norm();
-    if (!std::isfinite(speed)) diverged(name + " velocity is " + describeValue(speed));
+    if (!std::isfinite(speed)) diverged(name() + " velocity is " + describeValue(speed));
     if (!std::isfinite(link.angularVelocity))
-      diverged(name + " angular velocity is " + describeValue(link.angularVelocity));
+      diverged(name() + " angular velocity is " + describeValue(link.angularVelocity));
     if (speed > limits_.maxLinearSpeed)
-      diverged(name + " speed is " + describeValue(speed) + " m/s (limit " +
+      diverged(name() + " speed is " + describeValue(speed) + " m/s (limit " +
                describeValue(limits_.maxLinearSpeed) + ")");
     if (std::abs(link.angularVelocity) > limits_.maxAngularSpeed)
-      diverged(name + " angular velocity is " + describeValue(link.angularVelocity) +
+      diverged(name() + " angular velocity is " + describeValue(link.angularVelocity) +
                " rad/s (limit " + describeValue(limits_.maxAngularSpeed) + ")");
   }
 }
