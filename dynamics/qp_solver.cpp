@@ -79,6 +79,8 @@ void QpSolver::resize(int variables, int equalities, int inequalities) {
   inverseDiagonal_.resize(variables);
   upper_.resize(variables, variables);
   basis_.resize(variables, variables);
+  // One addition from the identity and as many drops: beyond, J is explicit.
+  rotations_.reserve(2 * static_cast<size_t>(variables));
   r_.resize(variables, variables);
   x_.resize(variables);
   normal_.resize(variables);
@@ -108,7 +110,10 @@ QpStatus QpSolver::solve(const QpProblem& problem, QpResult& result) {
   resize(n, problem.equalityCount(), problem.inequalityCount());
   activeCount_ = 0;
   iterations_ = 0;
-  basisReady_ = false;
+  explicitJ_ = false;
+  rotations_.clear();
+  appliedRotations_ = 0;
+  basisHoldsQ_ = false;
   std::fill(inequalityActive_.begin(), inequalityActive_.end(), 0);
   inequalityRowNorms_.setConstant(-1.0);  // not yet computed
   x_.setZero();
@@ -255,20 +260,59 @@ void QpSolver::unconstrainedMinimum(const QpProblem& problem) {
   x_ = -x_;
 }
 
-void QpSolver::ensureBasis() {
-  // Most of a controller's QPs end at the unconstrained minimum or one constraint from it:
-  // Q starts as the identity, set when the first constraint is to be added. J = L⁻ᵀQ is
-  // never formed (its n³/6 flops were the largest part of such a solve); its products go
-  // through two triangular solves with L instead.
-  if (basisReady_) return;
-  basisReady_ = true;
-  basisIdentity_ = true;
-  basis_.setZero();  // one memset: setIdentity() writes entry by entry
-  basis_.diagonal().setOnes();
+void QpSolver::materializeQ() {
+  // Q is the identity turned by the recorded rotations; it is written out only when a
+  // product with it is needed. A solve that adds one constraint and stops never needs it.
+  if (!basisHoldsQ_) {
+    basis_.setZero();  // one memset: setIdentity() writes entry by entry
+    basis_.diagonal().setOnes();
+    basisHoldsQ_ = true;
+    appliedRotations_ = 0;
+  }
+  for (; appliedRotations_ < rotations_.size(); ++appliedRotations_) {
+    const PlaneRotation& r = rotations_[appliedRotations_];
+    rotateColumns(basis_, r.first, r.second, {r.c, r.s, 0.0}, r.fromRow);
+  }
+}
+
+void QpSolver::makeJExplicit() {
+  // J = L⁻ᵀQ, formed once a second constraint is to be added: past the first, the
+  // implicit products' two triangular solves per step cost more than forming J once
+  // (n³/6 flops). Q is the identity turned by the recorded rotations, so J is L⁻ᵀ turned
+  // by them. L⁻ᵀ = (Lᵀ)⁻¹ column by column: Lᵀx = e_k backward, each solved entry
+  // subtracted up Lᵀ's column (upper triangular: x is zero below k).
+  explicitJ_ = true;
+  basisHoldsQ_ = false;
+  const int n = variables_;
+  const double* inverse = inverseDiagonal_.data();
+  basis_.setZero();
+  for (int k = 0; k < n; ++k) {
+    double* x = basis_.col(k).data();
+    x[k] = 1.0;
+    for (int j = k; j >= 0; --j) {
+      const double value = x[j] * inverse[j];
+      x[j] = value;
+      const double* column = upper_.col(j).data();
+      for (int i = 0; i < j; ++i) x[i] -= value * column[i];
+    }
+  }
+  for (const PlaneRotation& r : rotations_)
+    rotateColumns(basis_, r.first, r.second, {r.c, r.s, 0.0});
+  rotations_.clear();
+  appliedRotations_ = 0;
+}
+
+void QpSolver::rotateBasis(int first, int second, double c, double s, int fromRow) {
+  if (explicitJ_)
+    rotateColumns(basis_, first, second, {c, s, 0.0});
+  else
+    rotations_.push_back({first, second, fromRow, c, s});  // applied to Q when needed
 }
 
 void QpSolver::prepareConstraint() {
-  // L⁻¹n⁺: fixed while n⁺ is being added, whatever is dropped meanwhile.
+  // L⁻¹n⁺ for the implicit products: fixed while n⁺ is being added, whatever is dropped
+  // meanwhile.
+  if (explicitJ_) return;
   transformedNormal_ = normal_;
   solveLower(transformedNormal_);
 }
@@ -277,15 +321,21 @@ bool QpSolver::computeStepDirections() {
   // d = Jᵀn⁺ = Qᵀ(L⁻¹n⁺), z = J₂d₂ = L⁻ᵀ(Q₂d₂). While Q is the identity its products
   // are copies.
   const int n = variables_, q = activeCount_;
-  if (basisIdentity_) {
-    d_ = transformedNormal_;
-    z_.head(q).setZero();
-    z_.tail(n - q) = d_.tail(n - q);
-  } else {
-    d_.noalias() = basis_.transpose() * transformedNormal_;
+  if (explicitJ_) {
+    d_.noalias() = basis_.transpose() * normal_;
     z_.noalias() = basis_.rightCols(n - q) * d_.tail(n - q);
+  } else {
+    if (rotations_.empty()) {  // Q = I
+      d_ = transformedNormal_;
+      z_.head(q).setZero();
+      z_.tail(n - q) = d_.tail(n - q);
+    } else {
+      materializeQ();
+      d_.noalias() = basis_.transpose() * transformedNormal_;
+      z_.noalias() = basis_.rightCols(n - q) * d_.tail(n - q);
+    }
+    solveLowerTransposed(z_);
   }
-  solveLowerTransposed(z_);
   // r = R⁻¹d₁ by back substitution (q is small: a few active constraints).
   for (int i = q - 1; i >= 0; --i) {
     double sum = d_[i];
@@ -326,14 +376,13 @@ void QpSolver::addConstraint(int constraint) {
   // Rotating the identity's columns k − 1, k from the last pair up touches rows k − 1 on
   // only (the columns after k − 1 are still zero above it).
   const int n = variables_, q = activeCount_;
-  const bool fromIdentity = basisIdentity_;
+  const bool fromIdentity = !explicitJ_ && rotations_.empty();
   for (int k = n - 1; k > q; --k) {
     if (d_[k] == 0.0) continue;
     Givens g = givensFor(d_[k - 1], d_[k]);
     d_[k - 1] = g.rho;
     d_[k] = 0.0;
-    rotateColumns(basis_, k - 1, k, g, fromIdentity ? k - 1 : 0);
-    basisIdentity_ = false;
+    rotateBasis(k - 1, k, g.c, g.s, fromIdentity ? k - 1 : 0);
   }
   r_.col(q).head(q + 1) = d_.head(q + 1);
   active_[q] = constraint;
@@ -363,8 +412,7 @@ void QpSolver::dropConstraint(int position) {
       r_(c + 1, col) = -g.s * a + g.c * b;
     }
     r_(c + 1, c) = 0.0;
-    rotateColumns(basis_, c, c + 1, g);
-    basisIdentity_ = false;
+    rotateBasis(c, c + 1, g.c, g.s, 0);
   }
   activeCount_ = q - 1;
 }
@@ -383,10 +431,10 @@ QpStatus QpSolver::addEqualities(const QpProblem& problem) {
   // Equalities first, each with a full step (their multipliers may take any sign, so no
   // dual step is ever blocked); none is dropped afterwards.
   const int n = variables_;
-  if (equalities_ > 0) ensureBasis();
   for (int e = 0; e < equalities_; ++e) {
     if (iterations_ >= iterationCap()) return QpStatus::IterationLimit;
     ++iterations_;
+    if (activeCount_ > 0 && !explicitJ_) makeJExplicit();
     normal_ = problem.equalityMatrix.row(e).transpose();
     prepareConstraint();
     double s = residual(problem.equalityMatrix, problem.equalityVector, e);
@@ -438,7 +486,7 @@ QpStatus QpSolver::addViolatedInequalities(const QpProblem& problem) {
   // Step 1: pick a violated constraint p; none left means x is optimal.
   for (int p = mostViolatedInequality(problem); p != -1; p = mostViolatedInequality(problem)) {
     if (p == kNonFinite) return QpStatus::InvalidInput;
-    ensureBasis();
+    if (activeCount_ > 0 && !explicitJ_) makeJExplicit();
     normal_ = problem.inequalityMatrix.row(p).transpose();
     prepareConstraint();
     multipliers_[activeCount_] = 0.0;

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cstddef>
 #include <vector>
 
 namespace scl {
@@ -109,9 +110,15 @@ class QpSolver {
   void solveLowerTransposed(Eigen::VectorXd& v) const;
   // x = −G⁻¹a by two triangular solves with L.
   void unconstrainedMinimum(const QpProblem& problem);
-  // Q = I, the first time a constraint is to be added in this solve.
-  void ensureBasis();
-  // L⁻¹n⁺ of the constraint in normal_.
+  // basis_ = Q, the identity turned by the recorded rotations (written out only when a
+  // product with Q is needed).
+  void materializeQ();
+  // J = L⁻ᵀQ into basis_, from then on kept instead of Q.
+  void makeJExplicit();
+  // Turns J's columns `first` and `second`: at once when J is explicit, else recorded for
+  // Q (rows from `fromRow` on: the rotation may skip the rows where both columns are zero).
+  void rotateBasis(int first, int second, double c, double s, int fromRow);
+  // L⁻¹n⁺ of the constraint in normal_ (for the implicit products).
   void prepareConstraint();
   int iterationCap() const;
   // The step toward satisfying the constraint in normal_: d = Jᵀn⁺, primal direction
@@ -138,8 +145,17 @@ class QpSolver {
   Eigen::MatrixXd factor_;           // L of G = LLᵀ (lower triangle)
   Eigen::VectorXd inverseDiagonal_;  // 1 / Lₖₖ
   Eigen::MatrixXd upper_;            // Lᵀ (upper triangle)
-  // Q of J = L⁻ᵀQ, which is kept implicit: J's first q columns J₁ span the active normals.
+  // Q of J = L⁻ᵀQ while J is implicit (when basisHoldsQ_), then J itself (explicitJ_):
+  // J's first q columns J₁ span the active normals.
   Eigen::MatrixXd basis_;
+  // While J is implicit: Q is the identity turned by these rotations, in order; the first
+  // appliedRotations_ of them are in basis_.
+  struct PlaneRotation {
+    int first = 0, second = 0, fromRow = 0;
+    double c = 1.0, s = 0.0;
+  };
+  std::vector<PlaneRotation> rotations_;
+  std::size_t appliedRotations_ = 0;
   Eigen::MatrixXd r_;  // R (upper triangular, q×q used): L⁻¹ N = Q [R; 0].
   Eigen::VectorXd x_;
   Eigen::VectorXd normal_;             // the constraint being added, n⁺
@@ -153,8 +169,8 @@ class QpSolver {
   std::vector<int> active_;             // constraint numbers (as QpResult::activeSet)
   std::vector<char> inequalityActive_;  // by inequality
   int activeCount_ = 0;                 // q
-  bool basisReady_ = false;             // basis_ set up for this solve
-  bool basisIdentity_ = false;          // basis_ is still the identity
+  bool basisHoldsQ_ = false;            // basis_ holds Q (and appliedRotations_ of it)
+  bool explicitJ_ = false;              // basis_ holds J, not Q
   int iterations_ = 0;
 };
 
