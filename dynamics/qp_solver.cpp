@@ -81,6 +81,7 @@ void QpSolver::resize(int variables, int equalities, int inequalities) {
   basis_.resize(variables, variables);
   // One addition from the identity and as many drops: beyond, J is explicit.
   rotations_.reserve(2 * static_cast<size_t>(variables));
+  cascade_.resize(variables);
   r_.resize(variables, variables);
   x_.resize(variables);
   normal_.resize(variables);
@@ -114,6 +115,7 @@ QpStatus QpSolver::solve(const QpProblem& problem, QpResult& result) {
   rotations_.clear();
   appliedRotations_ = 0;
   basisHoldsQ_ = false;
+  cascadePending_ = false;
   std::fill(inequalityActive_.begin(), inequalityActive_.end(), 0);
   inequalityRowNorms_.setConstant(-1.0);  // not yet computed
   x_.setZero();
@@ -260,9 +262,25 @@ void QpSolver::unconstrainedMinimum(const QpProblem& problem) {
   x_ = -x_;
 }
 
+void QpSolver::expandCascade() {
+  // The rotations the first addition deferred: those turning its d₂ into (‖d₂‖, 0, …),
+  // from the last pair up, as addConstraint computes them.
+  if (!cascadePending_) return;
+  cascadePending_ = false;
+  double* w = cascade_.data();
+  for (int k = variables_ - 1; k > cascadeStart_; --k) {
+    if (w[k] == 0.0) continue;
+    const Givens g = givensFor(w[k - 1], w[k]);
+    w[k - 1] = g.rho;
+    w[k] = 0.0;
+    rotations_.push_back({k - 1, k, k - 1, g.c, g.s});  // from the identity: rows k − 1 on
+  }
+}
+
 void QpSolver::materializeQ() {
   // Q is the identity turned by the recorded rotations; it is written out only when a
   // product with it is needed. A solve that adds one constraint and stops never needs it.
+  expandCascade();
   if (!basisHoldsQ_) {
     basis_.setZero();  // one memset: setIdentity() writes entry by entry
     basis_.diagonal().setOnes();
@@ -281,6 +299,7 @@ void QpSolver::makeJExplicit() {
   // (n³/6 flops). Q is the identity turned by the recorded rotations, so J is L⁻ᵀ turned
   // by them. L⁻ᵀ = (Lᵀ)⁻¹ column by column: Lᵀx = e_k backward, each solved entry
   // subtracted up Lᵀ's column (upper triangular: x is zero below k).
+  expandCascade();
   explicitJ_ = true;
   basisHoldsQ_ = false;
   const int n = variables_;
@@ -303,10 +322,12 @@ void QpSolver::makeJExplicit() {
 }
 
 void QpSolver::rotateBasis(int first, int second, double c, double s, int fromRow) {
-  if (explicitJ_)
+  if (explicitJ_) {
     rotateColumns(basis_, first, second, {c, s, 0.0});
-  else
-    rotations_.push_back({first, second, fromRow, c, s});  // applied to Q when needed
+    return;
+  }
+  expandCascade();                                       // the deferred rotations come first
+  rotations_.push_back({first, second, fromRow, c, s});  // applied to Q when needed
 }
 
 void QpSolver::prepareConstraint() {
@@ -325,7 +346,7 @@ bool QpSolver::computeStepDirections() {
     d_.noalias() = basis_.transpose() * normal_;
     z_.noalias() = basis_.rightCols(n - q) * d_.tail(n - q);
   } else {
-    if (rotations_.empty()) {  // Q = I
+    if (rotations_.empty() && !cascadePending_) {  // Q = I
       d_ = transformedNormal_;
       z_.head(q).setZero();
       z_.tail(n - q) = d_.tail(n - q);
@@ -376,6 +397,16 @@ void QpSolver::addConstraint(int constraint) {
   // Rotating the identity's columns k − 1, k from the last pair up touches rows k − 1 on
   // only (the columns after k − 1 are still zero above it).
   const int n = variables_, q = activeCount_;
+  if (!explicitJ_ && rotations_.empty() && !cascadePending_) {
+    // Q = I: its rotations are needed only if Q or J is, which a solve that stops at one
+    // constraint never does. Keep d₂ to compute them then; R needs only ‖d₂‖ (one
+    // vectorized norm instead of a chain of square roots and divisions).
+    cascadeStart_ = q;
+    cascade_.tail(n - q) = d_.tail(n - q);
+    cascadePending_ = true;
+    d_[q] = d_.tail(n - q).norm();
+    d_.tail(n - q - 1).setZero();
+  }
   const bool fromIdentity = !explicitJ_ && rotations_.empty();
   for (int k = n - 1; k > q; --k) {
     if (d_[k] == 0.0) continue;

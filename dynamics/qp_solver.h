@@ -113,6 +113,8 @@ class QpSolver {
   // basis_ = Q, the identity turned by the recorded rotations (written out only when a
   // product with Q is needed).
   void materializeQ();
+  // Records the rotations of the first addition, deferred while nothing needed them.
+  void expandCascade();
   // J = L⁻ᵀQ into basis_, from then on kept instead of Q.
   void makeJExplicit();
   // Turns J's columns `first` and `second`: at once when J is explicit, else recorded for
@@ -156,6 +158,11 @@ class QpSolver {
   };
   std::vector<PlaneRotation> rotations_;
   std::size_t appliedRotations_ = 0;
+  // The first addition's d₂ (entries cascadeStart_ on), whose rotations are not yet
+  // recorded (cascadePending_).
+  Eigen::VectorXd cascade_;
+  int cascadeStart_ = 0;
+  bool cascadePending_ = false;
   Eigen::MatrixXd r_;  // R (upper triangular, q×q used): L⁻¹ N = Q [R; 0].
   Eigen::VectorXd x_;
   Eigen::VectorXd normal_;             // the constraint being added, n⁺
