@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cassert>
 #include <cstddef>
-#include <cstring>
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -13,16 +12,11 @@ namespace scl {
 
 namespace {
 
-DoublePair loadPair(const double* p) {
-  DoublePair v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
 // The I×J block of dot products of w's columns i… and j… over `rows` rows, added to g
 // where it lies in the lower triangle. The I + J columns are loaded once per two rows for
 // I·J products (a dot product at a time loads two numbers per product), and the I·J
 // accumulators stay in registers.
+//
 // Every entry of the Gram matrix is summed the same way whatever block computes it: its
 // even rows in order in one lane, its odd rows in the other, an odd last row added to the
 // first lane, then the two lanes, then g. So the blockings below (and the AVX kernel)

@@ -9,11 +9,22 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cstring>
 
 namespace scl {
 
 /// Two doubles operated on lane by lane.
 using DoublePair = double __attribute__((vector_size(16)));
+
+/// p[0], p[1] as a pair (p need not be aligned).
+inline DoublePair loadPair(const double* p) {
+  DoublePair v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+/// p[0], p[1] = v.
+inline void storePair(double* p, const DoublePair& v) { std::memcpy(p, &v, sizeof v); }
 
 /// Which code a kernel may use. Both give bit-identical results; `Portable` exists so
 /// that tests can compare them on a machine that has the faster one.

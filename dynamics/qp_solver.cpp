@@ -4,7 +4,6 @@
 #include <cassert>
 #include <cmath>
 #include <cstddef>
-#include <cstring>
 #include <limits>
 
 #include "dynamics/dense_kernels.h"
@@ -28,26 +27,18 @@ Givens givensFor(double a, double b) {
   return {a / rho, b / rho, rho};
 }
 
-// (column i, column k) <- (c·i + s·k, −s·i + c·k), rows from `first` on: the same
-// rotation as applied to (a, b). A contiguous loop, which the compiler vectorizes.
-void rotateColumns(Eigen::MatrixXd& m, int i, int k, const Givens& g, int first = 0) {
+// (column i, column k) <- (c·i + s·k, −s·i + c·k): the same rotation as applied to
+// (a, b). A contiguous loop, which the compiler vectorizes.
+void rotateColumns(Eigen::MatrixXd& m, int i, int k, const Givens& g) {
   double* a = m.col(i).data();
   double* b = m.col(k).data();
   const int rows = static_cast<int>(m.rows());
-  for (int r = first; r < rows; ++r) {
+  for (int r = 0; r < rows; ++r) {
     const double x = a[r], y = b[r];
     a[r] = g.c * x + g.s * y;
     b[r] = g.c * y - g.s * x;
   }
 }
-
-DoublePair loadPair(const double* p) {
-  DoublePair v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-void storePair(double* p, const DoublePair& v) { std::memcpy(p, &v, sizeof v); }
 
 }  // namespace
 
@@ -79,8 +70,6 @@ void QpSolver::resize(int variables, int equalities, int inequalities) {
   inverseDiagonal_.resize(variables);
   upper_.resize(variables, variables);
   basis_.resize(variables, variables);
-  // One addition from the identity and as many drops: beyond, J is explicit.
-  rotations_.reserve(2 * static_cast<size_t>(variables));
   cascade_.resize(variables);
   r_.resize(variables, variables);
   x_.resize(variables);
@@ -112,9 +101,6 @@ QpStatus QpSolver::solve(const QpProblem& problem, QpResult& result) {
   activeCount_ = 0;
   iterations_ = 0;
   explicitJ_ = false;
-  rotations_.clear();
-  appliedRotations_ = 0;
-  basisHoldsQ_ = false;
   cascadePending_ = false;
   std::fill(inequalityActive_.begin(), inequalityActive_.end(), 0);
   inequalityRowNorms_.setConstant(-1.0);  // not yet computed
@@ -262,46 +248,14 @@ void QpSolver::unconstrainedMinimum(const QpProblem& problem) {
   x_ = -x_;
 }
 
-void QpSolver::expandCascade() {
-  // The rotations the first addition deferred: those turning its d₂ into (‖d₂‖, 0, …),
-  // from the last pair up, as addConstraint computes them.
-  if (!cascadePending_) return;
-  cascadePending_ = false;
-  double* w = cascade_.data();
-  for (int k = variables_ - 1; k > cascadeStart_; --k) {
-    if (w[k] == 0.0) continue;
-    const Givens g = givensFor(w[k - 1], w[k]);
-    w[k - 1] = g.rho;
-    w[k] = 0.0;
-    rotations_.push_back({k - 1, k, k - 1, g.c, g.s});  // from the identity: rows k − 1 on
-  }
-}
-
-void QpSolver::materializeQ() {
-  // Q is the identity turned by the recorded rotations; it is written out only when a
-  // product with it is needed. A solve that adds one constraint and stops never needs it.
-  expandCascade();
-  if (!basisHoldsQ_) {
-    basis_.setZero();  // one memset: setIdentity() writes entry by entry
-    basis_.diagonal().setOnes();
-    basisHoldsQ_ = true;
-    appliedRotations_ = 0;
-  }
-  for (; appliedRotations_ < rotations_.size(); ++appliedRotations_) {
-    const PlaneRotation& r = rotations_[appliedRotations_];
-    rotateColumns(basis_, r.first, r.second, {r.c, r.s, 0.0}, r.fromRow);
-  }
-}
-
 void QpSolver::makeJExplicit() {
   // J = L⁻ᵀQ, formed once a second constraint is to be added: past the first, the
   // implicit products' two triangular solves per step cost more than forming J once
-  // (n³/6 flops). Q is the identity turned by the recorded rotations, so J is L⁻ᵀ turned
-  // by them. L⁻ᵀ = (Lᵀ)⁻¹ column by column: Lᵀx = e_k backward, each solved entry
+  // (n³/6 flops). Until then Q = I turned by the first addition's rotations (deferred:
+  // computed here from its d₂, from the last pair up, as addConstraint does for later
+  // additions). L⁻ᵀ = (Lᵀ)⁻¹ column by column: Lᵀx = e_k backward, each solved entry
   // subtracted up Lᵀ's column (upper triangular: x is zero below k).
-  expandCascade();
   explicitJ_ = true;
-  basisHoldsQ_ = false;
   const int n = variables_;
   const double* inverse = inverseDiagonal_.data();
   basis_.setZero();
@@ -315,19 +269,16 @@ void QpSolver::makeJExplicit() {
       for (int i = 0; i < j; ++i) x[i] -= value * column[i];
     }
   }
-  for (const PlaneRotation& r : rotations_)
-    rotateColumns(basis_, r.first, r.second, {r.c, r.s, 0.0});
-  rotations_.clear();
-  appliedRotations_ = 0;
-}
-
-void QpSolver::rotateBasis(int first, int second, double c, double s, int fromRow) {
-  if (explicitJ_) {
-    rotateColumns(basis_, first, second, {c, s, 0.0});
-    return;
+  if (!cascadePending_) return;
+  cascadePending_ = false;
+  double* w = cascade_.data();
+  for (int k = n - 1; k > cascadeStart_; --k) {
+    if (w[k] == 0.0) continue;
+    const Givens g = givensFor(w[k - 1], w[k]);
+    w[k - 1] = g.rho;
+    w[k] = 0.0;
+    rotateColumns(basis_, k - 1, k, g);
   }
-  expandCascade();                                       // the deferred rotations come first
-  rotations_.push_back({first, second, fromRow, c, s});  // applied to Q when needed
 }
 
 void QpSolver::prepareConstraint() {
@@ -339,22 +290,17 @@ void QpSolver::prepareConstraint() {
 }
 
 bool QpSolver::computeStepDirections() {
-  // d = Jᵀn⁺ = Qᵀ(L⁻¹n⁺), z = J₂d₂ = L⁻ᵀ(Q₂d₂). While Q is the identity its products
-  // are copies.
+  // d = Jᵀn⁺, z = J₂d₂. While J is implicit Q = I (no constraint has been added yet, or
+  // J would be explicit): d = L⁻¹n⁺ and z = L⁻ᵀ(0, d₂).
   const int n = variables_, q = activeCount_;
   if (explicitJ_) {
     d_.noalias() = basis_.transpose() * normal_;
     z_.noalias() = basis_.rightCols(n - q) * d_.tail(n - q);
   } else {
-    if (rotations_.empty() && !cascadePending_) {  // Q = I
-      d_ = transformedNormal_;
-      z_.head(q).setZero();
-      z_.tail(n - q) = d_.tail(n - q);
-    } else {
-      materializeQ();
-      d_.noalias() = basis_.transpose() * transformedNormal_;
-      z_.noalias() = basis_.rightCols(n - q) * d_.tail(n - q);
-    }
+    assert(!cascadePending_);
+    d_ = transformedNormal_;
+    z_.head(q).setZero();
+    z_.tail(n - q) = d_.tail(n - q);
     solveLowerTransposed(z_);
   }
   // r = R⁻¹d₁ by back substitution (q is small: a few active constraints).
@@ -392,28 +338,27 @@ int QpSolver::blockingConstraint(double& step) const {
 }
 
 void QpSolver::addConstraint(int constraint) {
-  // Rotate d = Jᵀn⁺ (and Q's columns with it) so that d₂ becomes (‖d₂‖, 0, …): then
+  // Rotate d = Jᵀn⁺ (and J's columns with it) so that d₂ becomes (‖d₂‖, 0, …): then
   // (d₁, ‖d₂‖) is R's new column and J's first q + 1 columns span the active normals.
-  // Rotating the identity's columns k − 1, k from the last pair up touches rows k − 1 on
-  // only (the columns after k − 1 are still zero above it).
   const int n = variables_, q = activeCount_;
-  if (!explicitJ_ && rotations_.empty() && !cascadePending_) {
-    // Q = I: its rotations are needed only if Q or J is, which a solve that stops at one
-    // constraint never does. Keep d₂ to compute them then; R needs only ‖d₂‖ (one
-    // vectorized norm instead of a chain of square roots and divisions).
+  if (!explicitJ_) {
+    // The first addition (Q = I): its rotations are needed only if J is, which a solve
+    // that stops at one constraint never forms. Keep d₂ to compute them then
+    // (makeJExplicit); R needs only ‖d₂‖, one vectorized norm instead of a chain of
+    // square roots and divisions.
+    assert(!cascadePending_);
     cascadeStart_ = q;
     cascade_.tail(n - q) = d_.tail(n - q);
     cascadePending_ = true;
     d_[q] = d_.tail(n - q).norm();
     d_.tail(n - q - 1).setZero();
   }
-  const bool fromIdentity = !explicitJ_ && rotations_.empty();
   for (int k = n - 1; k > q; --k) {
     if (d_[k] == 0.0) continue;
     Givens g = givensFor(d_[k - 1], d_[k]);
     d_[k - 1] = g.rho;
     d_[k] = 0.0;
-    rotateBasis(k - 1, k, g.c, g.s, fromIdentity ? k - 1 : 0);
+    rotateColumns(basis_, k - 1, k, g);
   }
   r_.col(q).head(q + 1) = d_.head(q + 1);
   active_[q] = constraint;
@@ -422,6 +367,8 @@ void QpSolver::addConstraint(int constraint) {
 }
 
 void QpSolver::dropConstraint(int position) {
+  // Only a constraint added before the one being added can be dropped: J is explicit.
+  assert(explicitJ_);
   const int q = activeCount_;
   if (active_[position] >= equalities_) inequalityActive_[active_[position] - equalities_] = 0;
   // Remove R's column (R turns upper Hessenberg from it on), the multiplier (the one of
@@ -443,7 +390,7 @@ void QpSolver::dropConstraint(int position) {
       r_(c + 1, col) = -g.s * a + g.c * b;
     }
     r_(c + 1, c) = 0.0;
-    rotateBasis(c, c + 1, g.c, g.s, 0);
+    rotateColumns(basis_, c, c + 1, g);
   }
   activeCount_ = q - 1;
 }

@@ -6,15 +6,14 @@
 // ("A numerically stable dual method for solving strictly convex quadratic programs",
 // Mathematical Programming 27, 1983): start from the unconstrained minimum, add violated
 // constraints one at a time (dropping those whose multipliers would turn negative), keep
-// the active set's factor J = L⁻ᵀQ (Q explicit, J implicit) up to date with Givens
-// rotations.
+// the active set's factor J = L⁻ᵀQ up to date with Givens rotations. J is formed only when
+// a second constraint is to be added; until then its products are triangular solves.
 //
 // A QpSolver keeps its workspace between solves: once it has solved a problem of some size,
 // solving another of the same size allocates nothing (one QP per controller step).
 #pragma once
 
 #include <Eigen/Core>
-#include <cstddef>
 #include <vector>
 
 namespace scl {
@@ -110,16 +109,8 @@ class QpSolver {
   void solveLowerTransposed(Eigen::VectorXd& v) const;
   // x = −G⁻¹a by two triangular solves with L.
   void unconstrainedMinimum(const QpProblem& problem);
-  // basis_ = Q, the identity turned by the recorded rotations (written out only when a
-  // product with Q is needed).
-  void materializeQ();
-  // Records the rotations of the first addition, deferred while nothing needed them.
-  void expandCascade();
-  // J = L⁻ᵀQ into basis_, from then on kept instead of Q.
+  // J = L⁻ᵀQ into basis_ (with the first addition's deferred rotations), kept from then on.
   void makeJExplicit();
-  // Turns J's columns `first` and `second`: at once when J is explicit, else recorded for
-  // Q (rows from `fromRow` on: the rotation may skip the rows where both columns are zero).
-  void rotateBasis(int first, int second, double c, double s, int fromRow);
   // L⁻¹n⁺ of the constraint in normal_ (for the implicit products).
   void prepareConstraint();
   int iterationCap() const;
@@ -147,19 +138,12 @@ class QpSolver {
   Eigen::MatrixXd factor_;           // L of G = LLᵀ (lower triangle)
   Eigen::VectorXd inverseDiagonal_;  // 1 / Lₖₖ
   Eigen::MatrixXd upper_;            // Lᵀ (upper triangle)
-  // Q of J = L⁻ᵀQ while J is implicit (when basisHoldsQ_), then J itself (explicitJ_):
-  // J's first q columns J₁ span the active normals.
+  // J = L⁻ᵀQ once explicit (explicitJ_): its first q columns J₁ span the active normals.
+  // Before, Q = I (then turned by the first addition's pending rotations) and basis_ is
+  // unused.
   Eigen::MatrixXd basis_;
-  // While J is implicit: Q is the identity turned by these rotations, in order; the first
-  // appliedRotations_ of them are in basis_.
-  struct PlaneRotation {
-    int first = 0, second = 0, fromRow = 0;
-    double c = 1.0, s = 0.0;
-  };
-  std::vector<PlaneRotation> rotations_;
-  std::size_t appliedRotations_ = 0;
   // The first addition's d₂ (entries cascadeStart_ on), whose rotations are not yet
-  // recorded (cascadePending_).
+  // applied (cascadePending_).
   Eigen::VectorXd cascade_;
   int cascadeStart_ = 0;
   bool cascadePending_ = false;
@@ -176,8 +160,7 @@ class QpSolver {
   std::vector<int> active_;             // constraint numbers (as QpResult::activeSet)
   std::vector<char> inequalityActive_;  // by inequality
   int activeCount_ = 0;                 // q
-  bool basisHoldsQ_ = false;            // basis_ holds Q (and appliedRotations_ of it)
-  bool explicitJ_ = false;              // basis_ holds J, not Q
+  bool explicitJ_ = false;              // basis_ holds J
   int iterations_ = 0;
 };
 

@@ -121,7 +121,6 @@ struct FeatureController::Impl {
   Eigen::Matrix2Xd pointJacobian;
   Eigen::RowVectorXd momentumJacobian;
   Eigen::RowVectorXd rowBuffer;
-  Eigen::VectorXd torqueBuffer;
   std::vector<ContactPoint> contacts;
   std::vector<ForceUnknown> forceUnknowns;
   // Per contact point: the index among the force unknowns of its normal force and of its
@@ -212,7 +211,6 @@ struct FeatureController::Impl {
     pointJacobian.resize(2, dofs);
     momentumJacobian.resize(dofs);
     rowBuffer.resize(dofs);
-    torqueBuffer.resize(kJointCount);
     contacts.reserve(2 * static_cast<size_t>(kLinkCount));
     forceUnknowns.reserve(2 * static_cast<size_t>(kLinkCount));
     normalUnknown.reserve(2 * static_cast<size_t>(kLinkCount));
