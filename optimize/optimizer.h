@@ -189,8 +189,8 @@ class Optimizer {
   // Declared before cmaes_: its initialisation (startOrResume) fills them.
   std::vector<GenerationRecord> log_;
   // log_ as log.csv's rows and as checkpoint.json's records (joined by ','): formatted once
-  // each, not again every generation (formatting the whole log again cost 12 ms a
-  // generation on average over 1000 generations: rank 0's serial time under MPI).
+  // each, not again every generation (formatting the whole log again was about 6 ms of the
+  // 12 ms a generation of rank 0's serial time under MPI, averaged over 1000 generations).
   std::string logRowsCsv_;
   std::string logRecordsJson_;
   double priorWallTime_ = 0.0;  // wall time of earlier invocations (resume)

@@ -85,13 +85,16 @@ CharacterLoad loadCharacter(std::string_view nameOrPath,
   }
   if (!std::filesystem::exists(status)) return notFound(shown + " does not exist");
   if (std::filesystem::is_directory(status)) return notFound(shown + " is a directory, not a file");
+  // A device or a pipe (/dev/stdin, /dev/zero, a FIFO) could block or never end: an editor's
+  // language server reads whatever name is typed.
+  if (!std::filesystem::is_regular_file(status)) return notFound(shown + " is not a regular file");
   std::ifstream in(path, std::ios::binary);
   std::ostringstream buffer;
   if (in) buffer << in.rdbuf();
   if (!in || in.bad()) return notFound(shown + " cannot be read");
   auto text = std::make_shared<std::string>(buffer.str());
   // A byte-order mark (some Windows editors write one) is no content, as for scripts.
-  if (text->rfind("\xEF\xBB\xBF", 0) == 0) text->erase(0, 3);
+  stripByteOrderMark(*text);
   // Lines ending in CR alone (classic Mac OS) would read as one line.
   if (hasCrOnlyLineEndings(*text)) {
     Diagnostic diagnostic;

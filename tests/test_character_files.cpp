@@ -114,6 +114,13 @@ TEST_CASE("loadCharacter: built-ins by name, files by path, and why not") {
   CHECK(directory.notFound);
   CHECK_THAT(directory.diagnostics[0].message, Catch::Contains("is a directory"));
 
+  // A device is not read (/dev/stdin or /dev/zero would block or never end; an editor's
+  // language server loads whatever name is typed).
+  const scl::CharacterLoad device = scl::loadCharacter("/dev/null");
+  CHECK(device.notFound);
+  REQUIRE_FALSE(device.diagnostics.empty());
+  CHECK(device.diagnostics[0].message == "character file '/dev/null' is not a regular file");
+
   const scl::CharacterLoad empty = scl::loadCharacter("");
   CHECK(empty.notFound);
 

@@ -75,6 +75,24 @@ TEST_CASE("scl plot: bad input gets clear messages and the documented exit codes
   CHECK(fields.exitCode == 1);
   CHECK_THAT(fields.err, Catch::Contains("line 3:"));
   CHECK(runScl("plot " + shellQuote(trajectory) + " --duration 1").exitCode == 2);
+
+  // Times so large that a tick step is below their spacing (1e17 s, 16 s apart): the axis
+  // once stepped t += step forever. It ends, and draws.
+  std::string huge = readText(trajectory);
+  std::string rows = huge.substr(0, huge.find('\n') + 1);
+  size_t line = rows.size();
+  for (const char* time : {"100000000000000000", "100000000000000016"}) {
+    const size_t end = huge.find('\n', line);
+    const std::string row = huge.substr(line, end - line);
+    rows += time + row.substr(row.find(',')) + "\n";
+    line = end + 1;
+  }
+  writeText(notTrajectory, rows);
+  const auto farOut =
+      runScl("plot " + shellQuote(notTrajectory) + " --out " + shellQuote(dir / "far.svg"));
+  INFO(farOut.err);
+  CHECK(farOut.exitCode == 0);
+  CHECK(std::filesystem::exists(dir / "far.svg"));
 }
 
 TEST_CASE("scl plot: the series asked for, with the run's values", "[cli][plot]") {

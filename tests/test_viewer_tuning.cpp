@@ -109,6 +109,24 @@ TEST_CASE("viewer tuning: write-back keeps the @ and refuses a file changed on d
   CHECK_FALSE(std::filesystem::exists(path));
 }
 
+TEST_CASE("viewer tuning: write-back into a script saved with a byte-order mark keeps it",
+          "[viewer][tuning]") {
+  // Every reader drops the mark, so the loaded source has none; the file on disk does.
+  TempDir dir;
+  const std::string path = dir / "lean.scl";
+  writeText(path, "\xEF\xBB\xBF" + std::string(kScript));
+  const scl::Program program = compileOrFail(kScript);
+  scl::ParameterTuner tuner(kScript, path, program, {});
+  REQUIRE(tuner.setByName("lean.pd.waist", 7.5).empty());
+  const scl::WriteBackResult written =
+      scl::writeBackParameters(path, kScript, program, tuner.values());
+  CHECK(written.written);
+  INFO(written.message);
+  CHECK(readText(path) ==
+        "\xEF\xBB\xBF{ (lean) [waist @7.5, knees @-40 time: @0.5] } after @1.5 { (rest) [relax "
+        "ankles strength @0.3] }\n");
+}
+
 TEST_CASE("viewer tuning: the slider panel's geometry", "[viewer][tuning]") {
   const scl::ViewerLayout layout = scl::viewerLayout(800, 600, true, 15.0, true);
   CHECK(layout.sliders.width > 200.0);

@@ -36,7 +36,7 @@ std::string readInputFile(const std::string& path, std::string_view kind) {
   if (in.bad()) throw unreadable(std::string("cannot be read: ") + std::strerror(errno));
   std::string text = buffer.str();
   // A byte-order mark (some Windows editors write one) is no content.
-  if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
+  stripByteOrderMark(text);
   // Lines ending in CR alone (classic Mac OS) would read as one line.
   if (hasCrOnlyLineEndings(text))
     throw InputFileError(kExitInputError,

@@ -32,7 +32,7 @@ esac
 
 packages=(cmake ninja-build g++ pkg-config libbox2d-dev libeigen3-dev libcxxopts-dev catch2
           nlohmann-json3-dev libsvm-dev libsfml-dev xvfb xauth fonts-dejavu-core clang-format clang-tidy git
-          libopenmpi-dev openmpi-bin neovim ffmpeg xdotool)
+          libopenmpi-dev openmpi-bin neovim ffmpeg xdotool python3)
 # The fuzzers need clang and its libFuzzer runtime (g++ has no libFuzzer).
 if [ "$action" = fuzz ]; then packages+=(clang libclang-rt-14-dev); fi
 missing=()

@@ -12,6 +12,9 @@ namespace scl {
 
 namespace {
 
+// Most ticks an axis draws (a nice step gives at most about ten).
+constexpr int kMaxTicks = 50;
+
 constexpr PlotColour kAxis{90, 96, 110};
 constexpr PlotColour kGrid{222, 226, 232};
 constexpr PlotColour kText{20, 24, 32};
@@ -239,7 +242,12 @@ class Layout {
     canvas_.polyline(std::vector<PlotPoint>{{window_.left, axis}, {window_.right, axis}}, kAxis,
                      1.0, false);
     const double step = niceStep(window_.end - window_.start, 8);
-    for (double t = std::ceil(window_.start / step) * step; t <= window_.end + 1e-9; t += step) {
+    const double first = std::ceil(window_.start / step);
+    // By tick index, not t += step: at times so large that step is below their spacing
+    // (a CSV's column), adding it would not move t and the loop would never end.
+    for (int tick = 0; tick <= kMaxTicks; ++tick) {
+      const double t = (first + tick) * step;
+      if (!(t <= window_.end + 1e-9)) break;
       const double x = window_.x(t);
       canvas_.polyline(std::vector<PlotPoint>{{x, axis}, {x, axis + 0.4 * ts_}}, kAxis, 1.0, false);
       canvas_.text(x, axis + 1.4 * ts_, formatValue(t, step), kText, 0.9 * ts_, TextAnchor::Middle);
@@ -292,7 +300,10 @@ class Layout {
     canvas_.rect(window_.left, scale.top, window_.right - window_.left, scale.bottom - scale.top,
                  {252, 252, 253}, 1.0);
     const double step = niceStep(scale.high - scale.low, 4);
-    for (double v = std::ceil(scale.low / step) * step; v <= scale.high + 1e-12; v += step) {
+    const double first = std::ceil(scale.low / step);
+    for (int tick = 0; tick <= kMaxTicks; ++tick) {  // by index, as timeAxis
+      const double v = (first + tick) * step;
+      if (!(v <= scale.high + 1e-12)) break;
       const double y = scale.y(v);
       canvas_.polyline(std::vector<PlotPoint>{{window_.left, y}, {window_.right, y}}, kGrid, 1.0,
                        false);

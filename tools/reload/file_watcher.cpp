@@ -6,6 +6,8 @@
 #include <sstream>
 #include <utility>
 
+#include "scl/lexer.h"
+
 namespace scl {
 
 FileSnapshot takeSnapshot(const std::string& path) {
@@ -38,7 +40,7 @@ FileSnapshot takeSnapshot(const std::string& path) {
   snapshot.content = std::move(text).str();
   // A UTF-8 byte-order mark is no content, as for every input file (tools/cli.h,
   // readInputFile): the viewer compiles what `scl check` and `scl run` compile.
-  if (snapshot.content.rfind("\xEF\xBB\xBF", 0) == 0) snapshot.content.erase(0, 3);
+  stripByteOrderMark(snapshot.content);
   return snapshot;
 }
 

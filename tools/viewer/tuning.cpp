@@ -8,6 +8,7 @@
 
 #include "optimize/optimizer.h"
 #include "runtime/output_files.h"
+#include "scl/lexer.h"
 #include "scl/names.h"
 #include "scl/printer.h"
 
@@ -102,8 +103,11 @@ Program ParameterTuner::apply(const Program& base) const {
 
 WriteBackResult writeBackParameters(const std::string& path, const std::string& loadedSource,
                                     const Program& program, const std::vector<double>& values) {
-  const std::optional<std::string> onDisk = readText(path);
+  std::optional<std::string> onDisk = readText(path);
   if (!onDisk) return {false, "not written: cannot read " + path};
+  // The loaded source is the file's text without its byte-order mark (as every reader
+  // takes it); a mark on disk is kept in what is written.
+  const bool byteOrderMark = stripByteOrderMark(*onDisk);
   if (*onDisk != loadedSource)
     return {false, "not written: " + path +
                        " changed on disk since it was loaded (save or reload it first)"};
@@ -112,7 +116,8 @@ WriteBackResult writeBackParameters(const std::string& path, const std::string& 
   Program tuned = program;
   tuned.setParameters(values);
   try {
-    writeFileAtomically(path, substituteParameters(loadedSource, tuned));
+    writeFileAtomically(path, std::string(byteOrderMark ? kByteOrderMark : "") +
+                                  substituteParameters(loadedSource, tuned));
   } catch (const std::exception& error) {
     return {false, std::string("not written: ") + error.what()};
   }
