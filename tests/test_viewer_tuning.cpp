@@ -181,6 +181,17 @@ TEST_CASE("viewer tuning: scl view's optimizer options are checked before any wi
       runScl("view " SCL_SOURCE_DIR "/tests/viewer/lean.scl --optimize-phase lean");
   CHECK(window.exitCode == 2);
   CHECK_THAT(window.err, Catch::Contains("--optimize-phase is for --headless-frames"));
+  // An output naming the objective file is refused, and the file left as it was.
+  TempDir dir;
+  const std::string objectiveFile = dir / "stand.objective";
+  writeText(objectiveFile, "duration 1\nterm 1 energy\n");
+  const scl::testing::Outcome clobber =
+      runScl("view " SCL_SOURCE_DIR "/tests/viewer/lean.scl --objective " +
+             scl::testing::shellQuote(objectiveFile) + " --headless-frames 1 --screenshot " +
+             scl::testing::shellQuote(objectiveFile));
+  CHECK(clobber.exitCode == 2);
+  CHECK_THAT(clobber.err, Catch::Contains("objective"));
+  CHECK(readText(objectiveFile) == "duration 1\nterm 1 energy\n");
 }
 
 #endif  // SCL_HAVE_VIEWER

@@ -180,7 +180,10 @@ int sclViewMain(int argc, char** argv) {
   std::vector<NamedPath> outputs;
   if (!def.screenshot.empty()) outputs.push_back({"--screenshot", def.screenshot});
   if (!def.record.empty()) outputs.push_back({"--record", def.record});
-  checkOutputsAgainstInputs({{"script", def.script}}, outputs);
+  std::vector<NamedPath> inputs = {{"script", def.script}};
+  if (def.objective != "standing" && def.objective != "airborne")
+    inputs.push_back({"objective", def.objective});
+  checkOutputsAgainstInputs(inputs, outputs);
   return runViewer(def);
 }
 

@@ -184,6 +184,11 @@ struct LspServer::Impl {
     if (const json* version = member(params, {"textDocument", "version"});
         version && version->is_number())
       changed.version = clampedInt(*version);
+    // Invalidated before any change is applied: a malformed change later in the list throws
+    // with the earlier ones applied, and the old analysis's locations would then be read
+    // against the new text.
+    changed.analysis.reset();
+    changed.publishPending = true;
     for (const json& change : params.at("contentChanges")) {
       const std::string& text = change.at("text").get_ref<const std::string&>();
       if (const json* range = member(change, {"range"}); range && range->is_object()) {
@@ -197,8 +202,6 @@ struct LspServer::Impl {
         changed.text.setText(text);
       }
     }
-    changed.analysis.reset();
-    changed.publishPending = true;
   }
 
   void didClose(const json& params, std::vector<json>& out) {

@@ -143,6 +143,9 @@ bool ViewerSession::resumeFrom(double time) {
   } catch (const SimulationDiverged&) {
     std::swap(replay, session_);
     return false;
+  } catch (...) {
+    std::swap(replay, session_);  // anything else: the live run back, and the error on
+    throw;
   }
   forgetAfter(swaps_, step - 1);
   forgetAfter(jumps_, step - 1);
