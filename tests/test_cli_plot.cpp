@@ -110,6 +110,8 @@ TEST_CASE("scl plot: the series asked for, with the run's values", "[cli][plot]"
                          "head.height", "phase.1", "phase.2"})
     CHECK(hasSeries(svg, id));
   CHECK_FALSE(hasSeries(svg, "rightHip.angle"));
+  // The support band is drawn at the viewer's opacity, 0.25 (written as 0.2 before).
+  CHECK_THAT(svg, Catch::Contains("fill-opacity=\"0.25\""));
   CHECK_FALSE(hasSeries(svg, "contact.head"));
   // The phase line of `rest` at 0.5 s, the knees' target -90 degrees by then.
   CHECK(seriesValue(svg, "phase.2", "first") == Approx(0.5).margin(1e-3));

@@ -17,6 +17,13 @@ std::string px(double value) {
   return text;
 }
 
+// An opacity, 0 to 1: px()'s one decimal made 0.25 into 0.2.
+std::string fraction(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", value);
+  return text;
+}
+
 // A data value with every digit the trajectory CSV has.
 std::string exact(double value) {
   if (!std::isfinite(value)) return "nan";
@@ -45,7 +52,7 @@ class SvgCanvas : public PlotCanvas {
   }
 
   void polygon(std::span<const PlotPoint> points, PlotColour fill, double opacity) override {
-    out_ << "<polygon fill=\"" << rgb(fill) << "\" fill-opacity=\"" << px(opacity)
+    out_ << "<polygon fill=\"" << rgb(fill) << "\" fill-opacity=\"" << fraction(opacity)
          << "\" points=\"";
     for (size_t i = 0; i < points.size(); ++i)
       out_ << (i ? " " : "") << px(points[i].x) << "," << px(points[i].y);
@@ -56,7 +63,7 @@ class SvgCanvas : public PlotCanvas {
             double opacity) override {
     out_ << "<rect x=\"" << px(x) << "\" y=\"" << px(y) << "\" width=\"" << px(width)
          << "\" height=\"" << px(height) << "\" fill=\"" << rgb(fill) << "\"";
-    if (opacity < 1.0) out_ << " fill-opacity=\"" << px(opacity) << "\"";
+    if (opacity < 1.0) out_ << " fill-opacity=\"" << fraction(opacity) << "\"";
     out_ << "/>\n";
   }
 
