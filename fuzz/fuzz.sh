@@ -33,6 +33,10 @@ for target in "${targets[@]}"; do
        exit 2 ;;
   esac
   seeds=tests/fuzz/corpus-$name
+  # Inputs that once broke a target (tests/fuzz/regressions-NAME/, replayed by CTest too)
+  # seed it as well.
+  regressions=()
+  [ -d "tests/fuzz/regressions-$name" ] && regressions=("tests/fuzz/regressions-$name")
   scratch=$build/corpus-$name
   artifacts=$build/artifacts-$name
   log=$build/$target.log
@@ -43,7 +47,7 @@ for target in "${targets[@]}"; do
   # first corpus directory, the scratch one.
   if "$build/fuzz/$target" -max_total_time="$seconds" -max_len=8192 -timeout=10 \
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" \
-    "$scratch" "$seeds" >"$log" 2>&1; then
+    "$scratch" "$seeds" "${regressions[@]}" >"$log" 2>&1; then
     grep -E '^#[0-9]+ +(INITED|DONE)|^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' "$log" |
       sed "s/^/fuzz: $target: /"
   else
@@ -55,7 +59,8 @@ for target in "${targets[@]}"; do
       echo "fuzz: the input ($(wc -c <"$input") bytes), base64: $(base64 -w0 "$input")" >&2
       echo "fuzz: reproduce: echo '$(base64 -w0 "$input")' | base64 -d > input &&" \
         "cmake --preset fuzz && cmake --build --preset fuzz && $build/fuzz/$target input" >&2
-      echo "fuzz: (locally the input is $input)" >&2
+      echo "fuzz: (locally the input is $input; keep it as a regression input in" \
+        "tests/fuzz/regressions-$name/ once fixed)" >&2
     done
   fi
 done

@@ -184,6 +184,26 @@ struct Character {
   double footFlatAngleDeg() const;
 };
 
+/// An inclusive range a number of a character file must lie in.
+struct PhysicalBounds {
+  double min = 0.0;
+  double max = 0.0;
+  bool contains(double value) const { return value >= min && value <= max; }
+};
+
+/// The physical bounds of a character file's numbers, checked where the file is built, so
+/// that no file hands Box2D a body it cannot simulate (a polygon thinner than its welding
+/// distance, a mass or size that overflows its sums). Generous around any body from a
+/// mouse to a giant; each shipped character lies well inside.
+inline constexpr PhysicalBounds kLinkLengthBounds{0.01, 10.0};       ///< m
+inline constexpr PhysicalBounds kLinkThicknessBounds{0.01, 2.0};     ///< m, each cap
+inline constexpr PhysicalBounds kLinkMassBounds{0.01, 1000.0};       ///< kg, also from density
+inline constexpr PhysicalBounds kLinkDensityBounds{0.01, 100000.0};  ///< kg/m²
+inline constexpr PhysicalBounds kJointAngleBounds{-360.0, 360.0};    ///< deg: ranges, poses
+inline constexpr PhysicalBounds kJointKpBounds{0.0, 100000.0};       ///< N·m/rad
+inline constexpr PhysicalBounds kJointKdBounds{0.0, 10000.0};        ///< N·m·s/rad
+inline constexpr PhysicalBounds kJointTorqueBounds{0.0, 100000.0};   ///< N·m (and > 0)
+
 /// Completes a character whose links, joints, groups and poses are filled in: axis
 /// signs, parent joints, the tree order, mass properties and the total mass. The tree
 /// must be valid (the character parser checks it first).

@@ -63,15 +63,36 @@ class CharacterBuilder {
     if (!index || !firstDefinition(linkAt_, *index, statement.name, "link")) return;
     LinkDef& link = character_.links[*index];
     link.name = statement.name.text;
-    const bool lengthOk = positive(statement.length, statement.name, "length", "link");
+    const bool lengthOk = positive(statement.length, statement.name, "length", "link") &&
+                          within(*statement.length, "'length:'", kLinkLengthBounds, " m");
     bool thicknessOk =
         require(statement.thickness.has_value(), statement.name,
                 "link " + inQuotes(statement.name.text) + " needs 'thickness: (P, D)'");
     if (thicknessOk) {
       // Both checked, so that both errors are reported.
-      const bool proximalOk = positiveValue(statement.thickness->x, "the proximal thickness");
-      const bool distalOk = positiveValue(statement.thickness->y, "the distal thickness");
+      const bool proximalOk =
+          positiveValue(statement.thickness->x, "the proximal thickness") &&
+          within(statement.thickness->x, "the proximal thickness", kLinkThicknessBounds, " m");
+      const bool distalOk =
+          positiveValue(statement.thickness->y, "the distal thickness") &&
+          within(statement.thickness->y, "the distal thickness", kLinkThicknessBounds, " m");
       thicknessOk = proximalOk && distalOk;
+    }
+    if (lengthOk && thicknessOk) {
+      // The sides are tangent to both caps, which needs the radii to differ by less than
+      // the distance between the caps (else one cap holds the other and the shape has no
+      // sides: asin of more than 1).
+      const double radiusDifference =
+          std::abs(statement.thickness->x.value - statement.thickness->y.value) / 2;
+      if (!(radiusDifference < statement.length->value)) {
+        sink_.error(statement.thickness->location,
+                    "the caps of link " + inQuotes(link.name) + " (" +
+                        formatNumber(statement.thickness->x.value) + " and " +
+                        formatNumber(statement.thickness->y.value) +
+                        " m across) differ in radius by more than its length " +
+                        formatNumber(statement.length->value) + " m: one cap would hold the other");
+        thicknessOk = false;
+      }
     }
     if (lengthOk) link.length = statement.length->value;
     if (thicknessOk) {
@@ -82,11 +103,18 @@ class CharacterBuilder {
       sink_.error(statement.density->location,
                   "give 'mass:' or 'density:', not both (link " + inQuotes(link.name) + ")");
     } else if (statement.density) {
-      if (positiveValue(*statement.density, "the density") && lengthOk && thicknessOk)
+      if (positiveValue(*statement.density, "the density") &&
+          within(*statement.density, "the density", kLinkDensityBounds, " kg/m²") && lengthOk &&
+          thicknessOk) {
         link.mass =
             statement.density->value *
             linkMassProperties(link.length, link.proximalThickness, link.distalThickness, 1.0).area;
-    } else if (positive(statement.mass, statement.name, "mass", "link")) {
+        if (!kLinkMassBounds.contains(link.mass))
+          outOfBounds(statement.density->location, "the mass it gives", link.mass, kLinkMassBounds,
+                      " kg");
+      }
+    } else if (positive(statement.mass, statement.name, "mass", "link") &&
+               within(*statement.mass, "'mass:'", kLinkMassBounds, " kg")) {
       link.mass = statement.mass->value;
     }
   }
@@ -118,10 +146,17 @@ class CharacterBuilder {
                         " above its maximum " + formatNumber(joint.maxDeg) + " (write (MIN, MAX))");
       notParameter(statement.range->x);
       notParameter(statement.range->y);
+      within(statement.range->x, "the range's minimum", kJointAngleBounds, " deg");
+      within(statement.range->y, "the range's maximum", kJointAngleBounds, " deg");
     }
-    if (nonNegative(statement.kp, statement.name, "kp", who)) joint.kp = statement.kp->value;
-    if (nonNegative(statement.kd, statement.name, "kd", who)) joint.kd = statement.kd->value;
-    if (positive(statement.torque, statement.name, "torque", "joint"))
+    if (nonNegative(statement.kp, statement.name, "kp", who) &&
+        within(*statement.kp, "'kp:'", kJointKpBounds, " N·m/rad"))
+      joint.kp = statement.kp->value;
+    if (nonNegative(statement.kd, statement.name, "kd", who) &&
+        within(*statement.kd, "'kd:'", kJointKdBounds, " N·m·s/rad"))
+      joint.kd = statement.kd->value;
+    if (positive(statement.torque, statement.name, "torque", "joint") &&
+        within(*statement.torque, "'torque:'", kJointTorqueBounds, " N·m"))
       joint.maxTorque = statement.torque->value;
     // The anchor: along the parent, from its origin; by default at its distal cap.
     // (Not along a parent whose length is missing or wrong: that is reported already.)
@@ -367,6 +402,7 @@ class CharacterBuilder {
                  "pose " + inQuotes(pose.name) + " needs 'head: DEGREES' (the head's world angle)"))
       return;
     notParameter(*statement.head);
+    within(*statement.head, "'head:'", kJointAngleBounds, " deg");
     pose.headAngleDeg = statement.head->value;
     if (statement.support) {
       const std::string& support = statement.support->text;
@@ -414,7 +450,11 @@ class CharacterBuilder {
                                                 inQuotes(kJointNames[joint]) + " is no ankle");
           continue;
         }
-        if (angle.value) notParameter(*angle.value);
+        if (angle.value) {
+          notParameter(*angle.value);
+          within(*angle.value, "the angle of " + inQuotes(kJointNames[joint]), kJointAngleBounds,
+                 " deg");
+        }
         pose.jointDeg[joint] = angle.flat
                                    ? (angle.value ? flatAnkle + angle.value->value : flatAnkle)
                                    : angle.value->value;
@@ -485,6 +525,21 @@ class CharacterBuilder {
     sink_.error(number.location,
                 std::string(what) + " must be positive (found " + formatNumber(number.value) + ")");
     return false;
+  }
+
+  // A number outside its physical bounds (scl/character.h) is an error at the number.
+  bool within(const sx::NumberLit& number, std::string_view what, PhysicalBounds bounds,
+              std::string_view unit) {
+    if (bounds.contains(number.value)) return true;
+    outOfBounds(number.location, what, number.value, bounds, unit);
+    return false;
+  }
+
+  void outOfBounds(const SourceLocation& at, std::string_view what, double value,
+                   PhysicalBounds bounds, std::string_view unit) {
+    sink_.error(at, std::string(what) + " must be from " + formatNumber(bounds.min) + " to " +
+                        formatNumber(bounds.max) + std::string(unit) + " (found " +
+                        formatNumber(value) + std::string(unit) + ")");
   }
 
   bool positive(const std::optional<sx::NumberLit>& number, const sx::Name& owner,

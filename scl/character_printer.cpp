@@ -65,7 +65,9 @@ std::string poseText(const sx::PoseStatement& pose) {
     if (angle.value) value += (angle.flat ? " " : "") + number(*angle.value);
     add(angle.joint.text + ": " + value);
   }
-  return first + "\n  " + second;
+  // A pose with nothing on its second line is one line: an indented empty line would turn
+  // the comment printed after it into an own-line comment when read again.
+  return second.empty() ? first : first + "\n  " + second;
 }
 
 int kindOf(const sx::CharacterStatement& statement) { return static_cast<int>(statement.index()); }
@@ -81,7 +83,8 @@ std::string printCharacterFile(const sx::CharacterFile& file,
   // Own-line comments go before the first statement after them (those before `character`
   // before it, those after the last statement at the end); a comment after code goes at
   // the end of the last statement starting on or before its line (0: the `character`
-  // line). Indices into `before` and `after` are 1-based statement numbers.
+  // line; only the first such comment: see below). Indices into `before` and `after` are
+  // 1-based statement numbers.
   const auto& statements = file.statements;
   std::vector<std::vector<const Comment*>> before(statements.size() + 2),
       after(statements.size() + 1);
@@ -97,10 +100,15 @@ std::string printCharacterFile(const sx::CharacterFile& file,
       if (line <= comment.line) owner = k + 1;
       if (line > comment.line && next == statements.size() + 1) next = k + 1;
     }
+    // A statement's line has room for one trailing comment: printed side by side, two
+    // would read back as one. Further trailing comments of a statement written over several
+    // lines go on their own lines after it, before the next statement.
     if (comment.ownLine)
       before[next].push_back(&comment);
-    else
+    else if (after[owner].empty())
       after[owner].push_back(&comment);
+    else
+      before[owner + 1].push_back(&comment);
   }
   std::string out;
   auto emitBefore = [&](size_t index) {

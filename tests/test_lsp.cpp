@@ -499,6 +499,11 @@ TEST_CASE("lsp: malformed messages and positions are answered, never a crash", "
   CHECK(errorCode("[1, 2]") == -32600);
   CHECK(errorCode("42") == -32600);
   CHECK(errorCode(std::string(200000, '[') + std::string(200000, ']')) == -32600);  // deep
+  // Deep inside params, where copying the value would recurse a million levels deep.
+  CHECK(errorCode(R"({"jsonrpc":"2.0","id":1,"method":"textDocument/hover","params":)" +
+                  std::string(1000000, '[') + std::string(1000000, ']') + "}") == -32600);
+  CHECK(errorCode(R"({"jsonrpc":"2.0","id":1,"method":"x","params":{"a":")" +
+                  std::string(60000, '[') + "\"}}") == -32601);  // brackets in a string
   CHECK(errorCode(R"({"jsonrpc":"2.0","id":{"a":1},"method":"shutdown"})") == -32600);
   CHECK(errorCode(R"({"jsonrpc":"2.0","id":7,"method":3})") == -32600);
   CHECK(errorCode(R"({"jsonrpc":"2.0","id":7,"method":"textDocument/unknown"})") == -32601);
@@ -739,6 +744,21 @@ TEST_CASE("lsp: Content-Length framing", "[lsp]") {
   CHECK_FALSE(small.next()->ok());
   small.feed("0123456789" + one);
   CHECK(small.next()->body == "{\"a\":1}");
+  // A Content-Length a few bytes short: the rest of that body runs into the next header,
+  // which is still found; one a few bytes long costs the message after it, no more.
+  const std::string two = scl::lsp::frameMessage("{\"b\":2}");
+  scl::lsp::MessageReader lax;
+  lax.feed("Content-Length: 4\r\n\r\n{\"a\":1}" + two + two);
+  CHECK(lax.next()->body == "{\"a\"");
+  CHECK(lax.next()->body == "{\"b\":2}");
+  CHECK(lax.next()->body == "{\"b\":2}");
+  CHECK_FALSE(lax.next());
+  lax.feed("Content-Length: 10\r\n\r\n{\"a\":1}" + two + two + one);
+  CHECK(lax.next()->body == "{\"a\":1}Con");
+  CHECK_FALSE(lax.next()->ok());  // "tent-Length: 7"
+  CHECK(lax.next()->body == "{\"b\":2}");
+  CHECK(lax.next()->body == "{\"a\":1}");
+  CHECK_FALSE(lax.next());
   // Garbage without an empty line is dropped once longer than any header.
   small.feed(std::string(10000, 'x'));
   CHECK_FALSE(small.next()->ok());

@@ -26,13 +26,26 @@ std::string_view trimmed(std::string_view text) {
   return text;
 }
 
+// Where `name` starts in `text`, ignoring case; npos when it is not there.
+size_t findIgnoringCase(std::string_view text, std::string_view name) {
+  for (size_t at = 0; at + name.size() <= text.size(); ++at)
+    if (equalsIgnoringCase(text.substr(at, name.size()), name)) return at;
+  return std::string_view::npos;
+}
+
 // The Content-Length of a header block; nullopt when it has none or it is no number.
+// A Content-Length field after other bytes on its line counts: after a message whose
+// Content-Length was a few bytes short, the rest of its body runs into the next header,
+// and reading that header from its field name on puts the stream back in step.
 std::optional<size_t> contentLength(std::string_view header) {
   std::optional<size_t> length;
   while (!header.empty()) {
     const size_t end = header.find('\n');
     std::string_view line = header.substr(0, end);
     header = end == std::string_view::npos ? std::string_view() : header.substr(end + 1);
+    if (const size_t field = findIgnoringCase(line, "content-length:");
+        field != std::string_view::npos)
+      line.remove_prefix(field);
     const size_t colon = line.find(':');
     if (colon == std::string_view::npos) continue;
     if (!equalsIgnoringCase(trimmed(line.substr(0, colon)), "content-length")) continue;

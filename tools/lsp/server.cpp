@@ -19,6 +19,33 @@ namespace {
 constexpr int kSyncIncremental = 2;
 // LSP MessageType.Error and Warning (window/logMessage).
 constexpr int kLogError = 1;
+// Deeper than any message of the protocol; copying a JSON value recurses, so a message
+// nested tens of thousands deep would overflow the stack.
+constexpr int kMaxNesting = 256;
+
+// Whether JSON text opens more than `limit` arrays and objects inside one another (strings
+// skipped); it need not be valid JSON.
+bool nestsDeeperThan(std::string_view text, int limit) {
+  int depth = 0;
+  bool inString = false, escaped = false;
+  for (const char c : text) {
+    if (inString) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit) return true;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return false;
+}
 
 // An open document and what is known about it.
 struct Document {
@@ -329,6 +356,12 @@ struct LspServer::Impl {
 
   std::vector<json> handle(std::string_view text) {
     std::vector<json> out;
+    if (nestsDeeperThan(text, kMaxNesting)) {
+      out.push_back(errorResponse(nullptr, kInvalidRequest,
+                                  "the message nests arrays and objects deeper than " +
+                                      std::to_string(kMaxNesting) + " levels"));
+      return out;
+    }
     json message = json::parse(text, nullptr, false);
     if (message.is_discarded()) {
       out.push_back(errorResponse(nullptr, kParseError, "the message is no valid JSON"));
