@@ -32,7 +32,7 @@ SamProblem bindSamProblem(Program program, ProblemDef def) {
                                 ": no duration: give one ('duration 2.5') or a scene duration "
                                 "in the script");
   for (const ProblemState& state : def.states) {
-    if (state.quantity == StateQuantity::ChairHeight && out.scene.environment != "chair")
+    if (state.quantity == StateQuantity::ChairHeight && !out.scene.chair())
       throw std::invalid_argument(where(def, state.location) +
                                   "the state 'height' is the chair's height, but the scene has "
                                   "no chair (e.g. 'scene pose: sitting env: chair')");
@@ -74,7 +74,8 @@ SamProblem bindSamProblem(Program program, ProblemDef def) {
 Scene sceneAt(const SamProblem& problem, const std::vector<double>& point) {
   Scene scene = problem.scene;
   for (size_t i = 0; i < problem.def.states.size(); ++i)
-    if (problem.def.states[i].quantity == StateQuantity::ChairHeight) scene.chairHeight = point[i];
+    if (problem.def.states[i].quantity == StateQuantity::ChairHeight)
+      scene.chair()->seatHeight = point[i];  // bindSamProblem saw the chair
   return scene;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace scl {
 
@@ -142,13 +143,15 @@ double lowestPoint(const Character& character, const CharacterState& state) {
   return lowest;
 }
 
-Placement placePose(const Character& character, const PoseDef& pose, bool onChair,
-                    double seatHeight, const std::vector<double>& jointOffsets) {
+Placement placePose(const Character& character, const PoseDef& pose, const ChairDef* chair,
+                    const std::vector<double>& jointOffsets) {
+  if (pose.support == PoseSupport::Seat && !chair)
+    throw std::invalid_argument("pose '" + pose.name + "' sits: it needs a chair");
   Placement placement;
   placement.headAngle = degToRad(pose.headAngleDeg);
   for (int j = 0; j < kJointCount; ++j) placement.jointAngles[j] = degToRad(pose.jointDeg[j]);
 
-  if (pose.support == PoseSupport::Seat) fitLegsToSeat(character, placement, seatHeight);
+  if (pose.support == PoseSupport::Seat) fitLegsToSeat(character, placement, chair->seatHeight);
   for (size_t j = 0; j < jointOffsets.size() && j < kJointCount; ++j)
     placement.jointAngles[j] += jointOffsets[j];
 
@@ -159,11 +162,7 @@ Placement placePose(const Character& character, const PoseDef& pose, bool onChai
     placement.headAngle += turn;
     state = forwardKinematics(character, Vec2::Zero(), placement.headAngle, placement.jointAngles);
     placement.headOrigin = Vec2(-state.com.x(), -lowestPoint(character, state));
-    if (onChair) {
-      placement.hasChair = true;
-      placement.seatHeight = seatHeight;
-      placement.seatFront = -0.6;  // behind the character, out of its way
-    }
+    placement.seatFront = -0.6;  // a chair stands behind the character, out of its way
     return placement;
   }
 
@@ -178,10 +177,8 @@ Placement placePose(const Character& character, const PoseDef& pose, bool onChai
                            (s.origin + def.length * linkAxis(character, link, s.angle)).y() -
                                def.distalThickness / 2.0});
   }
-  double lift = std::max(seatHeight - seatedBottom, -feetBottom);
+  double lift = std::max(chair->seatHeight - seatedBottom, -feetBottom);
   placement.headOrigin = Vec2(-(hip.x() + kSeatAheadOfHip), lift);
-  placement.hasChair = true;
-  placement.seatHeight = seatHeight;
   placement.seatFront = 0.0;
   return placement;
 }

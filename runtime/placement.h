@@ -7,6 +7,7 @@
 
 #include "primitives/character_state.h"
 #include "scl/character.h"
+#include "scl/scene_body.h"
 
 namespace scl {
 
@@ -18,9 +19,7 @@ struct Placement {
   Vec2 headOrigin = Vec2::Zero();
   /// Joint angles, radians.
   std::array<double, kJointCount> jointAngles{};
-  /// The chair's seat: top height and front edge x, metres (when `hasChair`).
-  bool hasChair = false;
-  double seatHeight = 0.0;
+  /// Where the chair's seat has its front edge, x, metres (placed with a chair).
   double seatFront = 0.0;
 };
 
@@ -31,9 +30,12 @@ struct Placement {
 /// - Seat support: the shanks keep the pose's world angle and the feet stay flat; the hip
 ///   and knee angles follow from the seat height so the pelvis and thighs rest on the seat
 ///   (the feet hang from seats too high for that). The seat's front edge is at x = 0.
-/// `jointOffsets` (radians, may be empty) are added to the pose's joint angles first.
-Placement placePose(const Character& character, const PoseDef& pose, bool onChair,
-                    double seatHeight, const std::vector<double>& jointOffsets);
+///   Throws std::invalid_argument without a chair.
+/// A chair a ground-supported pose does not sit on stands behind it, out of its way.
+/// `chair`: the scene's chair, or nullptr. `jointOffsets` (radians, may be empty) are added
+/// to the pose's joint angles first.
+Placement placePose(const Character& character, const PoseDef& pose, const ChairDef* chair,
+                    const std::vector<double>& jointOffsets);
 
 /// Lowest point of every link's outline (circle caps), metres, in a kinematic state.
 double lowestPoint(const Character& character, const CharacterState& state);

@@ -13,6 +13,7 @@
 
 #include "runtime/placement.h"
 #include "scl/character.h"
+#include "scl/scene.h"
 
 namespace scl {
 
@@ -119,19 +120,9 @@ void validate(const SimulationDef& def) {
     fail("unknown pose '" + def.scene.pose + "' of character '" + def.character->name +
          "': choose one of " + joinNames(names));
   }
-  const auto& environments = kEnvironments;
-  if (std::find(environments.begin(), environments.end(), def.scene.environment) ==
-      environments.end())
-    fail("unknown environment '" + def.scene.environment + "': choose one of " +
-         joinNames(environments));
-  bool onChair = def.scene.environment == "chair";
-  if (onChair && !(def.scene.chairHeight >= 0.05 && def.scene.chairHeight <= 1.5)) {
-    std::ostringstream out;
-    out << "chair height " << def.scene.chairHeight
-        << " m is not usable: give a height between 0.05 and 1.5 m";
-    fail(out.str());
-  }
-  if (pose->support == PoseSupport::Seat && !onChair)
+  const std::vector<SceneBodyIssue> bodyIssues = sceneBodyIssues(def.scene.bodies);
+  if (!bodyIssues.empty()) fail(bodyIssues.front().message);
+  if (pose->support == PoseSupport::Seat && !def.scene.chair())
     fail("pose '" + def.scene.pose + "' needs a chair: use environment 'chair'");
   if (!(def.settleTime >= 0.0) || !std::isfinite(def.settleTime))
     fail("settle time must be a number >= 0");
@@ -149,8 +140,8 @@ double settleStepOf(const SimulationDef& def) { return std::min(def.timeStep, kD
 
 struct SettleCache::Entry {
   std::shared_ptr<const Character> character;  // held, so that its address stays unique
-  std::string pose, environment;
-  double chairHeight = 0.0;
+  std::string pose;
+  std::vector<SceneBodyDef> bodies;
   std::vector<double> jointOffsets;
   double settleTime = 0.0, settleStep = 0.0, friction = 0.0;
   int velocityIterations = 0, positionIterations = 0;
@@ -162,8 +153,7 @@ struct SettleCache::Entry {
     Entry entry;
     entry.character = def.character;
     entry.pose = def.scene.pose;
-    entry.environment = def.scene.environment;
-    entry.chairHeight = def.scene.environment == "chair" ? def.scene.chairHeight : 0.0;
+    entry.bodies = def.scene.bodies;
     entry.jointOffsets = def.jointOffsets;
     entry.settleTime = def.settleTime;
     entry.settleStep = settleStepOf(def);
@@ -175,10 +165,10 @@ struct SettleCache::Entry {
   }
 
   bool sameScene(const Entry& other) const {
-    return character == other.character && pose == other.pose && environment == other.environment &&
-           chairHeight == other.chairHeight && jointOffsets == other.jointOffsets &&
-           settleTime == other.settleTime && settleStep == other.settleStep &&
-           friction == other.friction && velocityIterations == other.velocityIterations &&
+    return character == other.character && pose == other.pose && bodies == other.bodies &&
+           jointOffsets == other.jointOffsets && settleTime == other.settleTime &&
+           settleStep == other.settleStep && friction == other.friction &&
+           velocityIterations == other.velocityIterations &&
            positionIterations == other.positionIterations &&
            continuousPhysics == other.continuousPhysics;
   }
@@ -239,11 +229,9 @@ struct Simulation::Impl {
     validate(def);
     world.SetAllowSleeping(false);
     world.SetContinuousPhysics(def.continuousPhysics);
-    buildEnvironment();
     const PoseDef& pose = *character().findPose(def.scene.pose);
-    Placement placement = placePose(character(), pose, def.scene.environment == "chair",
-                                    def.scene.chairHeight, def.jointOffsets);
-    if (placement.hasChair) addChair(placement.seatHeight, placement.seatFront);
+    Placement placement = placePose(character(), pose, def.scene.chair(), def.jointOffsets);
+    buildScene(placement);
     initialJointAngles = placement.jointAngles;
     buildCharacter(placement);
     refreshState();
@@ -340,29 +328,45 @@ struct Simulation::Impl {
     refreshState();
   }
 
-  void buildEnvironment() {
+  // Every scene body as fixtures of one static body, `ground`, in the scene's order: a
+  // contact with it is a contact with the environment.
+  void buildScene(const Placement& placement) {
     b2BodyDef groundDef;
     ground = world.CreateBody(&groundDef);
+    for (const SceneBodyDef& body : def.scene.bodies) {
+      switch (body.kind) {
+        case SceneBodyKind::Ground:
+          addGround();
+          break;
+        case SceneBodyKind::Chair:
+          addChair(body.chair, placement.seatFront);
+          break;
+      }
+    }
+  }
+
+  void addGround() {
     b2PolygonShape slab;
     // Box2D pads every polygon by its skin, so the slab's vertices sit a skin below the
     // ground line: its collision surface is y = 0 exactly.
     float skin = static_cast<float>(kPolygonSkin);
     slab.SetAsBox(500.0f, 1.0f, b2Vec2(0.0f, -1.0f - skin), 0.0f);
-    b2FixtureDef fixture;
-    fixture.shape = &slab;
-    fixture.friction = static_cast<float>(def.friction);
-    ground->CreateFixture(&fixture);
+    addSceneFixture(slab);
   }
 
-  void addChair(double seatHeight, double seatFront) {
-    constexpr double kSeatDepth = 0.45;
+  // A box from the ground up to the seat, its front edge at x = `seatFront` (metres).
+  void addChair(const ChairDef& chair, double seatFront) {
     EnvironmentBox box;
-    box.halfSize = Vec2(kSeatDepth / 2.0, seatHeight / 2.0);
-    box.centre = Vec2(seatFront - kSeatDepth / 2.0, seatHeight / 2.0);
+    box.halfSize = Vec2(chair.seatDepth / 2.0, chair.seatHeight / 2.0);
+    box.centre = Vec2(seatFront - chair.seatDepth / 2.0, chair.seatHeight / 2.0);
     boxes.push_back(box);
     b2PolygonShape shape;  // shrunk by the skin, so its collision outline is the box
     shape.SetAsBox(static_cast<float>(box.halfSize.x() - kPolygonSkin),
                    static_cast<float>(box.halfSize.y() - kPolygonSkin), toB2(box.centre), 0.0f);
+    addSceneFixture(shape);
+  }
+
+  void addSceneFixture(const b2PolygonShape& shape) {
     b2FixtureDef fixture;
     fixture.shape = &shape;
     fixture.friction = static_cast<float>(def.friction);

@@ -226,9 +226,6 @@ LinkMassProperties linkMassProperties(double length, double proximalThickness,
 /// character files, scl/character_loader.cpp.)
 const std::shared_ptr<const Character>& humanCharacter();
 
-/// Environments a scene can name.
-inline constexpr std::array<std::string_view, 2> kEnvironments = {"flat", "chair"};
-
 /// Degrees to radians and back.
 inline constexpr double kPi = 3.14159265358979323846;
 inline constexpr double degToRad(double deg) { return deg * kPi / 180.0; }

@@ -4,6 +4,7 @@
 
 #include "scl/character.h"
 #include "scl/diagnostics.h"
+#include "scl/scene_body.h"
 
 namespace scl {
 

@@ -1,6 +1,7 @@
 #include "scl/program.h"
 
 #include <cassert>
+#include <utility>
 
 namespace scl {
 
@@ -94,5 +95,12 @@ std::vector<double> Program::parameterValues() const {
   for (const auto& parameter : parameters) values.push_back(parameter.value);
   return values;
 }
+
+const ChairDef* Scene::chair() const {
+  const SceneBodyDef* body = findSceneBody(bodies, SceneBodyKind::Chair);
+  return body ? &body->chair : nullptr;
+}
+
+ChairDef* Scene::chair() { return const_cast<ChairDef*>(std::as_const(*this).chair()); }
 
 }  // namespace scl

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "scl/character.h"
+#include "scl/scene_body.h"
 #include "scl/source_location.h"
 
 namespace scl {
@@ -224,12 +225,14 @@ struct Phase {
 struct Scene {
   /// Initial pose, a pose of the program's character (Character::poses).
   std::string pose = "standing";
-  /// Environment: "flat" or "chair".
-  std::string environment = "flat";
-  /// Chair seat height, metres (environment "chair").
-  double chairHeight = 0.45;
+  /// What surrounds the character, in the order the simulation creates it: flat ground
+  /// and perhaps a chair (environmentBodies()); checked by sceneBodyIssues().
+  std::vector<SceneBodyDef> bodies = {groundBody()};
   /// Default run duration, seconds; nullopt: decided by the runner.
   std::optional<double> duration;
+  /// The chair's shape, or nullptr when the scene has no chair.
+  const ChairDef* chair() const;
+  ChairDef* chair();
   bool operator==(const Scene&) const = default;
 };
 

@@ -19,7 +19,53 @@ bool sits(const Character& character, const std::string& pose) {
   return def && def->support == PoseSupport::Seat;
 }
 
+// The message when `value` (metres) is not a positive number in [lower, upper].
+std::optional<std::string> lengthOutOfBounds(std::string_view what, double value, double lower,
+                                             double upper) {
+  const std::string found = " (found " + formatNumber(value) + " m)";
+  if (!(value > 0)) return std::string(what) + " must be positive" + found;
+  if (value < lower || value > upper)
+    return std::string(what) + " must be from " + formatNumber(lower) + " to " +
+           formatNumber(upper) + " m" + found;
+  return std::nullopt;
+}
+
+void checkChair(const ChairDef& chair, size_t body, std::vector<SceneBodyIssue>& issues) {
+  auto check = [&](SceneBodyParameter parameter, std::string_view what, double value, double lower,
+                   double upper) {
+    if (std::optional<std::string> message = lengthOutOfBounds(what, value, lower, upper))
+      issues.push_back({body, parameter, std::move(*message)});
+  };
+  check(SceneBodyParameter::SeatHeight, "chair height", chair.seatHeight, kMinChairHeight,
+        kMaxChairHeight);
+  check(SceneBodyParameter::SeatDepth, "chair seat depth", chair.seatDepth, kMinSeatDepth,
+        kMaxSeatDepth);
+}
+
 }  // namespace
+
+std::vector<SceneBodyIssue> sceneBodyIssues(std::span<const SceneBodyDef> bodies) {
+  std::vector<SceneBodyIssue> issues;
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    const SceneBodyDef& body = bodies[i];
+    switch (body.kind) {
+      case SceneBodyKind::Ground:  // no parameters
+        break;
+      case SceneBodyKind::Chair:
+        checkChair(body.chair, i, issues);
+        break;
+    }
+    // The simulation places the character on the ground and a sitting pose on the chair:
+    // one of each.
+    if (findSceneBody(bodies.first(i), body.kind))
+      issues.push_back({i, SceneBodyParameter::Kind,
+                        "a scene has at most one " + std::string(sceneBodyKindName(body.kind)) +
+                            " (body " + std::to_string(i + 1) + " is a second)"});
+  }
+  if (!findSceneBody(bodies, SceneBodyKind::Ground))
+    issues.push_back({0, SceneBodyParameter::Kind, "a scene needs the ground (it has none)"});
+  return issues;
+}
 
 bool SceneResolution::ok() const {
   for (const SceneIssue& issue : issues)
@@ -45,32 +91,38 @@ SceneResolution resolveScene(const SceneRequest& request, const Scene& base,
     else
       error(ScenePart::Pose, pose.error);
   }
+  // The environment and the chair: the base scene's, with what the request changes.
+  Environment environment = environmentOf(base.bodies);
+  const ChairDef baseChair = base.chair() ? *base.chair() : ChairDef{};
+  ChairDef chair = baseChair;
   if (request.environment) {
-    NameLookup environment = names.environment(*request.environment);
-    environmentKnown = environment.ok();
+    NameLookup lookup = names.environment(*request.environment);
+    environmentKnown = lookup.ok();
     if (environmentKnown)
-      scene.environment = *request.environment;
+      environment = static_cast<Environment>(lookup.index());
     else
-      error(ScenePart::Environment, environment.error);
+      error(ScenePart::Environment, lookup.error);
   } else if (request.pose && poseKnown && sits(character, scene.pose)) {
-    scene.environment = "chair";  // a sitting pose brings its chair
+    environment = Environment::Chair;  // a sitting pose brings its chair
   }
   if (request.chairHeight) {
-    const double height = *request.chairHeight;
-    if (!(height > 0))
-      error(ScenePart::ChairHeight,
-            "chair height must be positive (found " + formatNumber(height) + " m)");
-    else if (height < kMinChairHeight || height > kMaxChairHeight)
-      error(ScenePart::ChairHeight, "chair height must be from " + formatNumber(kMinChairHeight) +
-                                        " to " + formatNumber(kMaxChairHeight) + " m (found " +
-                                        formatNumber(height) + " m)");
-    else
-      scene.chairHeight = height;
-    if (environmentKnown && scene.environment != "chair")
+    ChairDef asked = chair;
+    asked.seatHeight = *request.chairHeight;
+    bool heightUsable = true;
+    for (const SceneBodyIssue& issue :
+         sceneBodyIssues(environmentBodies(Environment::Chair, asked)))
+      if (issue.parameter == SceneBodyParameter::SeatHeight) {
+        error(ScenePart::ChairHeight, issue.message);
+        heightUsable = false;
+      }
+    if (heightUsable) chair = asked;
+    if (environmentKnown && environment != Environment::Chair)
       error(ScenePart::ChairHeight, "'" + spelling.chairHeight +
                                         "' is the seat height of a chair; it needs '" +
                                         spelling.environment + " chair'");
   }
+  if (environment != environmentOf(base.bodies) || chair != baseChair)
+    scene.bodies = environmentBodies(environment, chair);
   if (request.duration) {
     const double duration = *request.duration;
     if (!(duration > 0))
@@ -83,7 +135,7 @@ SceneResolution resolveScene(const SceneRequest& request, const Scene& base,
       scene.duration = duration;
   }
   if (poseKnown && environmentKnown && sits(character, scene.pose) &&
-      scene.environment != "chair") {
+      environment != Environment::Chair) {
     const bool blameEnvironment = request.environment.has_value();
     error(blameEnvironment ? ScenePart::Environment : ScenePart::Pose,
           "pose " + inQuotes(scene.pose) + " sits on a chair; it needs '" + spelling.environment +

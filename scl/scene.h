@@ -1,5 +1,5 @@
-// The scene: the character, the initial pose, the environment, a chair's height and a
-// run's duration.
+// The scene: the character, the initial pose, the environment (its bodies, checked here:
+// sceneBodyIssues) and a run's duration.
 // One grammar and one rule for every place a scene is asked for: a script's `scene`
 // header, an objective file's `scene` line and `scl run --pose/--env/--chair-height/
 // --duration` (docs/language.md, "Scene header").
@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -18,10 +19,27 @@
 
 namespace scl {
 
-/// Limits of the scene's numbers.
-inline constexpr double kMinChairHeight = 0.05;  ///< metres
-inline constexpr double kMaxChairHeight = 1.5;   ///< metres
-inline constexpr double kMaxDuration = 3600.0;   ///< seconds
+/// The longest run a scene asks for, seconds.
+inline constexpr double kMaxDuration = 3600.0;
+
+/// Which parameter of a scene body an issue is about.
+enum class SceneBodyParameter {
+  Kind,        ///< the body itself (a kind the list cannot hold twice)
+  SeatHeight,  ///< ChairDef::seatHeight
+  SeatDepth,   ///< ChairDef::seatDepth
+};
+
+/// A problem with one body of a scene.
+struct SceneBodyIssue {
+  /// The body, index into the list.
+  size_t body = 0;
+  SceneBodyParameter parameter = SceneBodyParameter::Kind;
+  std::string message;
+};
+
+/// The one check of a scene's bodies, for the scene rule and the simulation alike: every
+/// parameter within its physical bounds (ChairDef's), one ground, at most one chair.
+std::vector<SceneBodyIssue> sceneBodyIssues(std::span<const SceneBodyDef> bodies);
 
 /// What is asked of a scene; each part may be left out (then the base scene's stays).
 struct SceneRequest {

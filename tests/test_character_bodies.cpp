@@ -218,8 +218,9 @@ TEST_CASE("every initial pose of each character rests under its default PD") {
       if (std::string(pose) == "sitting") {
         // A chair for its legs: the human's 0.45 m scaled by knee height (a seat its feet
         // reach; on the human's chair the child's and the robot's feet hang).
-        def.scene.environment = "chair";
-        def.scene.chairHeight = 0.45 * kneeHeight(*character) / kneeHeight(*humanCharacter());
+        def.scene.bodies = scl::environmentBodies(
+            scl::Environment::Chair,
+            {.seatHeight = 0.45 * kneeHeight(*character) / kneeHeight(*humanCharacter())});
       }
       Simulation simulation(def);
       const CharacterState start = simulation.state();

@@ -60,8 +60,8 @@ Outcome runScl(const std::string& args) {
 
 // The standing pose as the runtime places it, with `deltaDeg` added to one joint.
 CharacterState standingWith(int joint, double deltaDeg) {
-  Placement placement = placePose(*scl::humanCharacter(),
-                                  *scl::humanCharacter()->findPose("standing"), false, 0.0, {});
+  Placement placement =
+      placePose(*scl::humanCharacter(), *scl::humanCharacter()->findPose("standing"), nullptr, {});
   placement.jointAngles[joint] += degToRad(deltaDeg);
   return forwardKinematics(*scl::humanCharacter(), placement.headOrigin, placement.headAngle,
                            placement.jointAngles);

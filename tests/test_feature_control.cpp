@@ -211,8 +211,8 @@ TEST_CASE("the feature sit-to-stand stands up from every chair height, 0.20 to 0
     RunSessionDef def;
     def.simulation = simulationDefFor(script);
     def.simulation.scene.pose = "sitting";
-    def.simulation.scene.environment = "chair";
-    def.simulation.scene.chairHeight = chairHeight;
+    def.simulation.scene.bodies =
+        environmentBodies(Environment::Chair, {.seatHeight = chairHeight});
     def.length.duration = duration;
     def.metrics = metricsFor(*script.character);
     RunSession session(script, def);

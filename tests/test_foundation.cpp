@@ -33,10 +33,17 @@ void runHeld(Simulation& simulation, double seconds) {
   }
 }
 
-SimulationDef sceneDef(const std::string& pose, const std::string& environment = "flat") {
+// The environment a pose starts in: the chair for a pose that sits.
+scl::Environment environmentFor(const PoseDef& pose) {
+  return pose.support == PoseSupport::Seat ? scl::Environment::Chair : scl::Environment::Flat;
+}
+
+SimulationDef sceneDef(const std::string& pose,
+                       scl::Environment environment = scl::Environment::Flat,
+                       double chairHeight = scl::kDefaultChairHeight) {
   SimulationDef def;
   def.scene.pose = pose;
-  def.scene.environment = environment;
+  def.scene.bodies = scl::environmentBodies(environment, {.seatHeight = chairHeight});
   return def;
 }
 
@@ -161,7 +168,7 @@ TEST_CASE("standing reference heights match docs/marks.md within 1 cm") {
 TEST_CASE("every initial state rests: no link moves more than 2 cm under default PD") {
   struct Case {
     const char* pose;
-    const char* environment;
+    scl::Environment environment;
     double seconds;
   };
   // Standing and crouching are unstable equilibria under PD alone: the body is an
@@ -171,8 +178,9 @@ TEST_CASE("every initial state rests: no link moves more than 2 cm under default
   // second; balance control holds them (scripts/stand.scl for 10 s in test_motions, and
   // gravity compensation in the primitives' tests).
   for (Case c :
-       {Case{"standing", "flat", 0.25}, Case{"supine", "flat", 1.0}, Case{"prone", "flat", 1.0},
-        Case{"sitting", "chair", 1.0}, Case{"crouching", "flat", 0.25}}) {
+       {Case{"standing", scl::Environment::Flat, 0.25}, Case{"supine", scl::Environment::Flat, 1.0},
+        Case{"prone", scl::Environment::Flat, 1.0}, Case{"sitting", scl::Environment::Chair, 1.0},
+        Case{"crouching", scl::Environment::Flat, 0.25}}) {
     CAPTURE(c.pose);
     Simulation simulation(sceneDef(c.pose, c.environment));
     CharacterState start = simulation.state();
@@ -212,8 +220,7 @@ TEST_CASE("a settled pose's initial state is the same for every step from the de
   for (const PoseDef& pose : scl::humanCharacter()->poses) {
     if (!pose.settles) continue;
     CAPTURE(pose.name);
-    std::string environment = pose.support == PoseSupport::Seat ? "chair" : "flat";
-    SimulationDef reference = sceneDef(pose.name, environment);
+    SimulationDef reference = sceneDef(pose.name, environmentFor(pose));
     reference.jointOffsets = scl::perturbationOffsets(2.0, 7);
     Simulation atDefault(reference);
     for (double dt : {0.0005, 0.001, 0.002}) {
@@ -236,8 +243,7 @@ TEST_CASE("a settle cache gives the very state a simulation's own settle gives")
   for (const PoseDef& pose : scl::humanCharacter()->poses) {
     if (!pose.settles) continue;
     CAPTURE(pose.name);
-    std::string environment = pose.support == PoseSupport::Seat ? "chair" : "flat";
-    SimulationDef own = sceneDef(pose.name, environment);
+    SimulationDef own = sceneDef(pose.name, environmentFor(pose));
     own.jointOffsets = scl::perturbationOffsets(2.0, 11);
     SimulationDef shared = own;
     shared.settleCache = cache;
@@ -261,10 +267,9 @@ TEST_CASE("a settle cache gives the very state a simulation's own settle gives")
   REQUIRE(scenes >= 2);
 
   // A different chair is a different scene too; threads asking at once share one settle.
-  SimulationDef low = sceneDef("sitting", "chair"), high = low;
+  SimulationDef low = sceneDef("sitting", scl::Environment::Chair, 0.40);
+  SimulationDef high = sceneDef("sitting", scl::Environment::Chair, 0.50);
   low.settleCache = high.settleCache = std::make_shared<SettleCache>();
-  low.scene.chairHeight = 0.40;
-  high.scene.chairHeight = 0.50;
   std::vector<std::uint64_t> hashes(4);
   std::vector<std::thread> threads;
   threads.reserve(4);
@@ -283,8 +288,7 @@ TEST_CASE("a settle cache gives the very state a simulation's own settle gives")
 TEST_CASE("the seated pose adapts its legs to the chair height") {
   for (double height : {0.40, 0.45, 0.50}) {
     CAPTURE(height);
-    SimulationDef def = sceneDef("sitting", "chair");
-    def.scene.chairHeight = height;
+    SimulationDef def = sceneDef("sitting", scl::Environment::Chair, height);
     Simulation simulation(def);
     const CharacterState& state = simulation.state();
     CHECK(state.jointPositions[kLeftAnkle].y() == Approx(0.04).margin(0.02));
@@ -294,6 +298,29 @@ TEST_CASE("the seated pose adapts its legs to the chair height") {
     REQUIRE(simulation.environmentBoxes().size() == 1);
     CHECK(simulation.environmentBoxes()[0].halfSize.y() * 2 == Approx(height));
   }
+}
+
+TEST_CASE("the chair is the box it always was: 0.45 m deep, its place the pose's") {
+  // The chair's shapes as the simulation built them before scenes were lists of bodies:
+  // a box from the ground to the seat, its front edge at x = 0 under a sitting pose and
+  // at x = -0.6 behind one that does not sit (exact doubles: the same arithmetic).
+  struct Case {
+    const char* pose;
+    double height;
+    double frontEdge;
+  };
+  for (const Case& c : {Case{"sitting", 0.45, 0.0}, Case{"sitting", 1.2, 0.0},
+                        Case{"standing", 0.45, -0.6}, Case{"crouching", 0.3, -0.6}}) {
+    CAPTURE(c.pose, c.height);
+    Simulation simulation(sceneDef(c.pose, scl::Environment::Chair, c.height));
+    REQUIRE(simulation.environmentBoxes().size() == 1);
+    const EnvironmentBox& box = simulation.environmentBoxes()[0];
+    CHECK(box.halfSize.x() == 0.45 / 2.0);
+    CHECK(box.halfSize.y() == c.height / 2.0);
+    CHECK(box.centre.x() == c.frontEdge - 0.45 / 2.0);
+    CHECK(box.centre.y() == c.height / 2.0);
+  }
+  CHECK(Simulation(sceneDef("standing")).environmentBoxes().empty());
 }
 
 TEST_CASE("joint limits hold under torques that push past them") {
@@ -413,12 +440,12 @@ TEST_CASE("bad simulation definitions are one-line errors naming the value and t
   def.scene.pose = "lying";
   CHECK_THAT(message(def), Contains("unknown pose 'lying'") && Contains("supine"));
   def = {};
-  def.scene.environment = "moon";
-  CHECK_THAT(message(def), Contains("unknown environment 'moon'") && Contains("chair"));
-  def = {};
-  def.scene.environment = "chair";
-  def.scene.chairHeight = -0.3;
-  CHECK_THAT(message(def), Contains("chair height -0.3"));
+  def.scene.bodies = {};
+  CHECK(message(def) == "a scene needs the ground (it has none)");
+  def = sceneDef("standing", scl::Environment::Chair, -0.3);
+  CHECK(message(def) == "chair height must be positive (found -0.3 m)");
+  def = sceneDef("sitting");
+  CHECK(message(def) == "pose 'sitting' needs a chair: use environment 'chair'");
   def = {};
   def.timeStep = -0.001;
   CHECK_THAT(message(def), Contains("time step -0.001"));

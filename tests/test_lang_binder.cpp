@@ -226,13 +226,13 @@ TEST_CASE("binder: @ parameters get slots in script order, shared by mirror copi
 TEST_CASE("binder: scene header") {
   scl::Program program = compileOk("scene pose: sitting, env: chair height: 0.6 duration: 3\n{ }");
   CHECK(program.scene.pose == "sitting");
-  CHECK(program.scene.environment == "chair");
-  CHECK(program.scene.chairHeight == 0.6);
+  REQUIRE(program.scene.chair());
+  CHECK(program.scene.chair()->seatHeight == 0.6);
   REQUIRE(program.scene.duration);
   CHECK(*program.scene.duration == 3);
   scl::Program supine = compileOk("scene pose: supine\n{ }");
   CHECK(supine.scene.pose == "supine");
-  CHECK(supine.scene.environment == "flat");
+  CHECK(supine.scene.bodies == std::vector<scl::SceneBodyDef>{scl::groundBody()});
   CHECK_FALSE(supine.scene.duration);
 }
 

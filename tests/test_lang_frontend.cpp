@@ -1,6 +1,7 @@
 // The shared pieces of the front end: one number grammar, the lexer's options for
 // objective files, the token cursor, the name lookup and the scene rule.
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "scl/compile.h"
 #include "scl/lexer.h"
@@ -131,8 +132,10 @@ TEST_CASE("the scene rule: one rule for headers, objective files and options") {
         scl::resolveScene(request, base, *scl::humanCharacter());
     CHECK(resolution.ok());
     CHECK(resolution.issues.empty());
-    CHECK(resolution.scene.environment == "chair");
-    CHECK(resolution.scene.chairHeight == 0.5);
+    REQUIRE(resolution.scene.chair());
+    CHECK(resolution.scene.chair()->seatHeight == 0.5);
+    CHECK(resolution.scene.bodies ==
+          scl::environmentBodies(scl::Environment::Chair, {.seatHeight = 0.5}));
   }
   SECTION("conflicts are errors in the user's spelling") {
     SceneRequest request;
@@ -152,13 +155,13 @@ TEST_CASE("the scene rule: one rule for headers, objective files and options") {
   SECTION("an override keeps the base's other parts") {
     scl::Scene chair;
     chair.pose = "sitting";
-    chair.environment = "chair";
-    chair.chairHeight = 0.6;
+    chair.bodies = scl::environmentBodies(scl::Environment::Chair, {.seatHeight = 0.6});
     SceneRequest request;
     request.duration = 2;
     const auto resolution = scl::resolveScene(request, chair, *scl::humanCharacter());
     CHECK(resolution.ok());
-    CHECK(resolution.scene.chairHeight == 0.6);
+    REQUIRE(resolution.scene.chair());
+    CHECK(resolution.scene.chair()->seatHeight == 0.6);
     CHECK(resolution.scene.duration == 2.0);
     request.environment = "flat";
     CHECK_FALSE(scl::resolveScene(request, chair, *scl::humanCharacter())
@@ -174,6 +177,85 @@ TEST_CASE("the scene rule: one rule for headers, objective files and options") {
     CHECK(resolution.issues[0].message == "chair height must be from 0.05 to 1.5 m (found 2 m)");
     CHECK(resolution.issues[1].message == "duration must be at most 3600 s (found 1000000000 s)");
   }
+}
+
+TEST_CASE("scene bodies: one check of their bounds and of the list") {
+  using scl::SceneBodyParameter;
+  auto chairOf = [](double height, double depth = scl::kDefaultSeatDepth) {
+    return scl::environmentBodies(scl::Environment::Chair,
+                                  {.seatHeight = height, .seatDepth = depth});
+  };
+  CHECK(scl::sceneBodyIssues(scl::environmentBodies(scl::Environment::Flat, {})).empty());
+  // Each bound holds exactly at its value.
+  for (double height : {scl::kMinChairHeight, scl::kDefaultChairHeight, scl::kMaxChairHeight})
+    CHECK(scl::sceneBodyIssues(chairOf(height)).empty());
+  for (double depth : {scl::kMinSeatDepth, scl::kMaxSeatDepth})
+    CHECK(scl::sceneBodyIssues(chairOf(0.45, depth)).empty());
+  struct Case {
+    double height, depth;
+    SceneBodyParameter parameter;
+    const char* message;
+  };
+  for (const Case& c : {
+           Case{0.0, 0.45, SceneBodyParameter::SeatHeight,
+                "chair height must be positive (found 0 m)"},
+           Case{std::nan(""), 0.45, SceneBodyParameter::SeatHeight,
+                "chair height must be positive (found nan m)"},
+           Case{0.04, 0.45, SceneBodyParameter::SeatHeight,
+                "chair height must be from 0.05 to 1.5 m (found 0.04 m)"},
+           Case{1.51, 0.45, SceneBodyParameter::SeatHeight,
+                "chair height must be from 0.05 to 1.5 m (found 1.51 m)"},
+           Case{0.45, -0.2, SceneBodyParameter::SeatDepth,
+                "chair seat depth must be positive (found -0.2 m)"},
+           Case{0.45, 0.01, SceneBodyParameter::SeatDepth,
+                "chair seat depth must be from 0.05 to 1.5 m (found 0.01 m)"},
+           Case{0.45, 2.0, SceneBodyParameter::SeatDepth,
+                "chair seat depth must be from 0.05 to 1.5 m (found 2 m)"},
+       }) {
+    CAPTURE(c.message);
+    const auto issues = scl::sceneBodyIssues(chairOf(c.height, c.depth));
+    REQUIRE(issues.size() == 1);
+    CHECK(issues[0].body == 1);
+    CHECK(issues[0].parameter == c.parameter);
+    CHECK(issues[0].message == c.message);
+  }
+  // The list: one ground, at most one chair.
+  std::vector<scl::SceneBodyDef> twoChairs = chairOf(0.45);
+  twoChairs.push_back(scl::chairBody({}));
+  auto issues = scl::sceneBodyIssues(twoChairs);
+  REQUIRE(issues.size() == 1);
+  CHECK(issues[0].body == 2);
+  CHECK(issues[0].parameter == SceneBodyParameter::Kind);
+  CHECK(issues[0].message == "a scene has at most one chair (body 3 is a second)");
+  issues = scl::sceneBodyIssues(std::vector<scl::SceneBodyDef>{scl::chairBody({})});
+  REQUIRE(issues.size() == 1);
+  CHECK(issues[0].message == "a scene needs the ground (it has none)");
+}
+
+TEST_CASE("a scene's bodies are its environment: `env:` and `height:` make them") {
+  scl::Scene scene;
+  CHECK(scene.bodies == std::vector<scl::SceneBodyDef>{scl::groundBody()});
+  CHECK(scene.chair() == nullptr);
+  CHECK(scl::environmentName(scl::environmentOf(scene.bodies)) == "flat");
+  scene.bodies = scl::environmentBodies(scl::Environment::Chair, {.seatHeight = 0.6});
+  REQUIRE(scene.bodies.size() == 2);
+  CHECK(scene.bodies[0].kind == scl::SceneBodyKind::Ground);  // the simulation's order
+  CHECK(scene.bodies[1].kind == scl::SceneBodyKind::Chair);
+  REQUIRE(scene.chair());
+  CHECK(scene.chair()->seatHeight == 0.6);
+  CHECK(scene.chair()->seatDepth == scl::kDefaultSeatDepth);
+  CHECK(scl::environmentName(scl::environmentOf(scene.bodies)) == "chair");
+  CHECK(scl::sceneBodyKindName(scl::SceneBodyKind::Chair) == "chair");
+}
+
+TEST_CASE("a chair height out of bounds is an error at the number in a scene header") {
+  const scl::CompileResult compiled =
+      scl::compile("scene env: chair, height: 1.75\n{ }", "chair.scl");
+  REQUIRE(compiled.diagnostics.size() == 1);
+  CHECK(compiled.diagnostics[0].message ==
+        "chair height must be from 0.05 to 1.5 m (found 1.75 m)");
+  CHECK(compiled.diagnostics[0].location.line == 1);
+  CHECK(compiled.diagnostics[0].location.column == 27);
 }
 
 TEST_CASE("the optimizer's rewrite keeps '@' and reads every number form") {

@@ -188,7 +188,7 @@ TEST_CASE("metrics for a scene: upright from the start only when it starts stand
   scene.pose = "standing";
   CHECK(metricsFor(*humanCharacter(), scene).uprightFromStart);
   scene.pose = "sitting";
-  scene.environment = "chair";
+  scene.bodies = environmentBodies(Environment::Chair, {});
   const MetricsDef sitting = metricsFor(*humanCharacter(), scene);
   CHECK_FALSE(sitting.uprightFromStart);
   CHECK(sitting.standingHeadHeight == metricsFor(*humanCharacter()).standingHeadHeight);

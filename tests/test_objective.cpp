@@ -116,8 +116,8 @@ term 3 last rightHip.torque
 stop when fallen and pelvis.y < 0.4 after 1.5 penalty 50
 )");
   REQUIRE(objective.scene);
-  CHECK(objective.scene->environment == "chair");
-  CHECK(objective.scene->chairHeight == 0.5);
+  REQUIRE(objective.scene->chair());
+  CHECK(objective.scene->chair()->seatHeight == 0.5);
   CHECK(objective.duration == 2.5);
   CHECK(objective.relativeRange == 0.25);
   REQUIRE(objective.bounds.size() == 1);

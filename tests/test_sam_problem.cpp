@@ -57,10 +57,11 @@ TEST_CASE("problem files: the thesis's sit-to-stand problem", "[sam]") {
   CHECK(problem.sampler.paths == 4);
   CHECK(problem.sampler.population == 7);
   CHECK(problem.duration == 2.5);
-  CHECK(problem.scene.environment == "chair");
+  CHECK(problem.scene.chair());
   // A point sets the chair and the script's numbers.
   const std::vector<double> point = {0.3, 45, 90};
-  CHECK(scl::sceneAt(problem, point).chairHeight == 0.3);
+  REQUIRE(scl::sceneAt(problem, point).chair());
+  CHECK(scl::sceneAt(problem, point).chair()->seatHeight == 0.3);
   CHECK(scl::programAt(problem, point).parameterValues() == std::vector<double>{45, 90});
 }
 

@@ -681,7 +681,7 @@ std::string jointSignFigureSvg(const CharacterReferenceInput& character,
 CharacterState standingState(const Character& character) {
   const PoseDef* standing = character.findPose("standing");
   if (!standing) return forwardKinematics(character, Vec2::Zero(), degToRad(90.0), {});
-  Placement placement = placePose(character, *standing, false, 0.0, {});
+  Placement placement = placePose(character, *standing, nullptr, {});
   return forwardKinematics(character, placement.headOrigin, placement.headAngle,
                            placement.jointAngles);
 }

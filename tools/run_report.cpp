@@ -21,11 +21,17 @@ std::string characterText(const Character& character) {
 }
 
 std::string sceneText(const Scene& scene) {
-  std::string text =
-      scene.pose + " on " + (scene.environment == "chair" ? "a chair" : "flat ground");
-  if (scene.environment == "chair")
-    text += " of height " + fixedDecimals(scene.chairHeight, 2) + " m";
+  const ChairDef* chair = scene.chair();
+  std::string text = scene.pose + " on " + (chair ? "a chair" : "flat ground");
+  if (chair) text += " of height " + fixedDecimals(chair->seatHeight, 2) + " m";
   return text;
+}
+
+// The chair's seat height; a scene without a chair reports the height its chair would
+// get (the summary has always had one).
+double chairHeightOf(const Scene& scene) {
+  const ChairDef* chair = scene.chair();
+  return chair ? chair->seatHeight : kDefaultChairHeight;
 }
 
 // A number, or null when absent or not finite (JSON has no NaN or infinity).
@@ -146,8 +152,8 @@ nlohmann::ordered_json runSummaryJson(const RunRequest& request, const RunOutcom
   out["scene"] = {{"character", run.def.character->name},
                   {"character_source", run.def.character->source},
                   {"pose", run.def.scene.pose},
-                  {"environment", run.def.scene.environment},
-                  {"chair_height", number(run.def.scene.chairHeight)}};
+                  {"environment", environmentName(environmentOf(run.def.scene.bodies))},
+                  {"chair_height", number(chairHeightOf(run.def.scene))}};
   out["time_step"] = number(run.def.timeStep);
   out["pd"] = request.stablePd ? "stable" : "explicit";
   out["duration"] = number(run.simulatedTime);

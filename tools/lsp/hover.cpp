@@ -141,8 +141,9 @@ std::string sceneValueHover(const Character& character, std::string_view argumen
     if (const PoseDef* pose = character.findPose(value))
       return "**pose " + pose->name + "**: " + pose->description;
   } else if (argument == "env") {
-    if (value == "chair") return "**env chair**: flat ground and a chair (height: its seat, m)";
-    if (value == "flat") return "**env flat**: flat ground";
+    for (size_t i = 0; i < kEnvironments.size(); ++i)
+      if (kEnvironments[i] == value)
+        return "**env " + std::string(value) + "**: " + std::string(kEnvironmentDescriptions[i]);
   } else if (argument == "character") {
     for (const BuiltinCharacter& builtin : builtinCharacters())
       if (builtin.name == value) return "**character " + std::string(value) + "**: built in";
