@@ -25,9 +25,11 @@ namespace scl {
 
 /// What a kind is made with, for one phase. Everything outlives the instance.
 struct FeatureContext {
+  /// The program's character (links, joints, limits).
   const Character& character;
   /// The character's dynamics (its model: bodies, coordinates).
   const PlanarDynamics& dynamics;
+  /// The controller's constants.
   const FeatureSettings& settings;
   /// The phase's support links.
   const SupportSet& support;
@@ -37,6 +39,7 @@ struct FeatureContext {
 struct FeatureStep {
   /// The dynamics at this step's state.
   const PlanarDynamics& dynamics;
+  /// This step's state (contacts, as the physics reports them).
   const CharacterState& state;
   /// The state's generalized coordinates q (metres, radians) and velocities q̇.
   const Eigen::VectorXd& q;
