@@ -1,16 +1,13 @@
-// The character's state (primitives/character_state.h) in the dynamics' generalized
+// The character's state (kinematics/character_state.h) in the dynamics' generalized
 // coordinates and back (planar_model.h, Coordinates; docs/dynamics.md, Coordinates).
 // The model must be the character's (planarModelFromCharacter(), or one laid out
 // like it): body i is link i, body b >= 1 hangs from joint b - 1.
-//
-// Only the CharacterState struct is used (plain data): scl_dynamics links nothing of
-// scl_primitives.
 #pragma once
 
 #include <Eigen/Core>
 
 #include "dynamics/planar_model.h"
-#include "primitives/character_state.h"
+#include "kinematics/character_state.h"
 
 namespace scl {
 

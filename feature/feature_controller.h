@@ -26,7 +26,7 @@
 
 #include "dynamics/planar_dynamics.h"
 #include "dynamics/qp_solver.h"
-#include "primitives/character_state.h"
+#include "kinematics/character_state.h"
 #include "scl/program.h"
 
 namespace scl {

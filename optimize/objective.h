@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "primitives/character_state.h"
+#include "kinematics/character_state.h"
 #include "runtime/metrics.h"
 #include "runtime/simulation.h"
 #include "scl/diagnostics.h"

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "primitives/character_state.h"
+#include "kinematics/character_state.h"
 
 namespace scl {
 

@@ -9,7 +9,7 @@
 
 #include <array>
 
-#include "primitives/character_state.h"
+#include "kinematics/character_state.h"
 
 namespace scl {
 

@@ -8,7 +8,7 @@
 
 #include <memory>
 
-#include "primitives/character_state.h"
+#include "kinematics/character_state.h"
 #include "primitives/control_frame.h"
 #include "scl/program.h"
 

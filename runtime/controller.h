@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "feature/feature_controller.h"
-#include "primitives/character_state.h"
+#include "kinematics/character_state.h"
 #include "primitives/control_frame.h"
 #include "primitives/primitive.h"
 #include "runtime/stable_pd.h"

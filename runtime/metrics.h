@@ -5,7 +5,7 @@
 #include <array>
 #include <optional>
 
-#include "primitives/character_state.h"
+#include "kinematics/character_state.h"
 #include "scl/program.h"
 
 namespace scl {

@@ -5,7 +5,7 @@
 #include <array>
 #include <vector>
 
-#include "primitives/character_state.h"
+#include "kinematics/character_state.h"
 #include "scl/character.h"
 #include "scl/scene_body.h"
 

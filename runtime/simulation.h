@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "primitives/character_state.h"
+#include "kinematics/character_state.h"
 #include "scl/program.h"
 
 namespace scl {

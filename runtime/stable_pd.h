@@ -23,7 +23,7 @@
 #include <array>
 
 #include "dynamics/articulated_body.h"
-#include "primitives/character_state.h"
+#include "kinematics/character_state.h"
 #include "primitives/control_frame.h"
 
 namespace scl {

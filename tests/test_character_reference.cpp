@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "primitives/character_state.h"
+#include "kinematics/character_state.h"
 #include "runtime/placement.h"
 #include "scl/character.h"
 #include "tools/character_report.h"

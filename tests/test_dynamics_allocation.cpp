@@ -1,7 +1,7 @@
-// The per-step path of the dynamics and of the QP solver allocates nothing (they run once
-// per 0.25 ms step). This executable counts every heap allocation by standing in for
-// glibc's malloc family (ELF interposition, forwarding to glibc's own entry points); Eigen
-// allocates through malloc and operator new through it too. The counter is this test
+// The per-step path of the dynamics, of the QP solver and of the feature controller
+// allocates nothing (they run once per 0.25 ms step). This executable counts every heap allocation
+// by standing in for glibc's malloc family (ELF interposition, forwarding to glibc's own entry
+// points); Eigen allocates through malloc and operator new through it too. The counter is this test
 // program's alone.
 #include <atomic>
 #include <catch2/catch.hpp>
@@ -11,6 +11,8 @@
 #include "dynamics/character_coordinates.h"
 #include "dynamics/planar_dynamics.h"
 #include "dynamics/qp_solver.h"
+#include "feature/feature_controller.h"
+#include "kinematics/character_state.h"
 
 #if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
 #define SCL_COUNTS_ALLOCATIONS 1
@@ -164,4 +166,68 @@ TEST_CASE("A reused QP solver allocates nothing for problems of the same size",
   });
   CHECK(count == 0);
   CHECK(result.status == QpStatus::Optimal);
+}
+
+namespace {
+
+// The standing zero pose with each foot touching along its sole: its caps' lowest points.
+CharacterState standingOnFeet(const Character& character) {
+  CharacterState state =
+      forwardKinematics(character, Vec2(0.0, 1.8), 0.0, std::array<double, kJointCount>{});
+  for (int foot : {kLeftFoot, kRightFoot}) {
+    LinkState& link = state.links[foot];
+    const LinkDef& def = character.links[foot];
+    const Vec2 distal = link.origin + def.length * linkAxis(character, foot, link.angle);
+    link.contact = true;
+    link.contactPointCount = 2;
+    link.contactPoints[0] = link.origin - 0.5 * def.proximalThickness * Vec2::UnitY();
+    link.contactPoints[1] = distal - 0.5 * def.distalThickness * Vec2::UnitY();
+    link.contactNormals[0] = link.contactNormals[1] = Vec2::UnitY();
+    link.contactPoint = 0.5 * (link.contactPoints[0] + link.contactPoints[1]);
+  }
+  return state;
+}
+
+}  // namespace
+
+TEST_CASE("A feature controller's step allocates nothing once its sizes have been seen",
+          "[feature][allocation]") {
+  const Character& character = *humanCharacter();
+  // Every feature kind, in two levels; both feet touch along a line and a named hand does
+  // not (its landing rows).
+  ComPrimitive com;
+  com.y = Number{0.9};
+  com.duration = Number{0.5};
+  AngularMomentumPrimitive angmom;
+  TrackPrimitive wrist;
+  wrist.target = TrackPrimitive::Target::JointPosition;
+  wrist.index = kLeftWrist;
+  wrist.x = Number{0.3};
+  wrist.y = Number{1.2};
+  wrist.task.priority = 2;
+  TrackPrimitive trunk;
+  trunk.target = TrackPrimitive::Target::LinkAngle;
+  trunk.index = kTrunk;
+  trunk.task.priority = 2;
+  const std::vector<Primitive> phase = {com,
+                                        angmom,
+                                        wrist,
+                                        trunk,
+                                        PosturePrimitive{},
+                                        SupportPrimitive{{kLeftFoot, kRightFoot, kLeftHand}}};
+  FeatureController controller(phase, character);
+  REQUIRE(controller.levelCount() == 2);
+  const CharacterState state = standingOnFeet(character);
+  FeatureStepInput input;
+  input.postureHeld.fill(true);
+  controller.begin(state);
+  controller.solve(state, 0.0, input);  // sizes the problems of this contact configuration
+  long count = allocationsIn([&] {
+    for (int step = 1; step <= 3; ++step) controller.solve(state, 0.1 * step, input);
+  });
+  CHECK(count == 0);
+  const FeatureStepResult& result = controller.result();
+  CHECK(result.status == FeatureStatus::Solved);
+  CHECK(result.levels == 2);
+  CHECK(result.contactForces.size() == 4);  // heel and toe of each foot
 }

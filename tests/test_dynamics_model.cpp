@@ -15,7 +15,7 @@
 #include "dynamics/character_coordinates.h"
 #include "dynamics/planar_dynamics.h"
 #include "dynamics/planar_model.h"
-#include "primitives/character_state.h"
+#include "kinematics/character_state.h"
 #include "runtime/simulation.h"
 
 namespace {

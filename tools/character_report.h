@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "primitives/character_state.h"
+#include "kinematics/character_state.h"
 #include "scl/character.h"
 
 namespace scl {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "primitives/character_state.h"
+#include "kinematics/character_state.h"
 #include "runtime/run_session.h"
 #include "runtime/simulation.h"
 

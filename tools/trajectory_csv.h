@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "primitives/character_state.h"
+#include "kinematics/character_state.h"
 #include "runtime/run_session.h"
 
 namespace scl {

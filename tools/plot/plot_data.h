@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "primitives/character_state.h"
+#include "kinematics/character_state.h"
 #include "primitives/control_frame.h"
 #include "runtime/run_session.h"
 

@@ -3,7 +3,7 @@
 // screenshot checker.
 #pragma once
 
-#include "primitives/character_state.h"
+#include "kinematics/character_state.h"
 
 namespace scl {
 

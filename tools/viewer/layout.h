@@ -4,7 +4,7 @@
 // with the screenshot tests.
 #pragma once
 
-#include "primitives/character_state.h"
+#include "kinematics/character_state.h"
 
 namespace scl {
 

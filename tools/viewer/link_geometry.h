@@ -4,7 +4,7 @@
 #include <array>
 #include <optional>
 
-#include "primitives/character_state.h"
+#include "kinematics/character_state.h"
 
 namespace scl {
 

@@ -1,6 +1,6 @@
 #include <cmath>
 
-#include "primitives/character_state.h"
+#include "kinematics/character_state.h"
 
 namespace scl {
 

@@ -1,4 +1,5 @@
-// A read-only view of the character's state, as primitives see it: no Box2D, no names.
+// A read-only view of the character's state, as primitives, the dynamics and the feature
+// controller see it: no Box2D, no names.
 //
 // The runtime fills one of these from the Box2D bodies every step; tests and pose
 // placement fill one from forward kinematics. Angles are radians; world angles follow

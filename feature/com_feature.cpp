@@ -1,0 +1,61 @@
+// `[com]`: the whole-body centre of mass tracks a target from the frame origin,
+// interpolated from where it was at phase start (docs/features.md, Centre of mass).
+#include "feature/feature_kind.h"
+#include "feature/feature_math.h"
+
+namespace scl {
+
+namespace {
+
+struct ComTask {
+  ComPrimitive definition;
+  int priority = 1;
+  int level = 0;
+  Vec2 start = Vec2::Zero();  // the centre of mass from the frame origin at phase start
+};
+
+class ComFeature final : public TaskFeatureKind<ComTask> {
+ public:
+  ComFeature(std::span<const Primitive> phase, const FeatureContext& context)
+      : jacobian_(2, context.dynamics.dofCount()) {
+    forEachFeature<ComPrimitive>(phase, [&](const ComPrimitive& com) {
+      tasks_.push_back({com, priorityOf(com.task)});
+    });
+  }
+
+  void begin(const PlanarDynamics& dynamics, const Vec2& frameOrigin) override {
+    for (ComTask& task : tasks_) task.start = dynamics.com() - frameOrigin;
+  }
+
+  int rowCapacity() const override { return 2 * static_cast<int>(tasks_.size()); }
+
+  // Two rows each: J_com q̈ = a_des − J̇_com q̇, a_des from the gains.
+  void addRows(const FeatureStep& step, ObjectiveRows& rows, FeatureStepResult& result) override {
+    const PlanarDynamics& dynamics = step.dynamics;
+    for (const ComTask& task : tasks_) {
+      const ComPrimitive& def = task.definition;
+      const Vec2 goal(def.x.value, def.y.value);
+      auto [relative, rate] = interpolate(task.start, goal, def.duration.value, step.phaseTime);
+      const Vec2 target = step.frameOrigin + relative;
+      const Vec2 desired =
+          def.kp.value * (target - dynamics.com()) + def.kd.value * (rate - dynamics.comVelocity());
+      dynamics.comJacobian(jacobian_);
+      rows.addPair(jacobian_, desired - dynamics.comBiasAcceleration(), task.level,
+                   def.task.weight.value);
+      result.hasComTarget = true;
+      result.comTarget = target;
+    }
+  }
+
+ private:
+  Eigen::Matrix2Xd jacobian_;
+};
+
+}  // namespace
+
+std::unique_ptr<FeatureKind> makeComFeature(std::span<const Primitive> phase,
+                                            const FeatureContext& context) {
+  return std::make_unique<ComFeature>(phase, context);
+}
+
+}  // namespace scl

@@ -1,0 +1,34 @@
+// `[support]` (docs/features.md, Contacts): which links' contacts the feature QP may push
+// on, and the frame of the targets it gives. Its landing rows (a named link that does not
+// touch is set down) are a feature kind (support_feature.cpp).
+#pragma once
+
+#include <array>
+#include <span>
+
+#include "dynamics/planar_dynamics.h"
+#include "kinematics/character_state.h"
+#include "scl/program.h"
+
+namespace scl {
+
+/// The support links of a phase.
+struct SupportSet {
+  /// Whether each link's contacts may carry the body: the links `[support]` names (all of
+  /// its lines together), or every link when the phase has none.
+  std::array<bool, kLinkCount> links{};
+  /// `[support]` was written: its links that do not touch are set down.
+  bool named = false;
+};
+
+/// The support links of a phase's primitives.
+SupportSet supportSetOf(std::span<const Primitive> phasePrimitives);
+
+/// The origin of the targets' frame, world metres: the middle of the soles (each halfway
+/// between its foot's cap centres) of the supporting feet, those of the support that
+/// touch; if none touches, all of them; if the support has no foot, both feet.
+/// `dynamics` is at `state`.
+Vec2 supportFeetMiddle(const Character& character, const PlanarDynamics& dynamics,
+                       const SupportSet& support, const CharacterState& state);
+
+}  // namespace scl

@@ -1,0 +1,98 @@
+// `[support]`: the links whose contacts the QP may use (contacts.h takes them), the
+// targets' frame they give, and the rows of this kind: a named support link that does not
+// touch is set down, its caps' lowest points descending (docs/features.md, Contacts).
+#include "feature/contacts.h"
+#include "feature/feature_kind.h"
+#include "feature/feature_math.h"
+
+namespace scl {
+
+SupportSet supportSetOf(std::span<const Primitive> phasePrimitives) {
+  SupportSet support;
+  forEachFeature<SupportPrimitive>(phasePrimitives, [&](const SupportPrimitive& named) {
+    support.named = true;
+    for (int link : named.links) support.links[link] = true;
+  });
+  if (!support.named) support.links.fill(true);
+  return support;
+}
+
+Vec2 supportFeetMiddle(const Character& character, const PlanarDynamics& dynamics,
+                       const SupportSet& support, const CharacterState& state) {
+  const std::array<int, 2> feet = {kLeftFoot, kRightFoot};
+  int candidates = 0, touching = 0;
+  Vec2 all = Vec2::Zero(), touched = Vec2::Zero(), both = Vec2::Zero();
+  for (int foot : feet) {
+    const LinkDef& link = character.links[foot];
+    const Vec2 middle = dynamics.pointPosition(foot, Vec2(0.5 * link.axisSign * link.length, 0.0));
+    both += middle;
+    if (!support.links[foot]) continue;
+    ++candidates;
+    all += middle;
+    if (state.links[foot].contact) {
+      ++touching;
+      touched += middle;
+    }
+  }
+  if (touching > 0) return touched / touching;
+  if (candidates > 0) return all / candidates;
+  return both / 2.0;
+}
+
+namespace {
+
+class SupportFeature final : public FeatureKind {
+ public:
+  explicit SupportFeature(const FeatureContext& context)
+      : character_(context.character), settings_(context.settings), support_(context.support) {}
+
+  // Landing rows belong to the contacts' level, whatever the priorities.
+  void notePriorities(PriorityLevels& /*levels*/) const override {}
+  void assignLevels(const PriorityLevels& /*levels*/) override {}
+  void begin(const PlanarDynamics& /*dynamics*/, const Vec2& /*frameOrigin*/) override {}
+
+  int rowCapacity() const override {
+    if (!support_.named) return 0;
+    int links = 0;
+    for (bool named : support_.links) links += named ? 1 : 0;
+    return 4 * links;  // two caps, two rows each
+  }
+
+  void addRows(const FeatureStep& step, ObjectiveRows& rows,
+               FeatureStepResult& /*result*/) override {
+    if (!support_.named) return;
+    for (int link = 0; link < kLinkCount; ++link)
+      if (support_.links[link] && step.state.links[link].contactPointCount == 0)
+        addLandingRows(link, step.dynamics, rows);
+  }
+
+ private:
+  // The link's caps' lowest points move down at the landing speed, weighted as contacts.
+  void addLandingRows(int link, const PlanarDynamics& dynamics, ObjectiveRows& rows) const {
+    const double damping = settings_.contactDamping;
+    const LinkDef& def = character_.links[link];
+    const Vec2 down(0.0, -1.0);
+    for (const Vec2& centre : {Vec2(Vec2::Zero()), Vec2(def.axisSign * def.length, 0.0)}) {
+      const double radius =
+          centre.isZero() ? 0.5 * def.proximalThickness : 0.5 * def.distalThickness;
+      const BodyMotion& body = dynamics.bodies()[link];
+      const Vec2 local = centre + toBodyFrame(body, radius * down);
+      const Vec2 v = dynamics.pointVelocity(link, local);
+      rows.addPoint(link, local, damping * (settings_.landingSpeed * down - v),
+                    contactRowLevel(settings_), settings_.contactWeight);
+    }
+  }
+
+  const Character& character_;
+  const FeatureSettings& settings_;
+  const SupportSet& support_;
+};
+
+}  // namespace
+
+std::unique_ptr<FeatureKind> makeSupportFeature(std::span<const Primitive> /*phase*/,
+                                                const FeatureContext& context) {
+  return std::make_unique<SupportFeature>(context);
+}
+
+}  // namespace scl
