@@ -111,7 +111,8 @@ FileRead readWholeFile(const fs::path& path, std::uintmax_t maxBytes) {
   if (!S_ISREG(info.st_mode))
     return failed(path, FileReadFailure::NotRegular, "is not a regular file");
   const auto size = static_cast<std::uintmax_t>(info.st_size);
-  const std::string tooLarge = "is larger than " + sizeText(maxBytes) + " (the most an input "
+  const std::string tooLarge = "is larger than " + sizeText(maxBytes) +
+                               " (the most an input "
                                "file may have)";
   if (size > maxBytes) return failed(path, FileReadFailure::TooLarge, tooLarge);
   FileRead read;

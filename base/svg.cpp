@@ -62,7 +62,9 @@ void SvgElement::markup(std::string_view content, std::string_view after) {
 
 SvgWriter::SvgWriter(const SvgDef& def) : decimals_(def.decimals) {
   if (def.xmlDeclaration) out_ += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  const std::string width = number(def.width), height = number(def.height);
+  const int sizeDecimals = def.sizeDecimals >= 0 ? def.sizeDecimals : def.decimals;
+  const std::string width = formatFixed(def.width, sizeDecimals);
+  const std::string height = formatFixed(def.height, sizeDecimals);
   out_ += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + width + "\" height=\"" + height +
           "\" viewBox=\"0 0 " + width + ' ' + height + '"';
   if (!def.rootAttributes.empty()) out_ += ' ' + def.rootAttributes;

@@ -28,6 +28,8 @@ struct SvgDef {
   /// Decimals of every coordinate and length written as a number (count): one is a tenth
   /// of a pixel, finer than any display.
   int decimals = 1;
+  /// Decimals of the width, height and viewBox (count); below 0: `decimals`.
+  int sizeDecimals = -1;
 };
 
 class SvgWriter;

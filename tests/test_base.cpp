@@ -166,9 +166,7 @@ TEST_CASE("the file reader refuses what is no input file", "[base][files]") {
     CHECK(read.reason == "is larger than 999 bytes (the most an input file may have)");
     CHECK(readWholeFile(dir.path() / "big.csv", 1000));
   }
-  SECTION("the default limit is said in MiB") {
-    CHECK(kMaxInputFileBytes == 64u * 1024u * 1024u);
-  }
+  SECTION("the default limit is said in MiB") { CHECK(kMaxInputFileBytes == 64u * 1024u * 1024u); }
 }
 
 TEST_CASE("an atomic write replaces a file whole, or leaves it as it was", "[base][files]") {
