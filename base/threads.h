@@ -13,10 +13,10 @@ int hardwareCores();
 struct ThreadCountDef {
   /// Threads asked for (count); 0 or less: `defaultThreads`.
   int requested = 0;
-  /// Threads when none are asked for (count); 0 or less: every core.
-  int defaultThreads = 0;
   /// The most threads per core (count) before a request is capped; 0 or less: no cap.
   int maxPerCore = 0;
+  /// Threads when none are asked for (count); 0 or less: every core.
+  int defaultThreads = 0;
   /// The cores (count); 0 or less: hardwareCores(). Tests pin it.
   int cores = 0;
 };

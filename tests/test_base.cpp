@@ -222,8 +222,8 @@ TEST_CASE("one CSV splitter: RFC 4180 quotes", "[base][csv]") {
 ThreadCount threadsFor(int requested, int defaultThreads, int maxPerCore, int cores) {
   ThreadCountDef def;
   def.requested = requested;
-  def.defaultThreads = defaultThreads;
   def.maxPerCore = maxPerCore;
+  def.defaultThreads = defaultThreads;
   def.cores = cores;
   return chooseThreadCount(def);
 }
