@@ -97,6 +97,14 @@ SvgElement SvgWriter::text(double x, double y) {
   return text;
 }
 
+void SvgWriter::background(std::string_view fill) {
+  element("rect")
+      .attribute("width", "100%")
+      .attribute("height", "100%")
+      .attribute("fill", fill)
+      .close();
+}
+
 void SvgWriter::closeGroup(std::string_view after) {
   out_ += "</g>";
   out_ += after;

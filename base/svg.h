@@ -80,6 +80,8 @@ class SvgWriter {
   SvgElement circle(double cx, double cy, double r);
   /// <text x y ...
   SvgElement text(double x, double y);
+  /// A rect filling the whole drawing in `fill`: <rect width="100%" height="100%" .../>.
+  void background(std::string_view fill);
   /// Ends a group: "</g>" then `after`.
   void closeGroup(std::string_view after = "\n");
   /// Markup written as given: fixed pieces such as <defs> or a comment.

@@ -558,11 +558,7 @@ std::string samSliceSvg(const SamPlotData& data, const std::vector<std::pair<int
   page.xmlDeclaration = false;
   page.rootAttributes = "font-family=\"sans-serif\" font-size=\"11\"";
   SvgWriter svg(page);
-  svg.element("rect")
-      .attribute("width", "100%")
-      .attribute("height", "100%")
-      .attribute("fill", "#fff")
-      .close();
+  svg.background("#fff");
   if (!data.title.empty()) {
     svg.element("text")
         .attribute("class", "title")

@@ -248,6 +248,7 @@ TEST_CASE("the SVG writer", "[base][svg]") {
   def.height = 50.25;
   def.rootAttributes = "font-family=\"sans-serif\"";
   SvgWriter svg(def);
+  svg.background("white");
   svg.rect(0, -0.01, 10, 5).attribute("fill", "#ffffff").close();
   svg.element("g").attribute("id", "a\"b").open();
   svg.line(1, 2, 3, 4).attribute("stroke", "black").close("");
@@ -264,6 +265,7 @@ TEST_CASE("the SVG writer", "[base][svg]") {
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100.0\" height=\"50.2\" "
         "viewBox=\"0 0 100.0 50.2\" font-family=\"sans-serif\">\n"
+        "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
         "<rect x=\"0.0\" y=\"0.0\" width=\"10.0\" height=\"5.0\" fill=\"#ffffff\"/>\n"
         "<g id=\"a&quot;b\">\n"
         "<line x1=\"1.0\" y1=\"2.0\" x2=\"3.0\" y2=\"4.0\" stroke=\"black\"/>"

@@ -46,8 +46,8 @@ class InputFileError : public std::runtime_error {
 
 /// The commands' reader of input files (scripts, objectives, ...), through readWholeFile
 /// (base/files.h): the file's text, a UTF-8 byte-order mark dropped; a device, FIFO or
-/// file above base's size limit is refused. Throws InputFileError naming `kind` ("script", "objective")
-/// and the path: "script 'x.scl' does not exist", "... is a directory, not a file",
+/// file above base's size limit is refused. Throws InputFileError naming `kind` ("script",
+/// "objective") and the path: "script 'x.scl' does not exist", "... is a directory, not a file",
 /// "... cannot be read: Permission denied", "... has CR-only line endings ...".
 std::string readInputFile(const std::string& path, std::string_view kind);
 

@@ -34,11 +34,7 @@ std::string renderFilmstrip(const Character& character, const std::vector<Filmst
   page.width = width;
   page.height = height;
   SvgWriter svg(page);
-  svg.element("rect")
-      .attribute("width", "100%")
-      .attribute("height", "100%")
-      .attribute("fill", "white")
-      .close();
+  svg.background("white");
 
   for (size_t f = 0; f < frames.size(); ++f) {
     const FilmstripFrame& frame = frames[f];

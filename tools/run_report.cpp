@@ -64,10 +64,9 @@ std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
     line("parameters", values);
   }
   for (const Push& push : request.pushes)
-    line("push", std::string(kLinkNames[push.link]) + " (" + formatFixed(push.force.x(), 1) +
-                     ", " + formatFixed(push.force.y(), 1) + ") N from " +
-                     formatFixed(push.start, 3) + " s for " + formatFixed(push.duration, 3) +
-                     " s");
+    line("push", std::string(kLinkNames[push.link]) + " (" + formatFixed(push.force.x(), 1) + ", " +
+                     formatFixed(push.force.y(), 1) + ") N from " + formatFixed(push.start, 3) +
+                     " s for " + formatFixed(push.duration, 3) + " s");
   if (request.perturbDeg)
     line("perturbation", "±" + formatFixed(*request.perturbDeg, 2) + "° per joint, seed " +
                              std::to_string(request.seed));
@@ -95,9 +94,8 @@ std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
                                      " m; none when it started that high)");
   line("max pelvis height",
        formatFixed(s.maxPelvisHeight, 3) + " m overall, " +
-           (s.maxAirbornePelvisHeight
-                ? formatFixed(*s.maxAirbornePelvisHeight, 3) + " m in the air"
-                : std::string("never in the air")));
+           (s.maxAirbornePelvisHeight ? formatFixed(*s.maxAirbornePelvisHeight, 3) + " m in the air"
+                                      : std::string("never in the air")));
   line("airborne time", formatFixed(s.airborneTime, 3) + " s in all, longest " +
                             formatFixed(s.longestAirborne, 3) + " s at once");
   line("head height", formatFixed(s.headHeight, 3) + " m at the end");

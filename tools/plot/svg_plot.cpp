@@ -99,11 +99,7 @@ std::string renderPlotSvg(const PlotData& data, const PlotSelection& selection,
   page.height = height;
   page.rootAttributes = "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\"";
   SvgWriter svg(page);
-  svg.element("rect")
-      .attribute("width", "100%")
-      .attribute("height", "100%")
-      .attribute("fill", "#ffffff")
-      .close();
+  svg.background("#ffffff");
   if (!def.title.empty())
     svg.element("text")
         .attribute("x", "8")
