@@ -11,12 +11,14 @@
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "base/csv.h"
+#include "base/files.h"
 #include "optimize/sam_model.h"
 #include "optimize/sam_query.h"
 
@@ -24,11 +26,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The whole file, empty when it cannot be read (a missing model.json is reported below).
 std::string readAll(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
+  return std::move(scl::readWholeFile(path).text);
 }
 
 double median(std::vector<double> values) {
@@ -71,8 +71,7 @@ int run(int argc, char** argv) {
   std::getline(csv, line);
   while (std::getline(csv, line)) {
     std::vector<double> fields;
-    std::istringstream row(line);
-    for (std::string field; std::getline(row, field, ',');) fields.push_back(std::stod(field));
+    for (const std::string& field : scl::splitCsvLine(line)) fields.push_back(std::stod(field));
     if (fields.size() != dimensions + 4) continue;
     points.emplace_back(fields.begin() + 2, fields.begin() + 2 + static_cast<long>(dimensions));
     labels.push_back(fields[2 + dimensions] != 0.0);

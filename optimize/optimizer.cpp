@@ -7,10 +7,11 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 #include <system_error>
 
+#include "base/files.h"
+#include "base/format.h"
 #include "optimize/checkpoint_json.h"
 #include "optimize/thread_pool.h"
 #include "runtime/output_files.h"
@@ -63,12 +64,6 @@ bool globMatch(std::string_view pattern, std::string_view text) {
   return !text.empty() && pattern[0] == text[0] && globMatch(pattern.substr(1), text.substr(1));
 }
 
-std::string formatValue(double value) {
-  char buffer[64];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return ec == std::errc() ? std::string(buffer, end) : std::string("nan");
-}
-
 // Turns a write failure into the run's exit code 3.
 void writeOutput(const std::filesystem::path& path, std::string_view contents) {
   try {
@@ -106,12 +101,10 @@ GenerationRecord readRecord(const CheckpointFields& fields, size_t parameterCoun
   return record;
 }
 
-std::string readFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw OptimizeError(2, "cannot read '" + path.string() + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+std::string readCheckpointText(const std::filesystem::path& path) {
+  FileRead read = readWholeFile(path);
+  if (!read) throw OptimizeError(2, "checkpoint " + read.error);
+  return std::move(read.text);
 }
 
 }  // namespace
@@ -169,10 +162,10 @@ ProblemResult makeProblem(std::string scriptSource, std::string scriptFile,
       problem.lower[i] = std::max(kind.lower, bound.lower);
       problem.upper[i] = std::min(kind.upper, bound.upper);
       if (parameter.initial < problem.lower[i] || parameter.initial > problem.upper[i])
-        sink.error(bound.location, "the bound [" + formatValue(problem.lower[i]) + ", " +
-                                       formatValue(problem.upper[i]) + "] of parameter '" +
+        sink.error(bound.location, "the bound [" + formatExact(problem.lower[i]) + ", " +
+                                       formatExact(problem.upper[i]) + "] of parameter '" +
                                        parameter.name + "' excludes its initial value " +
-                                       formatValue(parameter.initial));
+                                       formatExact(parameter.initial));
     }
     if (!matched)
       sink.error(bound.location, "no parameter of the script is called '" +
@@ -184,8 +177,8 @@ ProblemResult makeProblem(std::string scriptSource, std::string scriptFile,
     if (problem.initial[i] < kind.lower || problem.initial[i] > kind.upper)
       sink.error(program.parameters[i].location,
                  "parameter '" + program.parameters[i].name +
-                     "' = " + formatValue(problem.initial[i]) + " is outside its natural range [" +
-                     formatValue(kind.lower) + ", " + formatValue(kind.upper) + "]");
+                     "' = " + formatExact(problem.initial[i]) + " is outside its natural range [" +
+                     formatExact(kind.lower) + ", " + formatExact(kind.upper) + "]");
     if (std::isfinite(problem.lower[i]) && std::isfinite(problem.upper[i]))
       problem.scales[i] = std::min(problem.scales[i], problem.upper[i] - problem.lower[i]);
   }
@@ -316,7 +309,7 @@ void checkCharacter(const CheckpointJson& checkpoint, const Character& character
 
 // Parses checkpoint.json; a file that is not JSON is exit code 3.
 CheckpointJson readCheckpoint(const std::filesystem::path& path) {
-  const std::string text = readFile(path);
+  const std::string text = readCheckpointText(path);
   try {
     return CheckpointJson::parse(text);
   } catch (const CheckpointJson::parse_error& error) {

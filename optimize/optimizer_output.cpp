@@ -1,41 +1,13 @@
 // What `scl optimize` writes: log.csv, progress.svg and the before/after report.
 #include <algorithm>
-#include <charconv>
 #include <cmath>
-#include <cstdio>
-#include <initializer_list>
 #include <string_view>
 
+#include "base/format.h"
+#include "base/svg.h"
 #include "optimize/optimizer.h"
 
 namespace scl {
-
-namespace {
-
-std::string exact(double value) {
-  char buffer[64];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return ec == std::errc() ? std::string(buffer, end) : std::string("nan");
-}
-
-// Appends pieces in order without the temporaries of a chain of '+'.
-void appendAll(std::string& out, std::initializer_list<std::string_view> pieces) {
-  for (std::string_view piece : pieces) out += piece;
-}
-
-std::string fixed(double value, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  return buffer;
-}
-
-std::string general(double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.6g", value);
-  return buffer;
-}
-
-}  // namespace
 
 std::string logCsvHeader(const OptimizationProblem& problem) {
   std::string text = "generation,evaluations,best,generation_best,mean,sigma,infeasible,wall_time";
@@ -45,10 +17,10 @@ std::string logCsvHeader(const OptimizationProblem& problem) {
 
 std::string logCsvRow(const GenerationRecord& record) {
   std::string text = std::to_string(record.generation) + ',' + std::to_string(record.evaluations) +
-                     ',' + exact(record.best) + ',' + exact(record.generationBest) + ',' +
-                     exact(record.mean) + ',' + exact(record.sigma) + ',' +
-                     std::to_string(record.infeasible) + ',' + exact(record.wallTime);
-  for (double value : record.bestParameters) text += ',' + exact(value);
+                     ',' + formatExact(record.best) + ',' + formatExact(record.generationBest) +
+                     ',' + formatExact(record.mean) + ',' + formatExact(record.sigma) + ',' +
+                     std::to_string(record.infeasible) + ',' + formatExact(record.wallTime);
+  for (double value : record.bestParameters) text += ',' + formatExact(value);
   return text + '\n';
 }
 
@@ -103,75 +75,105 @@ std::string progressSvg(const std::vector<GenerationRecord>& log) {
     value = std::clamp(value, low, high);
     return kTop + kPlotHeight * (high - value) / (high - low);
   };
-  const auto polyline = [&](auto value, const char* style) {
-    std::string points;
+  // A series as a polyline in `stroke` (dashed by `dashes` unless empty, `width` px wide
+  // unless empty); points where the value is not a number are left out.
+  const auto polyline = [&](SvgWriter& svg, auto value, const char* stroke, const char* width,
+                            const char* dashes) {
+    std::vector<SvgPoint> points;
     for (const GenerationRecord& record : log) {
       const double v = value(record);
-      if (!std::isfinite(v)) continue;
-      points += fixed(x(record.generation), 1) + ',' + fixed(y(v), 1) + ' ';
+      if (std::isfinite(v)) points.push_back({x(record.generation), y(v)});
     }
-    return "<polyline fill=\"none\" " + std::string(style) + " points=\"" + points + "\"/>\n";
+    SvgElement line = svg.element("polyline");
+    line.attribute("fill", "none").attribute("stroke", stroke);
+    if (*width) line.attribute("stroke-width", width);
+    if (*dashes) line.attribute("stroke-dasharray", dashes);
+    line.points(points, true).close();
   };
 
-  std::string svg =
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"360\" "
-      "viewBox=\"0 0 640 360\" font-family=\"sans-serif\" font-size=\"12\">\n";
-  svg += "<rect width=\"640\" height=\"360\" fill=\"white\"/>\n";
-  svg +=
-      "<text x=\"320\" y=\"20\" text-anchor=\"middle\" font-size=\"14\">objective J per "
-      "generation (lower is better)</text>\n";
+  SvgDef page;
+  page.width = kWidth;
+  page.height = kHeight;
+  page.xmlDeclaration = false;
+  page.sizeDecimals = 0;
+  page.rootAttributes = "font-family=\"sans-serif\" font-size=\"12\"";
+  SvgWriter svg(page);
+  svg.element("rect")
+      .attribute("width", "640")
+      .attribute("height", "360")
+      .attribute("fill", "white")
+      .close();
+  svg.element("text")
+      .attribute("x", "320")
+      .attribute("y", "20")
+      .attribute("text-anchor", "middle")
+      .attribute("font-size", "14")
+      .text("objective J per generation (lower is better)");
   // Gridlines with their values: J on the left, generations below.
   for (double value : niceTicks(low, high, 5)) {
-    const std::string at = fixed(y(value), 1);
-    appendAll(svg, {"<line x1=\"", fixed(kLeft, 1), "\" y1=\"", at, "\" x2=\"",
-                    fixed(kLeft + kPlotWidth, 1), "\" y2=\"", at, "\" stroke=\"#e4e4e4\"/>\n"});
-    appendAll(
-        svg, {"<text x=\"", fixed(kLeft - 6, 1), "\" y=\"", at,
-              "\" text-anchor=\"end\" dominant-baseline=\"middle\">", general(value), "</text>\n"});
+    const double at = y(value);
+    svg.line(kLeft, at, kLeft + kPlotWidth, at).attribute("stroke", "#e4e4e4").close();
+    svg.text(kLeft - 6, at)
+        .attribute("text-anchor", "end")
+        .attribute("dominant-baseline", "middle")
+        .text(formatSignificant(value, 6));
   }
   for (double generation : niceTicks(first, std::max(last, first + 1), 6)) {
     if (generation < first || generation > last) continue;
-    const std::string at = fixed(x(generation), 1);
-    appendAll(svg, {"<line x1=\"", at, "\" y1=\"", fixed(kTop, 1), "\" x2=\"", at, "\" y2=\"",
-                    fixed(kTop + kPlotHeight, 1), "\" stroke=\"#e4e4e4\"/>\n"});
-    appendAll(svg, {"<text x=\"", at, "\" y=\"", fixed(kTop + kPlotHeight + 16, 1),
-                    "\" text-anchor=\"middle\">", general(generation), "</text>\n"});
+    const double at = x(generation);
+    svg.line(at, kTop, at, kTop + kPlotHeight).attribute("stroke", "#e4e4e4").close();
+    svg.text(at, kTop + kPlotHeight + 16)
+        .attribute("text-anchor", "middle")
+        .text(formatSignificant(generation, 6));
   }
-  svg += "<rect x=\"" + fixed(kLeft, 1) + "\" y=\"" + fixed(kTop, 1) + "\" width=\"" +
-         fixed(kPlotWidth, 1) + "\" height=\"" + fixed(kPlotHeight, 1) +
-         "\" fill=\"none\" stroke=\"#888\"/>\n";
-  svg += "<text x=\"" + fixed(kLeft + kPlotWidth / 2, 1) +
-         "\" y=\"352\" text-anchor=\"middle\">generation</text>\n";
-  svg += "<text transform=\"translate(14 " + fixed(kTop + kPlotHeight / 2, 1) +
-         ") rotate(-90)\" text-anchor=\"middle\">J</text>\n";
-  svg += polyline([](const GenerationRecord& r) { return r.mean; },
-                  "stroke=\"#999\" stroke-dasharray=\"4 3\"");
-  svg += polyline([](const GenerationRecord& r) { return r.best; },
-                  "stroke=\"#c0392b\" stroke-width=\"2\"");
+  svg.rect(kLeft, kTop, kPlotWidth, kPlotHeight)
+      .attribute("fill", "none")
+      .attribute("stroke", "#888")
+      .close();
+  svg.element("text")
+      .attribute("x", kLeft + kPlotWidth / 2)
+      .attribute("y", "352")
+      .attribute("text-anchor", "middle")
+      .text("generation");
+  svg.element("text")
+      .attribute("transform",
+                 "translate(14 " + svg.number(kTop + kPlotHeight / 2) + ") rotate(-90)")
+      .attribute("text-anchor", "middle")
+      .text("J");
+  polyline(
+      svg, [](const GenerationRecord& r) { return r.mean; }, "#999", "", "4 3");
+  polyline(
+      svg, [](const GenerationRecord& r) { return r.best; }, "#c0392b", "2", "");
   // The legend, inside the plot's top right corner, on a white box.
   const double legendX = kLeft + kPlotWidth - 214, legendY = kTop + 8;
-  svg += "<rect x=\"" + fixed(legendX, 1) + "\" y=\"" + fixed(legendY, 1) +
-         "\" width=\"206\" height=\"40\" fill=\"white\" fill-opacity=\"0.9\" stroke=\"#ccc\"/>\n";
-  svg += "<line x1=\"" + fixed(legendX + 8, 1) + "\" y1=\"" + fixed(legendY + 13, 1) + "\" x2=\"" +
-         fixed(legendX + 30, 1) + "\" y2=\"" + fixed(legendY + 13, 1) +
-         "\" stroke=\"#c0392b\" stroke-width=\"2\"/>\n";
-  svg += "<text x=\"" + fixed(legendX + 36, 1) + "\" y=\"" + fixed(legendY + 17, 1) +
-         "\">best so far</text>\n";
-  svg += "<line x1=\"" + fixed(legendX + 8, 1) + "\" y1=\"" + fixed(legendY + 30, 1) + "\" x2=\"" +
-         fixed(legendX + 30, 1) + "\" y2=\"" + fixed(legendY + 30, 1) +
-         "\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>\n";
-  svg += "<text x=\"" + fixed(legendX + 36, 1) + "\" y=\"" + fixed(legendY + 34, 1) +
-         "\">generation mean (clipped)</text>\n";
-  svg += "</svg>\n";
-  return svg;
+  svg.element("rect")
+      .attribute("x", legendX)
+      .attribute("y", legendY)
+      .attribute("width", "206")
+      .attribute("height", "40")
+      .attribute("fill", "white")
+      .attribute("fill-opacity", "0.9")
+      .attribute("stroke", "#ccc")
+      .close();
+  svg.line(legendX + 8, legendY + 13, legendX + 30, legendY + 13)
+      .attribute("stroke", "#c0392b")
+      .attribute("stroke-width", "2")
+      .close();
+  svg.text(legendX + 36, legendY + 17).text("best so far");
+  svg.line(legendX + 8, legendY + 30, legendX + 30, legendY + 30)
+      .attribute("stroke", "#999")
+      .attribute("stroke-dasharray", "4 3")
+      .close();
+  svg.text(legendX + 36, legendY + 34).text("generation mean (clipped)");
+  return svg.finish();
 }
 
 std::string beforeAfterReport(const ObjectiveEvaluation& before, const ObjectiveEvaluation& after) {
   const auto seconds = [](const std::optional<double>& value) {
-    return value ? fixed(*value, 3) + " s" : std::string("never");
+    return value ? formatFixed(*value, 3) + " s" : std::string("never");
   };
   const auto metres = [](const std::optional<double>& value) {
-    return value ? fixed(*value, 3) + " m" : std::string("never airborne");
+    return value ? formatFixed(*value, 3) + " m" : std::string("never airborne");
   };
   // Pads to a width in characters (UTF-8 continuation bytes take no column).
   const auto pad = [](std::string text, size_t width) {
@@ -190,15 +192,15 @@ std::string beforeAfterReport(const ObjectiveEvaluation& before, const Objective
     const MotionSummary summary = evaluation.summary.value_or(MotionSummary{});
     switch (which) {
       case 0:
-        return general(evaluation.value);
+        return formatSignificant(evaluation.value, 6);
       case 1:
         return seconds(summary.riseTime);
       case 2:
         return metres(summary.maxAirbornePelvisHeight);
       case 3:
-        return fixed(summary.airborneTime, 3) + " s";
+        return formatFixed(summary.airborneTime, 3) + " s";
       case 4:
-        return fixed(summary.energy, 0) + " (N·m)²·s";
+        return formatFixed(summary.energy, 0) + " (N·m)²·s";
       default:
         return summary.standing ? "yes" : "no";
     }
@@ -214,7 +216,7 @@ std::string beforeAfterReport(const ObjectiveEvaluation& before, const Objective
       const auto each = [&](const ObjectiveEvaluation& evaluation) {
         std::string values;
         for (double value : evaluation.trialValues)
-          values += (values.empty() ? "" : " ") + general(value);
+          values += (values.empty() ? "" : " ") + formatSignificant(value, 6);
         return values;
       };
       text += row("J of each trial", each(before), each(after));

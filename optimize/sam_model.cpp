@@ -11,9 +11,9 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
-#include <sstream>
 #include <stdexcept>
 
+#include "base/files.h"
 #include "optimize/random.h"
 #include "optimize/thread_pool.h"
 
@@ -49,13 +49,6 @@ class TemporaryFile {
  private:
   std::string path_;
 };
-
-std::string readWhole(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
 
 }  // namespace
 
@@ -205,7 +198,9 @@ std::string SamModel::text() const {
   TemporaryFile file;
   if (svm_save_model(file.path().c_str(), impl_->model) != 0)
     throw std::runtime_error("libsvm could not write the model");
-  return readWhole(file.path());
+  FileRead read = readWholeFile(file.path());
+  if (!read) throw std::runtime_error("libsvm's model " + read.error);
+  return std::move(read.text);
 }
 
 double SamModel::decision(const std::vector<double>& point) const {

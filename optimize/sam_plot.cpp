@@ -4,14 +4,16 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cmath>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
-#include <system_error>
 #include <utility>
 #include <vector>
+
+#include "base/format.h"
+#include "base/svg.h"
+#include "base/xml.h"
 
 namespace scl {
 namespace {
@@ -49,23 +51,8 @@ constexpr int kMaxTicks = 100;
   throw std::invalid_argument("samSliceSvg: " + message);
 }
 
-// `value` with `decimals` fixed decimals, locale-independent; "-0.0" becomes "0.0" so that
-// a value rounding to zero always reads the same.
-std::string fixed(double value, int decimals) {
-  // Room for the largest finite double (309 digits) with the decimals used here.
-  std::array<char, 400> buffer{};
-  const auto [end, ec] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value,
-                                       std::chars_format::fixed, decimals);
-  if (ec != std::errc()) return "0";
-  std::string text(buffer.data(), end);
-  if (!text.empty() && text[0] == '-' && text.find_first_not_of("0.", 1) == std::string::npos) {
-    text.erase(0, 1);
-  }
-  return text;
-}
-
 // Pixels: one decimal is a tenth of a pixel, finer than any display.
-std::string px(double value) { return fixed(value, 1); }
+std::string px(double value) { return formatFixed(value, 1); }
 
 double round1(double value) { return std::round(value * 10.0) / 10.0; }
 
@@ -77,39 +64,7 @@ std::string valueText(double value) {
   if (magnitude > 0.0 && magnitude < 0.01) {
     decimals = std::min(12, 2 - static_cast<int>(std::floor(std::log10(magnitude))));
   }
-  std::string text = fixed(value, decimals);
-  if (text.find('.') != std::string::npos) {
-    text.erase(text.find_last_not_of('0') + 1);
-    if (text.back() == '.') text.pop_back();
-  }
-  return text;
-}
-
-std::string escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
+  return formatTrimmed(value, decimals);
 }
 
 // Decimals that show every tick of spacing `step` distinctly.
@@ -415,11 +370,11 @@ class SliceWriter {
       const std::string x = px(toX(panel, t));
       ticks += "M" + x + " " + px(panel.height) + "v" + px(kTickLength);
       labels += "<text class=\"tick-label\" x=\"" + x + "\" y=\"" + px(panel.height + 17.0) +
-                "\" text-anchor=\"middle\">" + fixed(t, xDecimals) + "</text>\n";
+                "\" text-anchor=\"middle\">" + formatFixed(t, xDecimals) + "</text>\n";
     }
     labels += "<text class=\"axis-label\" x=\"" + px(0.5 * panel.width) + "\" y=\"" +
               px(panel.height + 36.0) + "\" text-anchor=\"middle\" font-size=\"12\">" +
-              escape(data_.columns[xs]) + "</text>\n";
+              escapeXml(data_.columns[xs]) + "</text>\n";
     if (panel.y >= 0) {
       const auto ys = static_cast<std::size_t>(panel.y);
       const std::vector<double> yTicks = samPlotTicks(data_.lower[ys], data_.upper[ys]);
@@ -428,12 +383,12 @@ class SliceWriter {
         const std::string y = px(toY(panel, t));
         ticks += "M0.0 " + y + "h" + px(-kTickLength);
         labels += "<text class=\"tick-label\" x=\"" + px(-8.0) + "\" y=\"" + y +
-                  "\" dy=\"0.35em\" text-anchor=\"end\">" + fixed(t, yDecimals) + "</text>\n";
+                  "\" dy=\"0.35em\" text-anchor=\"end\">" + formatFixed(t, yDecimals) + "</text>\n";
       }
       labels += "<text class=\"axis-label\" transform=\"translate(" + px(-48.0) + " " +
                 px(0.5 * panel.height) +
                 ") rotate(-90)\" text-anchor=\"middle\" font-size=\"12\">" +
-                escape(data_.columns[ys]) + "</text>\n";
+                escapeXml(data_.columns[ys]) + "</text>\n";
     }
     out += "<path class=\"ticks\" fill=\"none\" stroke=\"#333\" d=\"" + ticks + "\"/>\n";
     out += labels;
@@ -445,7 +400,7 @@ class SliceWriter {
     }
     if (!fixedValues.empty()) {
       out += "<text class=\"subtitle\" x=\"" + px(0.5 * panel.width) + "\" y=\"" + px(-12.0) +
-             "\" text-anchor=\"middle\">" + escape(fixedValues) + "</text>\n";
+             "\" text-anchor=\"middle\">" + escapeXml(fixedValues) + "</text>\n";
     }
   }
 
@@ -509,7 +464,7 @@ void legend(const SamPlotData& data, const SamPlotDef& def, double left, double 
   out += "<g class=\"legend\" transform=\"translate(" + px(left) + " " + px(top) + ")\">\n";
   double y = 0.0;
   const auto label = [&](const std::string& text) {
-    out += "<text x=\"24.0\" y=\"" + px(y) + "\" dy=\"0.35em\">" + escape(text) + "</text>\n";
+    out += "<text x=\"24.0\" y=\"" + px(y) + "\" dy=\"0.35em\">" + escapeXml(text) + "</text>\n";
     y += kLegendRow;
   };
   if (data.decision) {
@@ -536,7 +491,7 @@ void legend(const SamPlotData& data, const SamPlotDef& def, double left, double 
   if (data.columns.size() > 2) {
     // How far off the slice the drawn points may lie, so a reader can judge the overlay.
     out += "<text x=\"0.0\" y=\"" + px(y) + "\" dy=\"0.35em\" fill=\"#555\">points within " +
-           escape(valueText(def.slab)) + " (scaled)</text>\n";
+           escapeXml(valueText(def.slab)) + " (scaled)</text>\n";
     y += kLegendRow;
     out += "<text x=\"0.0\" y=\"" + px(y) + "\" dy=\"0.35em\" fill=\"#555\">of each slice</text>\n";
   }
@@ -597,17 +552,25 @@ std::string samSliceSvg(const SamPlotData& data, const std::vector<std::pair<int
   // The legend (at most eight rows) may be taller than a 1-D strip's row.
   const double height = header + std::max(rowCount * cellHeight, kMarginTop + 8 * kLegendRow);
 
-  std::string out;
-  out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + px(width) + "\" height=\"" +
-         px(height) + "\" viewBox=\"0 0 " + px(width) + " " + px(height) +
-         "\" font-family=\"sans-serif\" font-size=\"11\">\n";
-  out += "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n";
+  SvgDef page;
+  page.width = width;
+  page.height = height;
+  page.xmlDeclaration = false;
+  page.rootAttributes = "font-family=\"sans-serif\" font-size=\"11\"";
+  SvgWriter svg(page);
+  svg.background("#fff");
   if (!data.title.empty()) {
-    out += "<text class=\"title\" x=\"" + px(0.5 * width) +
-           "\" y=\"21.0\" text-anchor=\"middle\" "
-           "font-size=\"15\">" +
-           escape(data.title) + "</text>\n";
+    svg.element("text")
+        .attribute("class", "title")
+        .attribute("x", 0.5 * width)
+        .attribute("y", 21.0)
+        .attribute("text-anchor", "middle")
+        .attribute("font-size", "15")
+        .text(data.title);
   }
+  // The panels and the legend are built as markup of their own (shading, boundary and
+  // points grouped by colour), then written into the document.
+  std::string out;
   SliceWriter writer(data, def, focus);
   for (int k = 0; k < count; ++k) {
     const Panel& panel = layout[static_cast<std::size_t>(k)];
@@ -620,8 +583,8 @@ std::string samSliceSvg(const SamPlotData& data, const std::vector<std::pair<int
     out += "</g>\n";
   }
   legend(data, def, perRow * cellWidth + 10.0, header + kMarginTop, out);
-  out += "</svg>\n";
-  return out;
+  svg.raw(out);
+  return svg.finish();
 }
 
 }  // namespace scl

@@ -9,8 +9,9 @@
 // squares with linear interpolation along the cell edges. With one coordinate (D = 1) the
 // figure is a single 1-D strip: coordinate 0 on x, shading and boundary crossings along it.
 //
-// The output is a pure function of the input: numbers are written with fixed decimals by
-// std::to_chars (never the locale), so the same data gives the same bytes.
+// The output is a pure function of the input: it is drawn through SvgWriter and numbers
+// are written by base/format.h (std::to_chars, never the locale), so the same data gives
+// the same bytes.
 #pragma once
 
 #include <functional>

@@ -1,11 +1,11 @@
 #include "optimize/thread_pool.h"
 
-#include <algorithm>
+#include "base/threads.h"
 
 namespace scl {
 
 ThreadPool::ThreadPool(int threads) {
-  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  threads = chooseThreadCount({.requested = threads}).threads;
   workers_.reserve(static_cast<size_t>(threads - 1));
   for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { workerLoop(); });
 }

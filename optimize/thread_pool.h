@@ -19,7 +19,7 @@ namespace scl {
 class ThreadPool {
  public:
   /// `threads`: how many threads run tasks, counting the caller's; 0 means
-  /// std::thread::hardware_concurrency() (at least 1).
+  /// hardwareCores() (base/threads.h).
   explicit ThreadPool(int threads);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
-#include <fstream>
 #include <sstream>
 
+#include "base/files.h"
 #include "runtime/run_session.h"
 
 namespace scl {
@@ -103,7 +103,9 @@ MotionFigures motionFigures(const MotionTrialResult& result) {
 
 std::map<std::string, MotionFigures> readGoldenFigures(const std::string& path) {
   std::map<std::string, MotionFigures> golden;
-  std::ifstream in(path);
+  // A missing file reads as empty (see the header).
+  const FileRead read = readWholeFile(path);
+  std::istringstream in(read.text);
   std::string line;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;

@@ -1,8 +1,8 @@
 // Writing outputs so that nothing the user has is ever lost.
 //
 // - A regular file (or a new one) is written to a temporary file beside it and renamed
-//   over it: a reader never sees half a file, and a failure leaves the old file exactly
-//   as it was. An existing file keeps its permissions.
+//   over it (AtomicFile, base/files.h): a reader never sees half a file, and a failure
+//   leaves the old file exactly as it was. An existing file keeps its permissions.
 // - A symbolic link is written through: its target gets the new contents, the link stays.
 // - A device or a FIFO (/dev/null, a pipe) is written directly, never replaced by a file.
 // - Temporaries a killed process left behind for the same output are removed.
@@ -11,19 +11,17 @@
 #pragma once
 
 #include <filesystem>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "base/files.h"
 
 namespace scl {
 
 /// An output that could not be written; what() names the path and the reason. Every
 /// pre-existing file is as it was.
-class OutputError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+using OutputError = FileError;
 
 /// The outputs of one command, written together.
 class OutputFiles {

@@ -1,8 +1,8 @@
 // Built-in characters and character files by name or path (character_file.h).
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
+#include <utility>
 
+#include "base/files.h"
 #include "scl/character_file.h"
 #include "scl/lexer.h"
 #include "scl/names.h"
@@ -83,16 +83,11 @@ CharacterLoad loadCharacter(std::string_view nameOrPath,
       message += "; a character file is named by its path (ending in .character)";
     return notFound(std::move(message));
   }
-  if (!std::filesystem::exists(status)) return notFound(shown + " does not exist");
-  if (std::filesystem::is_directory(status)) return notFound(shown + " is a directory, not a file");
   // A device or a pipe (/dev/stdin, /dev/zero, a FIFO) could block or never end: an editor's
-  // language server reads whatever name is typed.
-  if (!std::filesystem::is_regular_file(status)) return notFound(shown + " is not a regular file");
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buffer;
-  if (in) buffer << in.rdbuf();
-  if (!in || in.bad()) return notFound(shown + " cannot be read");
-  auto text = std::make_shared<std::string>(buffer.str());
+  // language server reads whatever name is typed. readWholeFile refuses them.
+  FileRead read = readWholeFile(path);
+  if (!read) return notFound(shown + " " + read.reason);
+  auto text = std::make_shared<std::string>(std::move(read.text));
   // A byte-order mark (some Windows editors write one) is no content, as for scripts.
   stripByteOrderMark(*text);
   // Lines ending in CR alone (classic Mac OS) would read as one line.

@@ -283,12 +283,6 @@ bool hasCrOnlyLineEndings(std::string_view text) {
          cr + 1 < text.size();
 }
 
-bool stripByteOrderMark(std::string& text) {
-  if (!text.starts_with(kByteOrderMark)) return false;
-  text.erase(0, kByteOrderMark.size());
-  return true;
-}
-
 std::vector<Comment> scanComments(std::string_view source) {
   std::vector<Comment> comments;
   bool previousBlank = false;

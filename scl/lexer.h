@@ -118,12 +118,6 @@ struct Comment {
 /// file as one line, so readers refuse it with a message of their own.
 bool hasCrOnlyLineEndings(std::string_view text);
 
-/// The UTF-8 byte-order mark some Windows editors write: no content of a script or file.
-inline constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
-
-/// Removes a leading byte-order mark from `text`; true when there was one.
-bool stripByteOrderMark(std::string& text);
-
 /// Every comment of `source`, in order: each `//` outside a `"string"` (strings end on
 /// their line) starts one.
 std::vector<Comment> scanComments(std::string_view source);

@@ -2,17 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 
 namespace scl {
-
-std::string formatNumber(double value) {
-  char buffer[400];
-  auto [end, error] =
-      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed);
-  if (error != std::errc()) return "0";  // unreachable for finite doubles (at most ~330 chars)
-  return std::string(buffer, end);
-}
 
 namespace {
 

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "base/format.h"  // formatNumber, which the printer writes numbers with
 #include "scl/lexer.h"
 #include "scl/syntax.h"
 
@@ -25,8 +26,5 @@ namespace scl {
 std::string print(const syntax::Script& script);
 /// print() with the source's comments (scanComments(source)) kept.
 std::string print(const syntax::Script& script, const std::vector<Comment>& comments);
-
-/// The shortest decimal text (no exponent) that reads back as exactly `value`.
-std::string formatNumber(double value);
 
 }  // namespace scl

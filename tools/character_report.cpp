@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
 #include <sstream>
 #include <vector>
 
+#include "base/format.h"
+#include "base/svg.h"
+#include "base/xml.h"
 #include "runtime/placement.h"
 #include "scl/character.h"
-#include "tools/xml_text.h"
 
 namespace scl {
 
@@ -66,21 +67,9 @@ constexpr Notation kTextNotation{"-", "->", "", "-"};
 
 // `value` with at most `decimals` decimals, trailing zeros dropped ("0.35", "90").
 std::string trimmed(double value, int decimals, const Notation& notation) {
-  char buffer[48];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, std::fabs(value));
-  std::string text = buffer;
-  if (text.find('.') != std::string::npos) {
-    text.erase(text.find_last_not_of('0') + 1);
-    if (text.back() == '.') text.pop_back();
-  }
+  const std::string text = formatTrimmed(std::fabs(value), decimals);
   bool negative = value < 0 && text != "0";
   return negative ? std::string(notation.minus) + text : text;
-}
-
-std::string fixed(double value, int decimals) {
-  char buffer[48];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  return buffer;
 }
 
 std::string degreeRange(const JointDef& joint, const Notation& notation) {
@@ -126,9 +115,10 @@ Table linkTable(const CharacterReferenceInput& character, bool markdown) {
                              ? std::string(notation.none) + " (root)"
                              : quoted(character.joints[link.parentJoint].name, markdown);
     std::string axis = (link.axisSign > 0 ? "+x" : std::string(notation.minus) + "x");
-    table.rows.push_back({quoted(link.name, markdown), fixed(link.length, 3),
-                          fixed(link.proximalThickness, 3), fixed(link.distalThickness, 3),
-                          fixed(link.mass, 2), axis, parent,
+    table.rows.push_back({quoted(link.name, markdown), formatFixed(link.length, 3),
+                          formatFixed(link.proximalThickness, 3),
+                          formatFixed(link.distalThickness, 3), formatFixed(link.mass, 2), axis,
+                          parent,
                           mirrorName(link.name, character.links[link.mirror].name, markdown)});
   }
   return table;
@@ -153,7 +143,7 @@ Table jointTable(const CharacterReferenceInput& character, bool markdown) {
         j < character.standingJointDeg.size()
             ? trimmed(character.standingJointDeg[j], 2, notation) + std::string(notation.degree)
             : std::string(notation.none);
-    table.rows.push_back({quoted(joint.name, markdown), links, fixed(joint.anchorOnParent, 3),
+    table.rows.push_back({quoted(joint.name, markdown), links, formatFixed(joint.anchorOnParent, 3),
                           degreeRange(joint, notation), standing, trimmed(joint.kp, 2, notation),
                           trimmed(joint.kd, 2, notation), trimmed(joint.maxTorque, 2, notation),
                           mirrorName(joint.name, character.joints[joint.mirror].name, markdown)});
@@ -359,13 +349,13 @@ std::string characterReferenceMarkdown(const CharacterReferenceInput& character)
        << "- Standing upright every link reads 90° and every joint 0°, except the ankles: 90° "
           "sets the foot at right angles to the shank, pointing forward. A foot lies flat on "
           "the ground at world angle "
-       << fixed(character.footFlatAngleDeg, 2) << "°, ankle "
-       << fixed(character.footFlatAngleDeg - 90.0, 2)
+       << formatFixed(character.footFlatAngleDeg, 2) << "°, ankle "
+       << formatFixed(character.footFlatAngleDeg - 90.0, 2)
        << "° under a vertical shank, since its two caps differ. The *standing* column below "
           "is the character's `standing` pose.\n\n";
 
   page << "## Links\n\n"
-       << character.links.size() << " links, " << fixed(totalMassOf(character.links), 2)
+       << character.links.size() << " links, " << formatFixed(totalMassOf(character.links), 2)
        << " kg in all. Length is the distance between the two cap centres; the thicknesses "
           "are the cap diameters.\n\n"
        << markdownTable(linkTable(character, true)) << "\n";
@@ -409,7 +399,7 @@ std::string characterReferenceMarkdown() {
 std::string characterReferenceText(const CharacterReferenceInput& character) {
   std::ostringstream text;
   text << character.name << ": " << character.links.size() << " links, " << character.joints.size()
-       << " joints, " << fixed(totalMassOf(character.links), 2) << " kg\n\n"
+       << " joints, " << formatFixed(totalMassOf(character.links), 2) << " kg\n\n"
        << textTable(linkTable(character, false)) << "\n"
        << textTable(jointTable(character, false)) << "\n";
   text << "link groups\n";
@@ -456,12 +446,8 @@ constexpr std::array<std::string_view, 9> kArrowColours = {"#c1121f", "#e76f51",
                                                            "#0077b6", "#2a9d8f", "#bc6c25",
                                                            "#588157", "#9d0208", "#1d3557"};
 
-std::string number(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f", value);
-  std::string text = buffer;
-  return text == "-0.0" ? "0.0" : text;
-}
+// Pixels to a tenth.
+std::string number(double value) { return formatFixed(value, 1); }
 
 struct Pixel {
   double x = 0.0, y = 0.0;
@@ -622,12 +608,14 @@ std::string jointSignFigureSvg(const CharacterReferenceInput& character,
     return Pixel{layout.originX + world.x() * layout.scale,
                  layout.groundY - world.y() * layout.scale};
   };
+  SvgDef page;
+  page.width = layout.width;
+  page.height = layout.height;
+  page.rootAttributes = "font-family=\"sans-serif\"";
+  SvgWriter document(page);
+  // The figure's elements are written as markup of their own, then into the document.
   std::ostringstream svg;
-  svg << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << number(layout.width)
-      << "\" height=\"" << number(layout.height) << "\" viewBox=\"0 0 " << number(layout.width)
-      << " " << number(layout.height) << "\" font-family=\"sans-serif\">\n"
-      << "<!-- Generated by scl character with its svg option; do not edit. -->\n"
+  svg << "<!-- Generated by scl character with its svg option; do not edit. -->\n"
       << "<defs>\n";
   for (size_t c = 0; c < kArrowColours.size(); ++c)
     svg << "<marker id=\"head" << c
@@ -674,8 +662,8 @@ std::string jointSignFigureSvg(const CharacterReferenceInput& character,
   std::vector<double> rows = spreadLabels(wanted, layout.labelSpacing);
   for (size_t k = 0; k < order.size(); ++k)
     drawLabel(svg, character, arrows[order[k]], order[k], rows[k], layout);
-  svg << "</svg>\n";
-  return svg.str();
+  document.raw(svg.str());
+  return document.finish();
 }
 
 CharacterState standingState(const Character& character) {

@@ -5,12 +5,11 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <utility>
 
+#include "base/files.h"
 #include "runtime/output_files.h"
 #include "scl/character_file.h"
 #include "scl/lexer.h"
@@ -18,32 +17,23 @@
 namespace scl {
 
 std::string readInputFile(const std::string& path, std::string_view kind) {
-  namespace fs = std::filesystem;
-  const std::string name = std::string(kind) + " '" + path + "'";
-  auto unreadable = [&](const std::string& why) {
-    return InputFileError(kExitUsageError, name + " " + why);
-  };
-  std::error_code error;
-  const fs::file_status status = fs::status(path, error);
   if (path.empty())
     throw InputFileError(kExitUsageError, "an empty path was given for the " + std::string(kind));
-  if (!fs::exists(status)) throw unreadable("does not exist (check the path)");
-  if (fs::is_directory(status)) throw unreadable("is a directory, not a file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw unreadable(std::string("cannot be read: ") + std::strerror(errno));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw unreadable(std::string("cannot be read: ") + std::strerror(errno));
-  std::string text = buffer.str();
+  FileRead read = readWholeFile(path);
+  if (!read) {
+    const bool missing = read.failure == FileReadFailure::Missing;
+    throw InputFileError(kExitUsageError, std::string(kind) + " " + read.error +
+                                              (missing ? " (check the path)" : ""));
+  }
   // A byte-order mark (some Windows editors write one) is no content.
-  stripByteOrderMark(text);
+  stripByteOrderMark(read.text);
   // Lines ending in CR alone (classic Mac OS) would read as one line.
-  if (hasCrOnlyLineEndings(text))
+  if (hasCrOnlyLineEndings(read.text))
     throw InputFileError(kExitInputError,
-                         name +
-                             " has CR-only line endings (classic Mac OS); save it with LF "
+                         std::string(kind) + " '" + path +
+                             "' has CR-only line endings (classic Mac OS); save it with LF "
                              "(or CRLF) line endings");
-  return text;
+  return std::move(read.text);
 }
 
 void checkOutputsAgainstInputs(const std::vector<NamedPath>& inputs,
@@ -103,13 +93,6 @@ std::optional<double> parseNumberOption(std::string_view text) {
   auto [ptr, error] = std::from_chars(text.data(), end, value);
   if (error != std::errc() || ptr != end || !std::isfinite(value)) return std::nullopt;
   return value;
-}
-
-std::string fixedDecimals(double value, int decimals) {
-  if (std::abs(value) < 0.5 * std::pow(10.0, -decimals)) value = 0.0;  // no "-0.000"
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  return buffer;
 }
 
 }  // namespace scl

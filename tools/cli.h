@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/format.h"
 #include "scl/character.h"
 
 namespace scl {
@@ -43,9 +44,10 @@ class InputFileError : public std::runtime_error {
   ExitCode code_;
 };
 
-/// The one reader of input files (scripts, objectives, ...): the file's text, a UTF-8
-/// byte-order mark dropped. Throws InputFileError naming `kind` ("script", "objective")
-/// and the path: "script 'x.scl' does not exist", "... is a directory, not a file",
+/// The commands' reader of input files (scripts, objectives, ...), through readWholeFile
+/// (base/files.h): the file's text, a UTF-8 byte-order mark dropped; a device, FIFO or
+/// file above base's size limit is refused. Throws InputFileError naming `kind` ("script",
+/// "objective") and the path: "script 'x.scl' does not exist", "... is a directory, not a file",
 /// "... cannot be read: Permission denied", "... has CR-only line endings ...".
 std::string readInputFile(const std::string& path, std::string_view kind);
 
@@ -77,7 +79,10 @@ std::shared_ptr<const Character> loadCharacterOption(const std::string& value,
 /// A finite number written in full (`12`, `-0.5`, `1e-3`), else nullopt.
 std::optional<double> parseNumberOption(std::string_view text);
 
-/// `value` with `decimals` decimals, never "-0.000".
-std::string fixedDecimals(double value, int decimals);
+/// formatFixed (base/format.h) under its old name, for tools/cmd_sam.cpp until that file
+/// is switched over; use formatFixed.
+inline std::string fixedDecimals(double value, int decimals) {
+  return formatFixed(value, decimals);
+}
 
 }  // namespace scl

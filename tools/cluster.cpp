@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
-#include <thread>
 
+#include "base/threads.h"
 #include "tools/cli.h"
 #include "tools/interrupt.h"
 #ifdef SCL_HAVE_MPI
@@ -21,8 +21,6 @@ bool launchedByMpi() {
     if (std::getenv(name)) return true;
   return false;
 }
-
-int cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
 }  // namespace
 
@@ -67,7 +65,7 @@ int Cluster::defaultThreads() const {
 #ifdef SCL_HAVE_MPI
   if (session_) onHost = session_->ranksOnHost();
 #endif
-  return std::max(1, cores() / std::max(1, onHost));
+  return std::max(1, hardwareCores() / std::max(1, onHost));
 }
 
 std::unique_ptr<EvaluationFarm> Cluster::makeFarm(const std::string& job, int threads,

@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
-#include <thread>
 
+#include "base/threads.h"
 #include "optimize/optimizer.h"
 #include "scl/character_file.h"
 #include "tools/cli.h"
@@ -243,13 +243,11 @@ int sclOptimizeMain(int argc, char** argv) {
   const OptimizationProblem& problem = *setup.problem;
 
   // More threads than a few per core only cost memory and switching: cap them.
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  if (settings.threads > 4 * cores) {
-    std::fprintf(stderr,
-                 "scl optimize: warning: --threads %d is more than 4 per core (%d cores): "
-                 "using %d\n",
-                 settings.threads, cores, 4 * cores);
-    settings.threads = 4 * cores;
+  if (settings.threads > 0) {
+    const ThreadCount capped = chooseThreadCount({.requested = settings.threads, .maxPerCore = 4});
+    if (!capped.warning.empty())
+      std::fprintf(stderr, "scl optimize: warning: %s\n", capped.warning.c_str());
+    settings.threads = capped.threads;
   }
   InterruptGuard interrupt;
   settings.interrupt = &interrupt.requested();

@@ -2,20 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <sstream>
+#include <string>
+#include <vector>
 
-#include "tools/xml_text.h"
+#include "base/format.h"
+#include "base/svg.h"
 
 namespace scl {
 
 namespace {
-
-std::string number(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f", value);
-  return buffer;
-}
 
 // Left links are drawn lighter and first, so the right side is in front.
 const char* linkColour(int link, bool contact) {
@@ -35,11 +30,11 @@ std::string renderFilmstrip(const Character& character, const std::vector<Filmst
   const double width = panelPixels * static_cast<double>(frames.empty() ? 1 : frames.size());
   const double height = groundY + labelSpace;
 
-  std::ostringstream svg;
-  svg << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << number(width) << "\" height=\""
-      << number(height) << "\" viewBox=\"0 0 " << number(width) << " " << number(height) << "\">\n"
-      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  SvgDef page;
+  page.width = width;
+  page.height = height;
+  SvgWriter svg(page);
+  svg.background("white");
 
   for (size_t f = 0; f < frames.size(); ++f) {
     const FilmstripFrame& frame = frames[f];
@@ -48,18 +43,27 @@ std::string renderFilmstrip(const Character& character, const std::vector<Filmst
     // World (x, y) to panel pixels.
     auto px = [&](double x) { return left + panelPixels / 2.0 + (x - centreX) * s; };
     auto py = [&](double y) { return groundY - y * s; };
+    const std::string panel = "panel" + std::to_string(f);
 
-    svg << "<g class=\"frame\" data-time=\"" << frame.time << "\">\n";
-    svg << "<clipPath id=\"panel" << f << "\"><rect x=\"" << number(left) << "\" y=\"0\" width=\""
-        << number(panelPixels) << "\" height=\"" << number(height) << "\"/></clipPath>\n";
-    svg << "<g clip-path=\"url(#panel" << f << ")\">\n";
-    svg << "<rect x=\"" << number(left) << "\" y=\"" << number(groundY) << "\" width=\""
-        << number(panelPixels) << "\" height=\"" << number(labelSpace) << "\" fill=\"#e8e2d6\"/>\n";
+    svg.element("g")
+        .attribute("class", "frame")
+        .attribute("data-time", formatSignificant(frame.time, 6))
+        .open();
+    svg.element("clipPath").attribute("id", panel).open("");
+    svg.element("rect")
+        .attribute("x", left)
+        .attribute("y", "0")
+        .attribute("width", panelPixels)
+        .attribute("height", height)
+        .close("");
+    svg.raw("</clipPath>\n");
+    svg.element("g").attribute("clip-path", "url(#" + panel + ")").open();
+    svg.rect(left, groundY, panelPixels, labelSpace).attribute("fill", "#e8e2d6").close();
     for (const EnvironmentBox& box : environment) {
-      svg << "<rect x=\"" << number(px(box.centre.x() - box.halfSize.x())) << "\" y=\""
-          << number(py(box.centre.y() + box.halfSize.y())) << "\" width=\""
-          << number(2 * box.halfSize.x() * s) << "\" height=\"" << number(2 * box.halfSize.y() * s)
-          << "\" fill=\"#b08968\"/>\n";
+      svg.rect(px(box.centre.x() - box.halfSize.x()), py(box.centre.y() + box.halfSize.y()),
+               2 * box.halfSize.x() * s, 2 * box.halfSize.y() * s)
+          .attribute("fill", "#b08968")
+          .close();
     }
     for (int pass = 0; pass < 2; ++pass) {
       for (int i = 0; i < kLinkCount; ++i) {
@@ -71,30 +75,38 @@ std::string renderFilmstrip(const Character& character, const std::vector<Filmst
         Vec2 normal(-axis.y(), axis.x());
         Vec2 a = link.origin, b = link.origin + def.length * axis;
         double r1 = def.proximalThickness / 2, r2 = def.distalThickness / 2;
-        const char* colour = linkColour(i, link.contact);
-        svg << "<g fill=\"" << colour << "\" stroke=\"#1b263b\" stroke-width=\"0.6\">";
-        svg << "<circle cx=\"" << number(px(a.x())) << "\" cy=\"" << number(py(a.y())) << "\" r=\""
-            << number(r1 * s) << "\"/>";
-        svg << "<circle cx=\"" << number(px(b.x())) << "\" cy=\"" << number(py(b.y())) << "\" r=\""
-            << number(r2 * s) << "\"/>";
-        Vec2 corners[4] = {a + r1 * normal, b + r2 * normal, b - r2 * normal, a - r1 * normal};
-        svg << "<polygon stroke=\"none\" points=\"";
-        for (const Vec2& c : corners) svg << number(px(c.x())) << "," << number(py(c.y())) << " ";
-        svg << "\"/></g>\n";
+        svg.element("g")
+            .attribute("fill", linkColour(i, link.contact))
+            .attribute("stroke", "#1b263b")
+            .attribute("stroke-width", "0.6")
+            .open("");
+        svg.circle(px(a.x()), py(a.y()), r1 * s).close("");
+        svg.circle(px(b.x()), py(b.y()), r2 * s).close("");
+        std::vector<SvgPoint> corners;
+        const Vec2 outline[4] = {a + r1 * normal, b + r2 * normal, b - r2 * normal,
+                                 a - r1 * normal};
+        for (const Vec2& c : outline) corners.push_back({px(c.x()), py(c.y())});
+        svg.element("polygon").attribute("stroke", "none").points(corners, true).close("");
+        svg.closeGroup();
       }
     }
-    svg << "<circle cx=\"" << number(px(frame.state.com.x())) << "\" cy=\""
-        << number(py(frame.state.com.y())) << "\" r=\"4\" fill=\"#ffb703\" stroke=\"black\"/>\n";
-    svg << "</g>\n";
-    char label[64];
-    std::snprintf(label, sizeof label, "t = %.2f s", frame.time);
-    svg << "<text x=\"" << number(left + panelPixels / 2) << "\" y=\"" << number(groundY + 17)
-        << "\" font-family=\"sans-serif\" font-size=\"14\" text-anchor=\"middle\">" << label;
-    if (!frame.phase.empty()) svg << " · " << escapeXml(frame.phase);
-    svg << "</text>\n</g>\n";
+    svg.element("circle")
+        .attribute("cx", px(frame.state.com.x()))
+        .attribute("cy", py(frame.state.com.y()))
+        .attribute("r", "4")
+        .attribute("fill", "#ffb703")
+        .attribute("stroke", "black")
+        .close();
+    svg.closeGroup();
+    svg.text(left + panelPixels / 2, groundY + 17)
+        .attribute("font-family", "sans-serif")
+        .attribute("font-size", "14")
+        .attribute("text-anchor", "middle")
+        .text("t = " + formatFixed(frame.time, 2) + " s" +
+              (frame.phase.empty() ? "" : " · " + frame.phase));
+    svg.closeGroup();
   }
-  svg << "</svg>\n";
-  return svg.str();
+  return svg.finish();
 }
 
 FilmstripSampler::FilmstripSampler(std::vector<double> times, std::optional<double> duration,

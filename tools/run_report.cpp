@@ -23,7 +23,7 @@ std::string characterText(const Character& character) {
 std::string sceneText(const Scene& scene) {
   const ChairDef* chair = scene.chair();
   std::string text = scene.pose + " on " + (chair ? "a chair" : "flat ground");
-  if (chair) text += " of height " + fixedDecimals(chair->seatHeight, 2) + " m";
+  if (chair) text += " of height " + formatFixed(chair->seatHeight, 2) + " m";
   return text;
 }
 
@@ -51,13 +51,13 @@ std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
     out += buffer + value + '\n';
   };
   auto seconds = [](const std::optional<double>& t) {
-    return t ? fixedDecimals(*t, 3) + " s" : std::string();
+    return t ? formatFixed(*t, 3) + " s" : std::string();
   };
   line("script", request.script);
   line("character", characterText(*run.def.character));
   line("scene", sceneText(run.def.scene));
-  line("simulated", fixedDecimals(run.simulatedTime, 3) + " s in " + std::to_string(run.steps) +
-                        " steps of " + fixedDecimals(run.def.timeStep * 1e3, 3) +
+  line("simulated", formatFixed(run.simulatedTime, 3) + " s in " + std::to_string(run.steps) +
+                        " steps of " + formatFixed(run.def.timeStep * 1e3, 3) +
                         " ms (end: " + run.endReason + ")");
   if (!run.parameters.empty()) {
     std::string values;
@@ -70,17 +70,16 @@ std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
     line("parameters", values);
   }
   for (const Push& push : request.pushes)
-    line("push", std::string(kLinkNames[push.link]) + " (" + fixedDecimals(push.force.x(), 1) +
-                     ", " + fixedDecimals(push.force.y(), 1) + ") N from " +
-                     fixedDecimals(push.start, 3) + " s for " + fixedDecimals(push.duration, 3) +
-                     " s");
+    line("push", std::string(kLinkNames[push.link]) + " (" + formatFixed(push.force.x(), 1) + ", " +
+                     formatFixed(push.force.y(), 1) + ") N from " + formatFixed(push.start, 3) +
+                     " s for " + formatFixed(push.duration, 3) + " s");
   if (request.perturbDeg)
-    line("perturbation", "±" + fixedDecimals(*request.perturbDeg, 2) + "° per joint, seed " +
+    line("perturbation", "±" + formatFixed(*request.perturbDeg, 2) + "° per joint, seed " +
                              std::to_string(request.seed));
   constexpr size_t kShownPhases = 40;
   for (size_t i = 0; i < run.timeline.size() && i < kShownPhases; ++i)
     line(i == 0 ? "phases" : "",
-         fixedDecimals(run.timeline[i].time, 3) + " s  " + phaseLabel(run.timeline[i]) +
+         formatFixed(run.timeline[i].time, 3) + " s  " + phaseLabel(run.timeline[i]) +
              (run.timeline[i].timedOut ? "  (the previous phase's 'or after' fired)" : ""));
   if (run.timeline.size() > kShownPhases)
     line("", "... " + std::to_string(run.timeline.size() - kShownPhases) + " more (see --json)");
@@ -97,27 +96,26 @@ std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
   line("fell", s.fell ? "yes, at " + seconds(s.fell) : "no");
   const double riseHeight = metricsFor(*run.def.character).riseHeadHeight;
   line("rise time", s.riseTime ? seconds(s.riseTime)
-                               : "never (the head did not rise to " + fixedDecimals(riseHeight, 2) +
+                               : "never (the head did not rise to " + formatFixed(riseHeight, 2) +
                                      " m; none when it started that high)");
   line("max pelvis height",
-       fixedDecimals(s.maxPelvisHeight, 3) + " m overall, " +
-           (s.maxAirbornePelvisHeight
-                ? fixedDecimals(*s.maxAirbornePelvisHeight, 3) + " m in the air"
-                : std::string("never in the air")));
-  line("airborne time", fixedDecimals(s.airborneTime, 3) + " s in all, longest " +
-                            fixedDecimals(s.longestAirborne, 3) + " s at once");
-  line("head height", fixedDecimals(s.headHeight, 3) + " m at the end");
-  line("energy", fixedDecimals(s.energy, 0) + " (N·m)²·s");
-  line("distance", fixedDecimals(s.distance, 3) + " m (pelvis, +x forward), farthest " +
-                       fixedDecimals(s.farthest, 3) + " m");
+       formatFixed(s.maxPelvisHeight, 3) + " m overall, " +
+           (s.maxAirbornePelvisHeight ? formatFixed(*s.maxAirbornePelvisHeight, 3) + " m in the air"
+                                      : std::string("never in the air")));
+  line("airborne time", formatFixed(s.airborneTime, 3) + " s in all, longest " +
+                            formatFixed(s.longestAirborne, 3) + " s at once");
+  line("head height", formatFixed(s.headHeight, 3) + " m at the end");
+  line("energy", formatFixed(s.energy, 0) + " (N·m)²·s");
+  line("distance", formatFixed(s.distance, 3) + " m (pelvis, +x forward), farthest " +
+                       formatFixed(s.farthest, 3) + " m");
   std::string touched;
   for (int link = 0; link < kLinkCount; ++link)
     if (s.touched[link]) touched += (touched.empty() ? "" : ", ") + std::string(kLinkNames[link]);
   line("touched", touched.empty() ? "nothing" : touched);
   line("phase changes", std::to_string(s.phaseChanges));
   double factor = run.runWall > 0.0 ? run.simulatedTime / run.runWall : 0.0;
-  line("wall time", fixedDecimals(run.runWall, 3) + " s (" + fixedDecimals(factor, 2) +
-                        "x real time), setup " + fixedDecimals(run.setupWall, 3) + " s");
+  line("wall time", formatFixed(run.runWall, 3) + " s (" + formatFixed(factor, 2) +
+                        "x real time), setup " + formatFixed(run.setupWall, 3) + " s");
   if (request.csvPath)
     line("trajectory", *request.csvPath + " (" + std::to_string(run.trajectoryRows) + " rows)");
   if (request.svgPath)

@@ -166,7 +166,7 @@ RunRequest readRunRequest(const cxxopts::ParseResult& parsed) {
     double degrees = parsed["perturb"].as<double>();
     if (!(degrees >= 0.0) || degrees > 180.0)
       throw UsageError("--perturb must be between 0 and 180 degrees (got " +
-                       fixedDecimals(degrees, 3) + ")");
+                       formatFixed(degrees, 3) + ")");
     request.perturbDeg = degrees;
   }
   if (parsed.count("seed")) {
@@ -177,7 +177,7 @@ RunRequest readRunRequest(const cxxopts::ParseResult& parsed) {
     const double rate = parsed["feature-rate"].as<double>();
     if (!(rate > 0.0) || !std::isfinite(rate))
       throw UsageError("--feature-rate must be a positive number of Hz (got " +
-                       fixedDecimals(rate, 3) + ")");
+                       formatFixed(rate, 3) + ")");
     if (rate * request.timeStep > 1.0 + 1e-9) {
       std::ostringstream out;
       out << "--feature-rate " << rate << " Hz is faster than the time step: at most "

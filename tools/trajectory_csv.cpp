@@ -1,7 +1,7 @@
 #include "tools/trajectory_csv.h"
 
-#include <cstdio>
-
+#include "base/csv.h"
+#include "base/format.h"
 #include "runtime/metrics.h"
 
 namespace scl {
@@ -10,20 +10,8 @@ namespace {
 
 // Seven significant digits: 0.1 mm at 100 m, 0.0001° for angles.
 void appendNumber(std::string& out, double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, ",%.7g", value);
-  out += buffer;
-}
-
-// Phase names are identifiers, but quote them (doubling any quote) so any name stays
-// one field.
-void appendQuoted(std::string& out, std::string_view text) {
-  out += '"';
-  for (char c : text) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  out += '"';
+  out += ',';
+  out += formatSignificant(value, 7);
 }
 
 }  // namespace
@@ -44,10 +32,9 @@ TrajectoryCsv::TrajectoryCsv() {
 
 void TrajectoryCsv::addRow(const CharacterState& state, int phaseIndex, std::string_view phaseName,
                            const std::array<double, kJointCount>& torques) {
-  char start[64];
-  std::snprintf(start, sizeof start, "%.6f,%d,", state.time, phaseIndex);
-  text_ += start;
-  appendQuoted(text_, phaseName);
+  text_ += formatFixed(state.time, 6) + ',' + std::to_string(phaseIndex) + ',';
+  // Phase names are identifiers, but quoted so that any name stays one field.
+  text_ += quoteCsvField(phaseName);
   const LinkState& head = state.links[kHead];
   appendNumber(text_, head.origin.x());
   appendNumber(text_, head.origin.y());

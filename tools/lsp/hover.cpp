@@ -1,8 +1,8 @@
 // Hover: what the name, keyword or `@` number under the cursor is.
 #include <algorithm>
 #include <array>
-#include <cstdio>
 
+#include "base/format.h"
 #include "scl/character_file.h"
 #include "scl/printer.h"
 #include "tools/lsp/features.h"
@@ -13,31 +13,17 @@ namespace scl::lsp {
 using nlohmann::json;
 namespace sx = syntax;
 
-namespace {
-
-std::string fixed(double value, int decimals) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", decimals, value);
-  std::string out = text;
-  if (out.find('.') != std::string::npos) {
-    while (out.back() == '0') out.pop_back();
-    if (out.back() == '.') out.pop_back();
-  }
-  return out == "-0" ? "0" : out;
-}
-
-}  // namespace
-
 std::string jointSummary(const Character& character, int index) {
   const JointDef& joint = character.joints[static_cast<size_t>(index)];
-  return "range " + fixed(joint.minDeg, 1) + "° … " + fixed(joint.maxDeg, 1) + "°, kp " +
-         fixed(joint.kp, 1) + " N·m/rad, kd " + fixed(joint.kd, 2) + " N·m·s/rad, torque limit " +
-         fixed(joint.maxTorque, 1) + " N·m";
+  return "range " + formatTrimmed(joint.minDeg, 1) + "° … " + formatTrimmed(joint.maxDeg, 1) +
+         "°, kp " + formatTrimmed(joint.kp, 1) + " N·m/rad, kd " + formatTrimmed(joint.kd, 2) +
+         " N·m·s/rad, torque limit " + formatTrimmed(joint.maxTorque, 1) + " N·m";
 }
 
 std::string linkSummary(const Character& character, int index) {
   const LinkDef& link = character.links[static_cast<size_t>(index)];
-  return "length " + fixed(link.length, 3) + " m, mass " + fixed(link.mass, 2) + " kg";
+  return "length " + formatTrimmed(link.length, 3) + " m, mass " + formatTrimmed(link.mass, 2) +
+         " kg";
 }
 
 namespace {

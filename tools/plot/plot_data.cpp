@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "base/csv.h"
 #include "runtime/metrics.h"
 
 namespace scl {
@@ -149,32 +150,6 @@ void PlotRecorder::clear() {
 // --- trajectory CSV -------------------------------------------------------------------
 
 namespace {
-
-// Splits one CSV line into fields; a quoted field may hold commas and doubled quotes.
-std::vector<std::string> splitCsvLine(std::string_view line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        fields.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        fields.back() += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      fields.emplace_back();
-    } else if (c != '\r') {
-      fields.back() += c;
-    }
-  }
-  return fields;
-}
 
 class CsvColumns {
  public:

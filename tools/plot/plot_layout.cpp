@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
+#include "base/format.h"
 #include "scl/names.h"
 
 namespace scl {
@@ -63,9 +63,7 @@ double niceStep(double range, int count) {
 
 std::string formatValue(double value, double step) {
   const int decimals = std::clamp(static_cast<int>(-std::floor(std::log10(step) + 1e-9)), 0, 4);
-  char text[32];
-  std::snprintf(text, sizeof text, "%.*f", decimals, value);
-  return std::string(text) == "-0" ? "0" : text;
+  return formatFixed(value, decimals);
 }
 
 // One series over the window: its values and where they are not a number.
@@ -364,9 +362,7 @@ class Layout {
       std::string label = one.label;
       const Range range = rangeOf(*one.values, window_);
       if (frame_.legendValues && std::isfinite(range.last)) {
-        char value[32];
-        std::snprintf(value, sizeof value, " %.3g", range.last);
-        label += value;
+        label += " " + formatSignificant(range.last, 3);
       }
       canvas_.text(x, y, label, kText, 0.9 * ts_, TextAnchor::Start);
       x += 0.55 * ts_ * static_cast<double>(label.size()) + ts_;

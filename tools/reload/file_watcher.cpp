@@ -2,11 +2,9 @@
 
 #include <sys/stat.h>
 
-#include <fstream>
-#include <sstream>
 #include <utility>
 
-#include "scl/lexer.h"
+#include "base/files.h"
 
 namespace scl {
 
@@ -27,17 +25,13 @@ FileSnapshot takeSnapshot(const std::string& path) {
     snapshot.kind = FileKind::Other;
     return snapshot;
   }
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  // `text << rdbuf()` fails on the output side for an empty file, which is fine; only a
-  // failed open or a read error makes the file unreadable.
-  if (in) text << in.rdbuf();
-  if (!in.is_open() || in.bad()) {
+  FileRead read = readWholeFile(path);
+  if (!read) {
     snapshot.kind = FileKind::Unreadable;
     return snapshot;
   }
   snapshot.kind = FileKind::Regular;
-  snapshot.content = std::move(text).str();
+  snapshot.content = std::move(read.text);
   // A UTF-8 byte-order mark is no content, as for every input file (tools/cli.h,
   // readInputFile): the viewer compiles what `scl check` and `scl run` compile.
   stripByteOrderMark(snapshot.content);

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "base/threads.h"
 #include "scl/printer.h"
 
 namespace scl {
@@ -60,7 +61,7 @@ namespace {
 // of both made frames 2-3 times slower, drawing below 60 fps).
 int threadsFor(const PhaseOptimizerDef& def) {
   if (def.threads > 0) return def.threads;
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
+  return std::max(1, hardwareCores() - 1);
 }
 
 }  // namespace

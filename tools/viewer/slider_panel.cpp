@@ -1,7 +1,6 @@
 #include "tools/viewer/slider_panel.h"
 
-#include <cstdio>
-
+#include "base/format.h"
 #include "tools/viewer/renderer.h"
 
 namespace scl {
@@ -30,13 +29,6 @@ void drawLabel(sf::RenderTarget& target, const sf::Font* font, const std::string
   target.draw(label);
 }
 
-// "12.5", "-0.25", "1.2e+03": the value to about four significant digits.
-std::string formatValue(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.4g", value);
-  return text;
-}
-
 void drawSlider(sf::RenderTarget& target, const sf::Font* font, const SliderPanelLayout& layout,
                 int row, const ParameterSlider& slider, bool active) {
   const auto size = static_cast<unsigned>(layout.textSize * 0.9);
@@ -44,7 +36,7 @@ void drawSlider(sf::RenderTarget& target, const sf::Font* font, const SliderPane
   const sf::Color nameColour =
       slider.value != slider.written ? sf::Color(20, 110, 60) : palette::kText;
   drawLabel(target, font, slider.name, label.x, label.y, size, nameColour);
-  drawLabel(target, font, formatValue(slider.value), label.x + label.width, label.y, size,
+  drawLabel(target, font, formatSignificant(slider.value, 4), label.x + label.width, label.y, size,
             nameColour, true);
   const PixelRect track = layout.track(row);
   const double middle = track.y + 0.5 * track.height;

@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
+#include "base/files.h"
 #include "optimize/optimizer.h"
 #include "runtime/output_files.h"
 #include "scl/lexer.h"
@@ -26,16 +25,6 @@ ParameterSlider fallbackSlider(const Parameter& parameter) {
   const double scale = std::max(std::abs(parameter.value), 1.0);
   return {parameter.name, parameter.value, parameter.value, parameter.value - scale,
           parameter.value + scale};
-}
-
-// The file's text, or nullopt when it cannot be read.
-std::optional<std::string> readText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return text.str();
 }
 
 }  // namespace
@@ -103,12 +92,12 @@ Program ParameterTuner::apply(const Program& base) const {
 
 WriteBackResult writeBackParameters(const std::string& path, const std::string& loadedSource,
                                     const Program& program, const std::vector<double>& values) {
-  std::optional<std::string> onDisk = readText(path);
-  if (!onDisk) return {false, "not written: cannot read " + path};
+  FileRead onDisk = readWholeFile(path);
+  if (!onDisk) return {false, "not written: " + onDisk.error};
   // The loaded source is the file's text without its byte-order mark (as every reader
   // takes it); a mark on disk is kept in what is written.
-  const bool byteOrderMark = stripByteOrderMark(*onDisk);
-  if (*onDisk != loadedSource)
+  const bool byteOrderMark = stripByteOrderMark(onDisk.text);
+  if (onDisk.text != loadedSource)
     return {false, "not written: " + path +
                        " changed on disk since it was loaded (save or reload it first)"};
   if (values.size() != program.parameters.size())

@@ -5,14 +5,13 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <thread>
 #include <tuple>
 
+#include "base/files.h"
 #include "scl/names.h"
 #include "tools/plot/plot_layout.h"
 #include "tools/reload/hot_reload.h"
@@ -117,13 +116,11 @@ std::string applySets(ParameterTuner& tuner, const ViewerDef& def) {
 std::pair<std::string, std::string> objectiveFor(const std::string& name, const Program& program) {
   if (std::optional<std::string> text = builtInObjective(name, program))
     return {*text, "<" + name + " objective>"};
-  std::ifstream in(name, std::ios::binary);
-  if (!in)
-    throw std::invalid_argument("cannot read the objective '" + name +
-                                "' (a file, or 'standing' or 'airborne')");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return {text.str(), name};
+  FileRead read = readWholeFile(name);
+  if (!read)
+    throw std::invalid_argument("the objective " + read.error +
+                                " (give a file, or 'standing' or 'airborne')");
+  return {std::move(read.text), name};
 }
 
 // What the objective is called in the status band.

@@ -1,13 +1,8 @@
-// Text inside the SVG files scl writes (filmstrips, plots, the character figure).
-#pragma once
-
-#include <string>
-#include <string_view>
+#include "base/xml.h"
 
 namespace scl {
 
-/// `text` with XML's special characters escaped, for element text and attribute values.
-inline std::string escapeXml(std::string_view text) {
+std::string escapeXml(std::string_view text) {
   std::string escaped;
   escaped.reserve(text.size());
   for (char c : text) {

@@ -1,0 +1,32 @@
+// Numbers as text, the same way everywhere scl writes one: locale-independent
+// (std::to_chars), with one rule for the values printf and to_chars disagree on:
+//
+// - a zero, and a negative number that rounds to zero at the chosen precision, has no sign:
+//   "0", "0.0", never "-0" or "-0.0";
+// - NaN is "nan" (never "-nan"), the infinities are "inf" and "-inf".
+#pragma once
+
+#include <string>
+
+namespace scl {
+
+/// The shortest text that reads back as the same double, never with an exponent:
+/// 0.1 -> "0.1", 1e-7 -> "0.0000001", 123456.5 -> "123456.5". For scripts and messages.
+std::string formatNumber(double value);
+
+/// The shortest text that reads back as the same double, with an exponent when that is
+/// shorter: 1e-7 -> "1e-07", 123456.5 -> "123456.5". For data files (CSV columns).
+std::string formatExact(double value);
+
+/// `decimals` fixed decimals (0 to 40): formatFixed(2.345, 1) -> "2.3", (-0.04, 1) -> "0.0".
+std::string formatFixed(double value, int decimals);
+
+/// At most `decimals` decimals, trailing zeros and a trailing point dropped:
+/// formatTrimmed(0.350, 2) -> "0.35", (90.0, 2) -> "90".
+std::string formatTrimmed(double value, int decimals);
+
+/// `digits` significant digits (1 to 40) as printf's %g writes them:
+/// formatSignificant(1234.5, 3) -> "1.23e+03", (0.25, 3) -> "0.25".
+std::string formatSignificant(double value, int digits);
+
+}  // namespace scl
