@@ -3,8 +3,17 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 
 namespace scl {
+
+std::optional<double> parseFiniteNumber(std::string_view text) {
+  double value = 0.0;
+  const char* end = text.data() + text.size();
+  auto [ptr, error] = std::from_chars(text.data(), end, value);
+  if (error != std::errc() || ptr != end || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
 
 std::string formatNumber(double value) {
   char buffer[400];

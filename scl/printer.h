@@ -14,7 +14,9 @@
 // aligned. Every comment is printed exactly once, in source order.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "scl/lexer.h"
@@ -28,5 +30,9 @@ std::string print(const syntax::Script& script, const std::vector<Comment>& comm
 
 /// The shortest decimal text (no exponent) that reads back as exactly `value`.
 std::string formatNumber(double value);
+
+/// A finite number written in full (`12`, `-0.5`, `1e-3`: what formatNumber writes and
+/// more), else nullopt: text around it, NaN and infinities are no number.
+std::optional<double> parseFiniteNumber(std::string_view text);
 
 }  // namespace scl

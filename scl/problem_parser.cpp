@@ -1,6 +1,6 @@
 // The problem file parser (docs/state-action.md): a state-action problem, one statement
 // per line, on the statement base that objective files share (scl/statement_parser.h).
-#include <cmath>
+#include <array>
 #include <string>
 
 #include "scl/lexer.h"
@@ -131,15 +131,11 @@ class ProblemParser : public StatementParser {
     return true;
   }
 
-  // paths := "paths" NUM
+  // paths := "paths" count
   bool parsePaths() {
-    const SourceLocation at = here();
-    double count = 0;
-    if (!expectNumber(count, "the number of sampling paths")) return false;
-    if (count != std::floor(count) || count < 1 || count > 64)
-      return error(at, "the number of paths must be a whole number from 1 to 64"), false;
-    problem_.paths = static_cast<int>(count);
-    return expectLineEnd();
+    return parseCount(problem_.paths, "the number of sampling paths", "the number of paths", 1,
+                      64) &&
+           expectLineEnd();
   }
 
   // step := "step" NUM

@@ -166,15 +166,24 @@ bool StatementParser::parseDuration() {
   return expectLineEnd();
 }
 
-// population := "population" NUM
-bool StatementParser::parsePopulation() {
+bool StatementParser::parseCount(int& count, std::string_view what, std::string_view name,
+                                 int lowest, int highest) {
   const SourceLocation at = here();
-  double count = 0;
-  if (!expectNumber(count, "the number of candidates per generation")) return false;
-  if (count != std::floor(count) || count < 2 || count > 10000)
-    return error(at, "the population must be a whole number from 2 to 10000"), false;
-  shared_.populationSize = static_cast<int>(count);
-  return expectLineEnd();
+  double value = 0;
+  if (!expectNumber(value, what)) return false;
+  if (value != std::floor(value) || value < lowest || value > highest)
+    return error(at, std::string(name) + " must be a whole number from " + std::to_string(lowest) +
+                         " to " + std::to_string(highest)),
+           false;
+  count = static_cast<int>(value);
+  return true;
+}
+
+// population := "population" count
+bool StatementParser::parsePopulation() {
+  return parseCount(shared_.populationSize, "the number of candidates per generation",
+                    "the population", 2, 10000) &&
+         expectLineEnd();
 }
 
 }  // namespace scl

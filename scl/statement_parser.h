@@ -85,6 +85,10 @@ class StatementParser {
 
   // weight := NUM [ "/" NUM ]
   bool parseWeight(double& weight);
+  // count := NUM   (whole, in [lowest, highest]; else "NAME must be a whole number from
+  //                 LOWEST to HIGHEST")
+  bool parseCount(int& count, std::string_view what, std::string_view name, int lowest,
+                  int highest);
 
  private:
   void parseLine(std::vector<Token>& tokens);

@@ -1,11 +1,9 @@
 #include "optimize/sam/sam_files.h"
 
-#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <optional>
 #include <sstream>
-#include <system_error>
 
 #include "optimize/checkpoint_json.h"
 #include "optimize/optimizer.h"
@@ -27,15 +25,6 @@ std::string samplesHeader(const std::vector<std::string>& columns) {
   std::string header = "path,generation";
   for (const std::string& column : columns) header += "," + column;
   return header + ",compatible,objective";
-}
-
-// A finite number written in full, as formatNumber writes it; else nullopt.
-std::optional<double> finiteNumber(std::string_view text) {
-  double value = 0.0;
-  const char* end = text.data() + text.size();
-  auto [ptr, error] = std::from_chars(text.data(), end, value);
-  if (error != std::errc() || ptr != end || !std::isfinite(value)) return std::nullopt;
-  return value;
 }
 
 std::vector<std::string> csvFields(const std::string& line) {
@@ -115,7 +104,7 @@ SamSamples readSamplesCsv(std::string_view text, const std::vector<std::string>&
                              std::to_string(fields.size()));
     std::vector<double> point;
     for (size_t d = 0; d < dimensions; ++d) {
-      const std::optional<double> value = finiteNumber(fields[2 + d]);
+      const std::optional<double> value = parseFiniteNumber(fields[2 + d]);
       if (!value) throw fail(number, "'" + fields[2 + d] + "' is not a number");
       point.push_back(*value);
     }
