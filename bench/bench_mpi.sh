@@ -19,7 +19,8 @@ run() {  # label, then the launcher words (none for a plain process), then --thr
   local out=$work/${label// /_}
   local start end
   start=$(date +%s.%N)
-  "$@" "$scl" optimize "$source_dir/scripts/optimize/kipup.scl" "$source_dir/scripts/optimize/kipup.objective" \
+  "$@" "$scl" optimize "$source_dir/scripts/optimize/kipup.scl" \
+    "$source_dir/scripts/optimize/kipup.objective" \
     --out "$out" --generations "$generations" --seed 1 ${THREADS_OPTION} > /dev/null 2> "$out.err"
   end=$(date +%s.%N)
   local evaluations busy outside mean longest
