@@ -2,12 +2,10 @@
 // are made for (sam_inputs.h) and the MPI job (sampling_job.h): what is written reads back
 // exactly, and every malformed file is an error with its exit code and its place.
 #include <catch2/catch.hpp>
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 
+#include "cli_support.h"
 #include "optimize/optimizer.h"
 #include "optimize/sam/sam_files.h"
 #include "optimize/sam/sam_inputs.h"
@@ -17,21 +15,15 @@
 
 namespace {
 
-namespace fs = std::filesystem;
-
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using scl::testing::readText;
+using scl::testing::TempDir;
 
 scl::SamSources thesisSources() {
   scl::SamSources sources;
   sources.scriptFile = SCL_SOURCE_DIR "/scripts/optimize/sit-to-stand-sam.scl";
-  sources.scriptSource = readFile(sources.scriptFile);
+  sources.scriptSource = readText(sources.scriptFile);
   sources.problemFile = SCL_SOURCE_DIR "/scripts/optimize/sit-to-stand.problem";
-  sources.problemSource = readFile(sources.problemFile);
+  sources.problemSource = readText(sources.problemFile);
   return sources;
 }
 
@@ -59,13 +51,6 @@ std::pair<std::string, int> failure(Read&& read) {
   }
   return {"", 0};
 }
-
-// A directory of its own, removed at the end.
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("scl-sam-files-" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-};
 
 }  // namespace
 
@@ -114,9 +99,9 @@ TEST_CASE("sam files: the sampling checkpoint reads back exactly, for its inputs
                   point(2, 1, {0.3, 1e-9, 90}, false, -1e6)};
   state.sampler = std::make_unique<scl::SamSampler>(inputs.problem.sampler);
   const std::string text = scl::samplingCheckpointText(inputs, state);
-  scl::writeFileAtomically(scl::samplingCheckpointPath(dir.path), text);
+  scl::writeFileAtomically(scl::samplingCheckpointPath(dir.path()), text);
 
-  const scl::SamplingState read = scl::readSamplingCheckpoint(inputs, dir.path);
+  const scl::SamplingState read = scl::readSamplingCheckpoint(inputs, dir.path());
   CHECK(read.seed == 7);
   CHECK(read.wallTime == state.wallTime);
   REQUIRE(read.points.size() == 2);
@@ -130,15 +115,15 @@ TEST_CASE("sam files: the sampling checkpoint reads back exactly, for its inputs
   edited.problemSource += "\n";
   const scl::SamInputs other{edited, thesisInputs().problem};
   const auto [mismatch, mismatchCode] =
-      failure([&] { scl::readSamplingCheckpoint(other, dir.path); });
+      failure([&] { scl::readSamplingCheckpoint(other, dir.path()); });
   CHECK(mismatch.find("was made for a different script or problem") != std::string::npos);
   CHECK(mismatchCode == 2);
 
   // A format that is no string is a malformed checkpoint too, not a JSON library's error.
-  scl::writeFileAtomically(scl::samplingCheckpointPath(dir.path), "{\"format\": 1}");
+  scl::writeFileAtomically(scl::samplingCheckpointPath(dir.path()), "{\"format\": 1}");
   const auto [malformed, malformedCode] =
-      failure([&] { scl::readSamplingCheckpoint(inputs, dir.path); });
-  CHECK(malformed == "malformed checkpoint '" + scl::samplingCheckpointPath(dir.path).string() +
+      failure([&] { scl::readSamplingCheckpoint(inputs, dir.path()); });
+  CHECK(malformed == "malformed checkpoint '" + scl::samplingCheckpointPath(dir.path()).string() +
                          "': not an scl sam sample checkpoint");
   CHECK(malformedCode == 3);
 }
