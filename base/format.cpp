@@ -39,6 +39,14 @@ constexpr int kMaxPrecision = 40;
 
 std::string formatNumber(double value) { return convert(value, std::chars_format::fixed); }
 
+std::optional<double> parseFiniteNumber(std::string_view text) {
+  double value = 0.0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (error != std::errc() || stop != end || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
 std::string formatExact(double value) { return convert(value); }
 
 std::string formatFixed(double value, int decimals) {

@@ -6,7 +6,9 @@
 // - NaN is "nan" (never "-nan"), the infinities are "inf" and "-inf".
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace scl {
 
@@ -28,5 +30,9 @@ std::string formatTrimmed(double value, int decimals);
 /// `digits` significant digits (1 to 40) as printf's %g writes them:
 /// formatSignificant(1234.5, 3) -> "1.23e+03", (0.25, 3) -> "0.25".
 std::string formatSignificant(double value, int digits);
+
+/// A finite number written in full (`12`, `-0.5`, `1e-3`: what formatNumber writes and
+/// more), else nullopt: text around it, NaN and infinities are no number.
+std::optional<double> parseFiniteNumber(std::string_view text);
 
 }  // namespace scl

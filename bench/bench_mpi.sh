@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Evaluations per second of `scl optimize` on the kip-up (optimize/kipup.scl), in one run:
+# Evaluations per second of `scl optimize` on the kip-up (scripts/optimize/kipup.scl), in one run:
 # 1 rank x 1 thread, 2 ranks x 1 thread, 1 rank x 2 threads (and 3 ranks x 1 thread,
 # oversubscribed), each the same GENERATIONS from the same seed; then the message cost
 # (bench_mpi_messages). Prints figures (docs/cluster.md); asserts nothing.
@@ -19,7 +19,8 @@ run() {  # label, then the launcher words (none for a plain process), then --thr
   local out=$work/${label// /_}
   local start end
   start=$(date +%s.%N)
-  "$@" "$scl" optimize "$source_dir/optimize/kipup.scl" "$source_dir/optimize/kipup.objective" \
+  "$@" "$scl" optimize "$source_dir/scripts/optimize/kipup.scl" \
+    "$source_dir/scripts/optimize/kipup.objective" \
     --out "$out" --generations "$generations" --seed 1 ${THREADS_OPTION} > /dev/null 2> "$out.err"
   end=$(date +%s.%N)
   local evaluations busy outside mean longest

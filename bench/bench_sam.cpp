@@ -2,9 +2,11 @@
 // samples, one model evaluation, and the thesis's three queries (h = 0.45, 0.16, 0.65,
 // three actions each; the goal: all three in 100 ms), each the median of several runs.
 //
-//   scl sam sample  optimize/sit-to-stand-sam.scl optimize/sit-to-stand.problem --points 10052
-//   --out thesis scl sam train   optimize/sit-to-stand-sam.scl optimize/sit-to-stand.problem --out
-//   thesis bench_sam thesis [REPEATS]     (default 5)
+//   scl sam sample  scripts/optimize/sit-to-stand-sam.scl scripts/optimize/sit-to-stand.problem
+//   --points 10052
+//                   --out thesis
+//   scl sam train   scripts/optimize/sit-to-stand-sam.scl scripts/optimize/sit-to-stand.problem
+//   --out thesis bench_sam thesis [REPEATS]     (default 5)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -17,10 +19,10 @@
 #include <utility>
 #include <vector>
 
-#include "base/csv.h"
 #include "base/files.h"
-#include "optimize/sam_model.h"
-#include "optimize/sam_query.h"
+#include "optimize/sam/sam_files.h"
+#include "optimize/sam/sam_model.h"
+#include "optimize/sam/sam_query.h"
 
 namespace {
 
@@ -63,22 +65,15 @@ int run(int argc, char** argv) {
   space.upper = description["upper"].get<std::vector<double>>();
   const size_t dimensions = space.scale.size();
 
-  // The samples, for the training time.
-  std::vector<std::vector<double>> points;
-  std::vector<bool> labels;
-  std::istringstream csv(readAll(dir / "samples.csv"));
-  std::string line;
-  std::getline(csv, line);
-  while (std::getline(csv, line)) {
-    std::vector<double> fields;
-    for (const std::string& field : scl::splitCsvLine(line)) fields.push_back(std::stod(field));
-    if (fields.size() != dimensions + 4) continue;
-    points.emplace_back(fields.begin() + 2, fields.begin() + 2 + static_cast<long>(dimensions));
-    labels.push_back(fields[2 + dimensions] != 0.0);
-  }
+  // The samples, for the training time, read as scl sam train reads them.
+  const scl::SamSamples samples = scl::readSamplesCsv(
+      readAll(dir / "samples.csv"), description["columns"].get<std::vector<std::string>>(),
+      (dir / "samples.csv").string());
+  const std::vector<std::vector<double>>& points = samples.points;
   std::vector<double> trainTimes;
   for (int r = 0; r < std::min(repeats, 3); ++r)
-    trainTimes.push_back(seconds([&] { scl::SamModel::train(points, labels, space.scale); }));
+    trainTimes.push_back(
+        seconds([&] { scl::SamModel::train(points, samples.compatible, space.scale); }));
 
   const scl::SamModel model = scl::SamModel::fromText(readAll(dir / "model.svm"), space.scale);
   std::vector<double> probe(dimensions);

@@ -7,8 +7,9 @@
 //     NAME: a motion (default: all)
 //     --goals G: then, side by side, the fast setting's goals (docs/stepping.md): the
 //       kip-up's real-time factor at 1 ms with stable PD on one thread (best of 5), and the
-//       wall time of a G-generation kip-up optimization at that setting (optimize/kipup.scl
-//       against the thesis objective with `trial dt: 0.001 pd: stable`, seed 2, 2 threads;
+//       wall time of a G-generation kip-up optimization at that setting
+//       (scripts/optimize/kipup.scl against the thesis objective with `trial dt: 0.001 pd:
+//       stable`, seed 2, 2 threads;
 //       1000 generations: about 9 minutes on 2 cores).
 #include <unistd.h>
 
@@ -75,7 +76,8 @@ int printGoals(int generations) {
       "settle before t = 0\n",
       best, bestWithSetup);
 
-  const std::string script = "optimize/kipup.scl", objective = "optimize/kipup.objective";
+  const std::string script = "scripts/optimize/kipup.scl",
+                    objective = "scripts/optimize/kipup.objective";
   ProblemResult made =
       makeProblem(readSource(script), script,
                   readSource(objective) + "\ntrial dt: 0.001 pd: stable\n", objective);

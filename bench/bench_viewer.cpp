@@ -136,10 +136,10 @@ int main(int argc, char** argv) {
               millisecondsSince(resume));
 
   // The same frames while phase 'propel' of the kip-up with its numbers marked @
-  // (optimize/kipup.scl) is optimized for "standing at the end" as key o does it: a
+  // (scripts/optimize/kipup.scl) is optimized for "standing at the end" as key o does it: a
   // driver thread and a pool of every core but one, each candidate 5 s of simulation.
   scl::PhaseOptimizerDef optimized;
-  optimized.scriptFile = SCL_SOURCE_DIR "/optimize/kipup.scl";
+  optimized.scriptFile = SCL_SOURCE_DIR "/scripts/optimize/kipup.scl";
   optimized.scriptSource = readSource(optimized.scriptFile);
   const scl::CompileResult marked = scl::compile(optimized.scriptSource, optimized.scriptFile);
   if (!marked.ok()) return 1;
@@ -156,7 +156,7 @@ int main(int argc, char** argv) {
   optimizer.stop();
   optimizer.wait();
   std::printf(
-      "\nwhile optimizing phase 'propel' of optimize/kipup.scl (%zu @ numbers, standing "
+      "\nwhile optimizing phase 'propel' of scripts/optimize/kipup.scl (%zu @ numbers, standing "
       "at the end, %d evaluating %s): %lld evaluations, %d generations in %.1f s\n",
       optimizer.parameterNames().size(), optimizer.threads(),
       optimizer.threads() == 1 ? "thread" : "threads", static_cast<long long>(status.evaluations),

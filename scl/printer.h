@@ -14,10 +14,12 @@
 // aligned. Every comment is printed exactly once, in source order.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "base/format.h"  // formatNumber, which the printer writes numbers with
+#include "base/format.h"  // formatNumber and parseFiniteNumber, the one number text
 #include "scl/lexer.h"
 #include "scl/syntax.h"
 

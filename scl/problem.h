@@ -1,7 +1,8 @@
 // State–action problem files (`*.problem`, docs/state-action.md): the situations a script
 // should work in (the state), the script's `@` numbers that make up its action, and what
 // "it works" (compatible) means — the input of `scl sam` (thesis §6). Parsed by the same
-// front end as objective files (one statement per line; scl/objective_parser.cpp).
+// front end as objective files (one statement per line; scl/problem_parser.cpp on the
+// statement base the two share, scl/statement_parser.h).
 #pragma once
 
 #include <optional>

@@ -19,8 +19,8 @@ using scl::testing::shellQuote;
 using scl::testing::TempDir;
 using scl::testing::writeText;
 
-const std::string kScript = SCL_SOURCE_DIR "/optimize/sit-to-stand-sam.scl";
-const std::string kProblem = SCL_SOURCE_DIR "/optimize/sit-to-stand.problem";
+const std::string kScript = SCL_SOURCE_DIR "/scripts/optimize/sit-to-stand-sam.scl";
+const std::string kProblem = SCL_SOURCE_DIR "/scripts/optimize/sit-to-stand.problem";
 
 size_t lines(const std::string& text) {
   size_t count = 0;
@@ -128,14 +128,15 @@ TEST_CASE("scl sam sample: bad input gets the documented exit codes", "[cli][sam
 
 TEST_CASE("scl sam: the commands docs/state-action.md shows", "[cli][sam][docs]") {
   const std::string page = readText(SCL_SOURCE_DIR "/docs/state-action.md");
-  const std::string files = "optimize/sit-to-stand-sam.scl optimize/sit-to-stand.problem";
+  const std::string files =
+      "scripts/optimize/sit-to-stand-sam.scl scripts/optimize/sit-to-stand.problem";
   const std::vector<std::string> commands = {
       "scl sam sample " + files + " --generations 2", "scl sam train " + files,
       "scl sam query " + files + " --state height=0.16 --count 3"};
   TempDir tree;  // the page's paths, outside the source tree
-  fs::create_directories(tree.path() / "optimize");
-  fs::copy_file(kScript, tree.path() / "optimize/sit-to-stand-sam.scl");
-  fs::copy_file(kProblem, tree.path() / "optimize/sit-to-stand.problem");
+  fs::create_directories(tree.path() / "scripts/optimize");
+  fs::copy_file(kScript, tree.path() / "scripts/optimize/sit-to-stand-sam.scl");
+  fs::copy_file(kProblem, tree.path() / "scripts/optimize/sit-to-stand.problem");
   scl::testing::RunOptions top;
   top.workingDirectory = tree.path().string();
   for (const std::string& command : commands) {
@@ -145,7 +146,7 @@ TEST_CASE("scl sam: the commands docs/state-action.md shows", "[cli][sam][docs]"
     INFO(outcome.err);
     CHECK(outcome.exitCode == 0);
   }
-  const fs::path out = tree.path() / "optimize/sit-to-stand.sam";
+  const fs::path out = tree.path() / "scripts/optimize/sit-to-stand.sam";
   CHECK(lines(readText(out / "samples.csv")) > 29);
   CHECK(fs::exists(out / "model.svm"));
   CHECK(fs::exists(out / "query-height-0.16/action-3.scl"));

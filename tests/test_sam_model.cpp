@@ -1,12 +1,12 @@
-// The state-action model's learning (libsvm, optimize/sam_model.h) and querying
-// (optimize/sam_query.h) on synthetic problems whose compatible region is known.
+// The state-action model's learning (libsvm, optimize/sam/sam_model.h) and querying
+// (optimize/sam/sam_query.h) on synthetic problems whose compatible region is known.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <stdexcept>
 
 #include "optimize/random.h"
-#include "optimize/sam_model.h"
-#include "optimize/sam_query.h"
+#include "optimize/sam/sam_model.h"
+#include "optimize/sam/sam_query.h"
 #include "optimize/thread_pool.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// SVG slices of a state–action compatibility model (optimize/sam_plot.h) for classifiers
+// SVG slices of a state–action compatibility model (optimize/sam/sam_plot.h) for classifiers
 // whose boundary is known (a disc, a ball, a threshold), so that the traced boundary, the
 // points drawn near each slice and the document's structure can be checked exactly.
 #include <catch2/catch.hpp>
@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "optimize/sam_plot.h"
+#include "optimize/sam/sam_plot.h"
 
 namespace {
 

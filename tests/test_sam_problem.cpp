@@ -1,4 +1,4 @@
-// Problem files (scl/problem.h) and their binding to a script (optimize/sam_problem.h):
+// Problem files (scl/problem.h) and their binding to a script (optimize/sam/sam_problem.h):
 // the thesis's sit-to-stand problem, the errors a problem file can have, and the
 // simulation that labels a point.
 #include <catch2/catch.hpp>
@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "optimize/sam_problem.h"
+#include "optimize/sam/sam_problem.h"
 #include "scl/compile.h"
 #include "scl/problem.h"
 
@@ -20,11 +20,11 @@ std::string readFile(const std::string& path) {
 }
 
 scl::SamProblem thesisProblem() {
-  const std::string script = SCL_SOURCE_DIR "/optimize/sit-to-stand-sam.scl";
+  const std::string script = SCL_SOURCE_DIR "/scripts/optimize/sit-to-stand-sam.scl";
   scl::CompileResult compiled = scl::compile(readFile(script), script);
   REQUIRE(compiled.ok());
-  scl::ProblemParseResult parsed =
-      scl::parseProblem(readFile(SCL_SOURCE_DIR "/optimize/sit-to-stand.problem"), "p.problem");
+  scl::ProblemParseResult parsed = scl::parseProblem(
+      readFile(SCL_SOURCE_DIR "/scripts/optimize/sit-to-stand.problem"), "p.problem");
   REQUIRE(parsed.ok());
   return scl::bindSamProblem(std::move(*compiled.program), std::move(*parsed.problem));
 }
@@ -93,7 +93,7 @@ TEST_CASE("problem files: each mistake is a diagnostic at its place", "[sam]") {
 }
 
 TEST_CASE("problem files: binding to the script reports what does not fit", "[sam]") {
-  const std::string script = SCL_SOURCE_DIR "/optimize/sit-to-stand-sam.scl";
+  const std::string script = SCL_SOURCE_DIR "/scripts/optimize/sit-to-stand-sam.scl";
   auto bindWith = [&](const std::string& problemText) {
     scl::CompileResult compiled = scl::compile(readFile(script), script);
     REQUIRE(compiled.ok());

@@ -1,4 +1,4 @@
-// The state–action sampler (optimize/sam_sampler.h, thesis §6.1) on compatibility
+// The state–action sampler (optimize/sam/sam_sampler.h, thesis §6.1) on compatibility
 // regions whose boundary is known, so that what it samples can be checked exactly.
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <map>
 #include <vector>
 
-#include "optimize/sam_sampler.h"
+#include "optimize/sam/sam_sampler.h"
 #include "optimize/thread_pool.h"
 
 namespace {

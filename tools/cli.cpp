@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -13,6 +12,7 @@
 #include "runtime/output_files.h"
 #include "scl/character_file.h"
 #include "scl/lexer.h"
+#include "scl/printer.h"
 
 namespace scl {
 
@@ -87,12 +87,6 @@ std::shared_ptr<const Character> loadCharacterOption(const std::string& value,
   return load.character;
 }
 
-std::optional<double> parseNumberOption(std::string_view text) {
-  double value = 0.0;
-  const char* end = text.data() + text.size();
-  auto [ptr, error] = std::from_chars(text.data(), end, value);
-  if (error != std::errc() || ptr != end || !std::isfinite(value)) return std::nullopt;
-  return value;
-}
+std::optional<double> parseNumberOption(std::string_view text) { return parseFiniteNumber(text); }
 
 }  // namespace scl

@@ -79,10 +79,4 @@ std::shared_ptr<const Character> loadCharacterOption(const std::string& value,
 /// A finite number written in full (`12`, `-0.5`, `1e-3`), else nullopt.
 std::optional<double> parseNumberOption(std::string_view text);
 
-/// formatFixed (base/format.h) under its old name, for tools/cmd_sam.cpp until that file
-/// is switched over; use formatFixed.
-inline std::string fixedDecimals(double value, int decimals) {
-  return formatFixed(value, decimals);
-}
-
 }  // namespace scl

@@ -4,26 +4,24 @@
 //   sample  labels points by simulating them  -> samples.csv, checkpoint.json
 //   train   learns the SVM from samples.csv    -> model.svm, model.json, model.svg
 //   query   asks the model for n actions       -> query-NAME-VALUE/action-K.scl (+ .svg)
+// The files' formats, the binding of the inputs and the MPI job are the state-action
+// library's (optimize/sam); here are the options and what the user reads.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cxxopts.hpp>
 #include <filesystem>
-#include <fstream>
 #include <limits>
-#include <nlohmann/json.hpp>
 #include <sstream>
-#include <thread>
 
-#include "optimize/checkpoint_json.h"
+#include "base/csv.h"
+#include "base/format.h"
 #include "optimize/optimizer.h"
-#include "optimize/sam_model.h"
-#include "optimize/sam_plot.h"
-#include "optimize/sam_problem.h"
-#include "optimize/sam_query.h"
+#include "optimize/sam/sam_files.h"
+#include "optimize/sam/sam_inputs.h"
+#include "optimize/sam/sampling_job.h"
 #include "optimize/thread_pool.h"
 #include "runtime/output_files.h"
-#include "scl/compile.h"
 #include "scl/printer.h"
 #include "tools/cli.h"
 #include "tools/cluster.h"
@@ -35,18 +33,16 @@ namespace scl {
 
 namespace {
 
-constexpr const char* kCheckpointFormat = "scl-sam-checkpoint";
-constexpr int kCheckpointVersion = 1;
-constexpr const char* kModelFormat = "scl-sam-model";
-
 // --- shared by the subcommands ---------------------------------------------------------
 
-// What every subcommand reads: the script, the problem, both bound.
+// What every subcommand works on: the inputs bound, and the output directory.
 struct LoadedProblem {
-  std::string scriptPath, problemPath;
-  std::string scriptSource, problemSource;
-  SamProblem problem;
+  SamInputs inputs;
   std::filesystem::path outDir;
+  const SamProblem& problem() const { return inputs.problem; }
+  std::vector<NamedPath> inputPaths() const {
+    return {{"script", inputs.sources.scriptFile}, {"problem", inputs.sources.problemFile}};
+  }
 };
 
 // The options every subcommand shares: SCRIPT PROBLEM, --out, --help.
@@ -80,26 +76,18 @@ std::optional<cxxopts::ParseResult> parseOptions(cxxopts::Options& options, int 
 
 // Reads and binds SCRIPT and PROBLEM; nullopt after printing their errors.
 std::optional<LoadedProblem> loadProblem(const cxxopts::ParseResult& parsed) {
-  LoadedProblem loaded;
-  loaded.scriptPath = parsed["script"].as<std::string>();
-  loaded.problemPath = parsed["problem"].as<std::string>();
-  loaded.outDir = parsed.count("out")
-                      ? std::filesystem::path(parsed["out"].as<std::string>())
-                      : std::filesystem::path(loaded.problemPath).replace_extension(".sam");
-  loaded.scriptSource = readInputFile(loaded.scriptPath, "script");
-  loaded.problemSource = readInputFile(loaded.problemPath, "problem");
-  CompileResult compiled = compile(loaded.scriptSource, loaded.scriptPath);
-  std::fputs(renderDiagnostics(compiled.diagnostics, loaded.scriptSource).c_str(), stderr);
-  ProblemParseResult problem = parseProblem(loaded.problemSource, loaded.problemPath);
-  std::fputs(renderDiagnostics(problem.diagnostics, loaded.problemSource).c_str(), stderr);
-  if (!compiled.ok() || !problem.ok()) return std::nullopt;
-  try {
-    loaded.problem = bindSamProblem(std::move(*compiled.program), std::move(*problem.problem));
-  } catch (const std::invalid_argument& error) {
-    std::fprintf(stderr, "%s\n", error.what());
-    return std::nullopt;
-  }
-  return loaded;
+  SamSources sources;
+  sources.scriptFile = parsed["script"].as<std::string>();
+  sources.problemFile = parsed["problem"].as<std::string>();
+  const std::filesystem::path outDir =
+      parsed.count("out") ? std::filesystem::path(parsed["out"].as<std::string>())
+                          : std::filesystem::path(sources.problemFile).replace_extension(".sam");
+  sources.scriptSource = readInputFile(sources.scriptFile, "script");
+  sources.problemSource = readInputFile(sources.problemFile, "problem");
+  SamInputsResult made = makeSamInputs(std::move(sources));
+  std::fputs(made.messages.c_str(), stderr);
+  if (!made.inputs) return std::nullopt;
+  return LoadedProblem{std::move(*made.inputs), outDir};
 }
 
 int threadsOption(const cxxopts::ParseResult& parsed) {
@@ -122,167 +110,20 @@ std::string describePoint(const SamProblem& problem, const std::vector<double>& 
                           size_t first = 0) {
   std::string out;
   for (size_t d = first; d < point.size(); ++d)
-    out += (d > first ? ", " : "") + problem.columns[d] + " " + fixedDecimals(point[d], 3);
+    out += (d > first ? ", " : "") + problem.columns[d] + " " + formatFixed(point[d], 3);
   return out;
-}
-
-// The problem's axes and the model's boundary, for the slice plots.
-SamPlotData plotOf(const SamProblem& problem, const SamModel& model) {
-  SamPlotData plot;
-  plot.columns = problem.columns;
-  plot.lower = problem.sampler.lower;
-  plot.upper = problem.sampler.upper;
-  plot.scale = problem.sampler.scale;
-  plot.decision = [&model](const std::vector<double>& point) { return model.decision(point); };
-  return plot;
-}
-
-SamSpace spaceOf(const SamProblem& problem) {
-  return {problem.def.states.size(), problem.sampler.lower, problem.sampler.upper,
-          problem.sampler.scale};
 }
 
 // --- sample -----------------------------------------------------------------------------
 
-// The samples as CSV: one row per point, in the order sampled.
-std::string samplesCsv(const SamProblem& problem, const std::vector<SamPoint>& points) {
-  std::ostringstream out;
-  out << "path,generation";
-  for (const std::string& column : problem.columns) out << ',' << column;
-  out << ",compatible,objective\n";
-  for (const SamPoint& point : points) {
-    out << point.path << ',' << point.generation;
-    for (double value : point.point) out << ',' << formatNumber(value);
-    out << ',' << (point.compatible ? 1 : 0) << ',' << formatNumber(point.objective) << '\n';
-  }
-  return out.str();
-}
-
-// checkpoint.json: what a resumed run needs to go on bit-identically.
-std::string checkpointText(const LoadedProblem& loaded, uint64_t seed, double wallTime,
-                           const std::vector<SamPoint>& points, const SamSampler& sampler) {
-  CheckpointJson rows = CheckpointJson::array();
-  for (const SamPoint& point : points) {
-    CheckpointJson row = {point.path, point.generation, point.compatible ? 1 : 0,
-                          exactJson(point.objective)};
-    for (double value : point.point) row.push_back(exactJson(value));
-    rows.push_back(std::move(row));
-  }
-  const Character& character = *loaded.problem.program.character;
-  const CheckpointJson checkpoint = {
-      {"format", kCheckpointFormat},
-      {"version", kCheckpointVersion},
-      {"sources", sourcesHash(loaded.scriptSource, loaded.problemSource)},
-      {"character", {{"name", character.name}, {"fingerprint", characterFingerprint(character)}}},
-      {"seed", seed},
-      {"wall_time", exactJson(wallTime)},
-      {"points", std::move(rows)},
-      {"sampler", sampler.serialize()}};
-  return checkpoint.dump() + '\n';
-}
-
-struct ResumedRun {
-  uint64_t seed = 1;
-  double wallTime = 0.0;
-  std::vector<SamPoint> points;
-  std::unique_ptr<SamSampler> sampler;
-};
-
-ResumedRun readCheckpoint(const LoadedProblem& loaded, const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  const CheckpointJson checkpoint = CheckpointJson::parse(in, nullptr, false);
-  const auto malformed = [&](const std::string& why) {
-    return OutputError("malformed checkpoint '" + path.string() + "': " + why);
-  };
-  if (checkpoint.is_discarded()) throw malformed("not JSON");
-  if (!checkpoint.is_object() || checkpoint.value("format", "") != kCheckpointFormat)
-    throw malformed("not an scl sam sample checkpoint");
-  ResumedRun run;
-  try {
-    const CheckpointFields fields(checkpoint, "");
-    if (fields.integer("version") != kCheckpointVersion)
-      throw malformed("unsupported version (this scl reads " + std::to_string(kCheckpointVersion) +
-                      ")");
-    if (fields.text("sources") != sourcesHash(loaded.scriptSource, loaded.problemSource))
-      throw UsageError("the checkpoint in '" + loaded.outDir.string() +
-                       "' was made for a different script or problem; resume with the same "
-                       "files");
-    const Character& character = *loaded.problem.program.character;
-    if (fields.object("character").text("fingerprint") != characterFingerprint(character))
-      throw UsageError("the checkpoint in '" + loaded.outDir.string() +
-                       "' was made with another character");
-    run.seed = fields.word("seed");
-    run.wallTime = fields.number("wall_time");
-    const size_t dimensions = loaded.problem.columns.size();
-    const CheckpointJson& rows = fields.array("points");
-    for (size_t i = 0; i < rows.size(); ++i) {
-      const CheckpointJson& row = rows[i];
-      if (!row.is_array() || row.size() != 4 + dimensions)
-        throw malformed("points[" + std::to_string(i) + "] must have " +
-                        std::to_string(4 + dimensions) + " values");
-      SamPoint point;
-      point.path = row[0].get<int>();
-      point.generation = row[1].get<int>();
-      point.compatible = row[2].get<int>() != 0;
-      point.objective = exactDouble(row[3]);
-      for (size_t d = 0; d < dimensions; ++d) point.point.push_back(exactDouble(row[4 + d]));
-      run.points.push_back(std::move(point));
-    }
-    SamSamplerDef def = loaded.problem.sampler;
-    def.seed = run.seed;
-    run.sampler = std::make_unique<SamSampler>(def, fields.at("sampler"));
-  } catch (const UsageError&) {
-    throw;
-  } catch (const OutputError&) {
-    throw;
-  } catch (const std::exception& error) {
-    throw malformed(error.what());
-  }
-  return run;
-}
-
-// What every worker rank of an MPI job sets up (docs/cluster.md): the script and the
-// problem exactly as rank 0 read them.
-std::string samplingJob(const LoadedProblem& loaded, int threads) {
-  const nlohmann::json job = {
-      {"command", "sam sample"},
-      {"script", loaded.scriptSource},
-      {"script_file", loaded.scriptPath},
-      {"problem", loaded.problemSource},
-      {"problem_file", loaded.problemPath},
-      {"fingerprint", characterFingerprint(*loaded.problem.program.character)},
-      {"threads", threads}};
-  return job.dump();
-}
-
-// The label of a point as every rank computes it: 1 compatible, 0 not.
-FarmResult compatibilityLabel(const SamProblem& problem, const std::vector<double>& point) {
-  FarmResult result;
-  result.value = samCompatible(problem, point) ? 1.0 : 0.0;
-  return result;
-}
-
-// A worker rank's side of samplingJob().
+// A worker rank's side of samplingJobText().
 WorkerJob samplingWorker(const std::string& text, int defaultThreads) {
-  const nlohmann::json job = nlohmann::json::parse(text);
-  const std::string scriptFile = job.at("script_file").get<std::string>();
-  const std::string problemFile = job.at("problem_file").get<std::string>();
-  CompileResult compiled = compile(job.at("script").get<std::string>(), scriptFile);
-  ProblemParseResult parsed = parseProblem(job.at("problem").get<std::string>(), problemFile);
-  if (!compiled.ok() || !parsed.ok())
-    throw std::runtime_error("the script or the problem does not compile here");
-  auto problem = std::make_shared<const SamProblem>(
-      bindSamProblem(std::move(*compiled.program), std::move(*parsed.problem)));
-  if (characterFingerprint(*problem->program.character) != job.at("fingerprint"))
-    throw std::runtime_error(
-        "its character differs from rank 0's: every host must see the "
-        "same character file");
+  const SamplingJob job = readSamplingJob(text);
   WorkerJob worker;
-  worker.task = [problem](const std::vector<double>& point) {
-    return compatibilityLabel(*problem, point);
+  worker.task = [problem = job.problem](const std::vector<double>& point) {
+    return samCompatibilityLabel(*problem, point);
   };
-  const int threads = job.at("threads").get<int>();
-  worker.threads = threads > 0 ? threads : defaultThreads;
+  worker.threads = job.threads > 0 ? job.threads : defaultThreads;
   return worker;
 }
 
@@ -327,8 +168,8 @@ int sampleMain(int argc, char** argv) {
   std::optional<LoadedProblem> loaded = loadProblem(*parsed);
   if (!loaded) return kExitInputError;
   const std::filesystem::path samplesPath = loaded->outDir / "samples.csv";
-  const std::filesystem::path checkpointPath = loaded->outDir / "checkpoint.json";
-  checkOutputsAgainstInputs({{"script", loaded->scriptPath}, {"problem", loaded->problemPath}},
+  const std::filesystem::path checkpointPath = samplingCheckpointPath(loaded->outDir);
+  checkOutputsAgainstInputs(loaded->inputPaths(),
                             {{"samples.csv of --out", samplesPath.string()},
                              {"checkpoint.json of --out", checkpointPath.string()}});
   std::error_code error;
@@ -341,10 +182,10 @@ int sampleMain(int argc, char** argv) {
     throw UsageError("nothing to resume: '" + checkpointPath.string() + "' does not exist");
   createDirectory(loaded->outDir);
 
-  SamProblem& problem = loaded->problem;
-  ResumedRun run;
+  SamProblem& problem = loaded->inputs.problem;
+  SamplingState run;
   if (resume) {
-    run = readCheckpoint(*loaded, checkpointPath);
+    run = readSamplingCheckpoint(loaded->inputs, loaded->outDir);
   } else {
     run.seed = (*parsed)["seed"].as<uint64_t>();
     problem.sampler.seed = run.seed;
@@ -356,24 +197,25 @@ int sampleMain(int argc, char** argv) {
 
   InterruptGuard interrupt;
   const std::unique_ptr<EvaluationFarm> farm =
-      cluster.makeFarm(samplingJob(*loaded, threads),
+      cluster.makeFarm(samplingJobText(loaded->inputs, threads),
                        threads > 0 ? threads : cluster.defaultThreads(), &interrupt.requested());
   std::fprintf(
       stderr,
       "sampling %s against %s: %zu dimensions, %d paths x %d points per generation, "
       "%s, out %s%s\n",
-      loaded->scriptPath.c_str(), loaded->problemPath.c_str(), problem.columns.size(),
-      problem.sampler.paths, problem.sampler.population, farm->describe().c_str(),
-      loaded->outDir.c_str(),
+      loaded->inputs.sources.scriptFile.c_str(), loaded->inputs.sources.problemFile.c_str(),
+      problem.columns.size(), problem.sampler.paths, problem.sampler.population,
+      farm->describe().c_str(), loaded->outDir.c_str(),
       resume ? (", resuming after generation " + std::to_string(sampler.generations())).c_str()
              : "");
   const auto start = std::chrono::steady_clock::now();
+  const double earlierWallTime = run.wallTime;  // of the invocations before this one
   const auto wallTime = [&] {
-    return run.wallTime +
+    return earlierWallTime +
            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   const auto test = [&](const std::vector<double>& point) {
-    return compatibilityLabel(problem, point).value == 1.0;
+    return samCompatibilityLabel(problem, point).value == 1.0;
   };
   size_t sampledHere = 0;
   const auto done = [&] {
@@ -399,8 +241,9 @@ int sampleMain(int argc, char** argv) {
     }
     // Both or neither: the samples and the checkpoint always hold the same points.
     OutputFiles outputs;
-    outputs.add(samplesPath, samplesCsv(problem, run.points));
-    outputs.add(checkpointPath, checkpointText(*loaded, run.seed, wallTime(), run.points, sampler));
+    run.wallTime = wallTime();
+    outputs.add(samplesPath, samplesCsv(problem.columns, run.points));
+    outputs.add(checkpointPath, samplingCheckpointText(loaded->inputs, run));
     outputs.write();
     lastWritten = sampler.generations();
     const double elapsed =
@@ -424,55 +267,16 @@ int sampleMain(int argc, char** argv) {
 
 // --- train ------------------------------------------------------------------------------
 
-struct Samples {
-  std::vector<std::vector<double>> points;
-  std::vector<bool> compatible;
-};
-
-// samples.csv as `scl sam sample` writes it (its columns must be the problem's).
-Samples readSamples(const std::filesystem::path& path, const SamProblem& problem) {
+// samples.csv of the output directory (its columns must be the problem's).
+SamSamples readSamples(const std::filesystem::path& path, const SamProblem& problem) {
   if (!std::filesystem::exists(path))
     throw UsageError("no samples: '" + path.string() +
                      "' does not exist (scl sam sample writes it; --out names its directory)");
-  const std::string text = readInputFile(path.string(), "samples file");
-  std::istringstream in(text);
-  std::string line;
-  const auto fail = [&](int number, const std::string& why) {
-    return InputFileError(kExitInputError,
-                          path.string() + ":" + std::to_string(number) + ": " + why);
-  };
-  std::string header = "path,generation";
-  for (const std::string& column : problem.columns) header += "," + column;
-  header += ",compatible,objective";
-  if (!std::getline(in, line) || line != header)
-    throw fail(1, "expected the header '" + header +
-                      "' (samples of this problem, as scl sam sample writes them)");
-  Samples samples;
-  const size_t dimensions = problem.columns.size();
-  for (int number = 2; std::getline(in, line); ++number) {
-    if (line.empty()) continue;
-    std::vector<std::string> fields;
-    std::istringstream row(line);
-    for (std::string field; std::getline(row, field, ',');) fields.push_back(field);
-    if (fields.size() != dimensions + 4)
-      throw fail(number, "expected " + std::to_string(dimensions + 4) + " fields, found " +
-                             std::to_string(fields.size()));
-    std::vector<double> point;
-    for (size_t d = 0; d < dimensions; ++d) {
-      const std::optional<double> value = parseNumberOption(fields[2 + d]);
-      if (!value) throw fail(number, "'" + fields[2 + d] + "' is not a number");
-      point.push_back(*value);
-    }
-    const std::string& label = fields[2 + dimensions];
-    if (label != "0" && label != "1")
-      throw fail(number, "the compatible column must be 0 or 1, not '" + label + "'");
-    samples.points.push_back(std::move(point));
-    samples.compatible.push_back(label == "1");
-  }
-  return samples;
+  return readSamplesCsv(readInputFile(path.string(), "samples file"), problem.columns,
+                        path.string());
 }
 
-std::string percent(double fraction) { return fixedDecimals(100.0 * fraction, 2) + " %"; }
+std::string percent(double fraction) { return formatFixed(100.0 * fraction, 2) + " %"; }
 
 int trainMain(int argc, char** argv) {
   cxxopts::Options options("scl sam train",
@@ -505,15 +309,14 @@ int trainMain(int argc, char** argv) {
   const int threads = threadsOption(*parsed);
   std::optional<LoadedProblem> loaded = loadProblem(*parsed);
   if (!loaded) return kExitInputError;
-  const SamProblem& problem = loaded->problem;
+  const SamProblem& problem = loaded->problem();
   const std::filesystem::path dir = loaded->outDir;
-  const Samples samples = readSamples(dir / "samples.csv", problem);
-  checkOutputsAgainstInputs({{"script", loaded->scriptPath}, {"problem", loaded->problemPath}},
+  const SamSamples samples = readSamples(dir / "samples.csv", problem);
+  checkOutputsAgainstInputs(loaded->inputPaths(),
                             {{"model.svm of --out", (dir / "model.svm").string()},
                              {"model.json of --out", (dir / "model.json").string()},
                              {"model.svg of --out", (dir / "model.svg").string()}});
-  int incompatible = 0;
-  for (bool label : samples.compatible) incompatible += label ? 0 : 1;
+  const int incompatible = samples.incompatibleCount();
 
   ThreadPool pool(threads);
   const auto start = std::chrono::steady_clock::now();
@@ -538,38 +341,22 @@ int trainMain(int argc, char** argv) {
     return kExitInputError;
   }
 
-  const CheckpointJson description = {{"format", kModelFormat},
-                                      {"version", 1},
-                                      {"columns", problem.columns},
-                                      {"states", problem.def.states.size()},
-                                      {"scale", exactJson(problem.sampler.scale)},
-                                      {"lower", exactJson(problem.sampler.lower)},
-                                      {"upper", exactJson(problem.sampler.upper)},
-                                      {"svm",
-                                       {{"cost", def.cost},
-                                        {"gamma", def.gamma},
-                                        {"compatible_weight", def.compatibleWeight},
-                                        {"incompatible_weight", def.incompatibleWeight}}},
-                                      {"samples", samples.points.size()},
-                                      {"incompatible", incompatible},
-                                      {"support_vectors", model->supportVectorCount()},
-                                      {"cross_validation",
-                                       {{"folds", folds},
-                                        {"accuracy", validation.accuracy()},
-                                        {"compatible_correct", validation.compatibleCorrect},
-                                        {"compatible_total", validation.compatibleTotal},
-                                        {"incompatible_correct", validation.incompatibleCorrect},
-                                        {"incompatible_total", validation.incompatibleTotal}}}};
-  SamPlotData plot = plotOf(problem, *model);
+  SamTraining training;
+  training.def = def;
+  training.folds = folds;
+  training.validation = validation;
+  training.samples = samples.points.size();
+  training.incompatible = incompatible;
+  SamPlotData plot = samPlotData(problem, *model);
   plot.points = samples.points;
   plot.compatible = samples.compatible;
   plot.focus = problem.sampler.start;
-  plot.title = "state-action model of " + loaded->problemPath + ": " +
+  plot.title = "state-action model of " + loaded->inputs.sources.problemFile + ": " +
                std::to_string(samples.points.size()) + " samples, " +
                std::to_string(model->supportVectorCount()) + " support vectors";
   OutputFiles outputs;
   outputs.add(dir / "model.svm", model->text());
-  outputs.add(dir / "model.json", description.dump(2) + "\n");
+  outputs.add(dir / "model.json", samModelDescription(problem, *model, training));
   outputs.add(dir / "model.svg", samSliceSvg(plot));
   outputs.write();
   std::printf("wrote %s, %s, %s\n", (dir / "model.svm").c_str(), (dir / "model.json").c_str(),
@@ -585,32 +372,15 @@ SamModel readModel(const LoadedProblem& loaded) {
   if (!std::filesystem::exists(dir / "model.json"))
     throw UsageError("no model: '" + (dir / "model.json").string() +
                      "' does not exist (scl sam train writes it; --out names its directory)");
-  const std::string descriptionText = readInputFile((dir / "model.json").string(), "model");
-  const CheckpointJson description = CheckpointJson::parse(descriptionText, nullptr, false);
-  if (description.is_discarded() || !description.is_object() ||
-      description.value("format", "") != kModelFormat)
-    throw InputFileError(kExitInputError,
-                         "'" + (dir / "model.json").string() +
-                             "' is not a model description written by scl sam train");
-  if (description.value("columns", std::vector<std::string>{}) != loaded.problem.columns)
-    throw InputFileError(kExitInputError,
-                         "the model in '" + dir.string() +
-                             "' was trained for other columns than this problem's; train it again "
-                             "(scl sam train)");
-  const std::string text = readInputFile((dir / "model.svm").string(), "model");
-  try {
-    return SamModel::fromText(text, loaded.problem.sampler.scale);
-  } catch (const std::runtime_error& error) {
-    throw InputFileError(kExitInputError,
-                         "'" + (dir / "model.svm").string() + "': " + error.what());
-  }
+  checkSamModelDescription(readInputFile((dir / "model.json").string(), "model"), loaded.problem(),
+                           dir);
+  return readSamModel(readInputFile((dir / "model.svm").string(), "model"), loaded.problem(), dir);
 }
 
 // `--state NAME=VALUE[,NAME=VALUE]`: one value per state of the problem.
 std::vector<double> parseState(const std::string& text, const SamProblem& problem) {
   std::vector<double> state(problem.def.states.size(), std::nan(""));
-  std::istringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) {
+  for (const std::string& item : splitCsvLine(text)) {
     const size_t equals = item.find('=');
     const std::string name = item.substr(0, equals);
     size_t index = state.size();
@@ -630,20 +400,6 @@ std::vector<double> parseState(const std::string& text, const SamProblem& proble
     if (std::isnan(state[i]))
       throw UsageError("--state '" + text + "' gives no value for '" + problem.columns[i] + "'");
   return state;
-}
-
-// The script of one queried action: its `@` numbers substituted (kept `@`), the state and
-// the problem's duration in the scene header.
-std::string queryScript(const LoadedProblem& loaded, const std::vector<double>& point) {
-  const SamProblem& problem = loaded.problem;
-  std::string source = substituteParameters(loaded.scriptSource, programAt(problem, point));
-  for (size_t i = 0; i < problem.def.states.size(); ++i)
-    if (problem.def.states[i].quantity == StateQuantity::ChairHeight)
-      source = withSceneArgument(source, "height", formatNumber(point[i]));
-  // The problem's run length, so that `scl run` judges the script as the query did.
-  if (problem.def.duration)
-    source = withSceneArgument(source, "duration", formatNumber(*problem.def.duration));
-  return source;
 }
 
 int queryMain(int argc, char** argv) {
@@ -688,14 +444,14 @@ int queryMain(int argc, char** argv) {
   const int threads = threadsOption(*parsed);
   std::optional<LoadedProblem> loaded = loadProblem(*parsed);
   if (!loaded) return kExitInputError;
-  const SamProblem& problem = loaded->problem;
+  const SamProblem& problem = loaded->problem();
   std::vector<std::vector<double>> states;
   for (const std::string& text : (*parsed)["state"].as<std::vector<std::string>>())
     states.push_back(parseState(text, problem));
   const SamModel model = readModel(*loaded);
 
   // The queries alone, timed together (the thesis's 831 ms for three).
-  const SamSpace space = spaceOf(problem);
+  const SamSpace space = samSpace(problem);
   const auto start = std::chrono::steady_clock::now();
   std::vector<SamQueryResult> results;
   results.reserve(states.size());
@@ -754,7 +510,7 @@ int queryMain(int argc, char** argv) {
     });
     for (size_t k = 0; k < points.size(); ++k) {
       const std::filesystem::path script = dir / ("action-" + std::to_string(k + 1) + ".scl");
-      outputs.add(script, queryScript(*loaded, points[k]));
+      outputs.add(script, samActionScript(loaded->inputs, points[k]));
       written.push_back(script.string());
       std::string verdict;
       if (simulate) {
@@ -772,18 +528,18 @@ int queryMain(int argc, char** argv) {
       }
       std::printf("  %zu. %s  (decision %s%s)%s\n", k + 1,
                   describePoint(problem, points[k], states0).c_str(),
-                  fixedDecimals(result.decisions[k], 3).c_str(),
+                  formatFixed(result.decisions[k], 3).c_str(),
                   result.predictedCompatible[k] ? "" : ", predicted incompatible", verdict.c_str());
     }
     std::string distances;
     for (size_t i = 0; i < points.size(); ++i)
       for (size_t j = i + 1; j < points.size(); ++j)
         distances += "  " + std::to_string(i + 1) + "-" + std::to_string(j + 1) + " " +
-                     fixedDecimals(scaledDistance(points[i], points[j], space.scale, states0,
+                     formatFixed(scaledDistance(points[i], points[j], space.scale, states0,
                                                   space.scale.size() - states0),
                                    2);
     if (!distances.empty()) std::printf("  pairwise distances (scaled):%s\n", distances.c_str());
-    SamPlotData plot = plotOf(problem, model);
+    SamPlotData plot = samPlotData(problem, model);
     plot.focus = points.front();
     plot.marked = points;
     plot.title = "query " + describePoint(problem, result.state) + ": " +
@@ -803,13 +559,22 @@ int queryMain(int argc, char** argv) {
   std::vector<NamedPath> outputPaths;
   outputPaths.reserve(written.size());
   for (const std::string& path : written) outputPaths.push_back({"output of --out", path});
-  checkOutputsAgainstInputs({{"script", loaded->scriptPath}, {"problem", loaded->problemPath}},
-                            outputPaths);
+  checkOutputsAgainstInputs(loaded->inputPaths(), outputPaths);
   for (const std::filesystem::path& dir : directories) createDirectory(dir);
   outputs.write();
   if (simulate) std::printf("\n%d of %d actions meet the mark\n", met, simulated);
   std::printf("wrote %zu files under %s\n", written.size(), loaded->outDir.c_str());
   return kExitOk;
+}
+
+// Runs a subcommand; the files' errors (optimize/sam/sam_files.h) end as every command's
+// input errors do: their message and their exit code.
+int withExitCode(int (*subcommand)(int, char**), int argc, char** argv) {
+  try {
+    return subcommand(argc, argv);
+  } catch (const OptimizeError& error) {
+    throw InputFileError(static_cast<ExitCode>(error.exitCode()), error.what());
+  }
 }
 
 }  // namespace
@@ -827,9 +592,9 @@ int sclSamMain(int argc, char** argv) {
         usage.c_str());
     return kExitOk;
   }
-  if (sub == "sample") return sampleMain(argc - 1, argv + 1);
-  if (sub == "train") return trainMain(argc - 1, argv + 1);
-  if (sub == "query") return queryMain(argc - 1, argv + 1);
+  if (sub == "sample") return withExitCode(sampleMain, argc - 1, argv + 1);
+  if (sub == "train") return withExitCode(trainMain, argc - 1, argv + 1);
+  if (sub == "query") return withExitCode(queryMain, argc - 1, argv + 1);
   throw UsageError("unknown subcommand '" + std::string(sub) + "'; " + usage);
 }
 

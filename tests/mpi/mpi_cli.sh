@@ -98,7 +98,7 @@ fault)
   [ "$(fingerprint whole)" = "$(fingerprint killed)" ] || fail "the resumed run differs"
   ;;
 sample)
-  files=("$source/optimize/sit-to-stand-sam.scl" "$source/optimize/sit-to-stand.problem")
+  files=("$source/scripts/optimize/sit-to-stand-sam.scl" "$source/scripts/optimize/sit-to-stand.problem")
   "$scl" sam sample "${files[@]}" --out one --generations 2 --threads 1 2> one.err
   "${mpi[@]}" -np 3 "$scl" sam sample "${files[@]}" --out three --generations 1 --threads 1 \
     2> three.err
@@ -109,7 +109,7 @@ sample)
   ;;
 docs)
   page=$source/docs/cluster.md
-  mkdir -p bin tree/optimize
+  mkdir -p bin tree/scripts/optimize
   ln -s "$scl" bin/scl
   # mpirun starts `scl` from PATH, as a user's would.
   cat > bin/mpirun <<SH
@@ -122,16 +122,16 @@ exec mpirun -np 2 "$@"
 SH
   chmod +x bin/mpirun bin/srun
   export PATH=$work/bin:$PATH
-  cp "$source"/optimize/kipup.scl "$source"/optimize/kipup.objective tree/optimize/
+  cp "$source"/scripts/optimize/kipup.scl "$source"/scripts/optimize/kipup.objective tree/scripts/optimize/
   cd tree
   run_doc() {
     grep -qxF "$1" "$page" || fail "docs/cluster.md does not show: $1"
     bash -c "$1" > /dev/null 2> doc.err || fail "$1: $(cat doc.err)"
   }
-  run_doc "mpirun -np 3 scl optimize optimize/kipup.scl optimize/kipup.objective --threads 1 --generations 2"
+  run_doc "mpirun -np 3 scl optimize scripts/optimize/kipup.scl scripts/optimize/kipup.objective --threads 1 --generations 2"
   grep -q "3 ranks x 1 thread" doc.err || fail "not 3 ranks: $(cat doc.err)"
-  run_doc "mpirun -np 3 scl optimize optimize/kipup.scl optimize/kipup.objective --threads 1 --generations 4 --resume"
-  [ "$(tail -1 optimize/kipup.opt/log.csv | cut -d, -f1)" = 4 ] || fail "the resumed run did not reach 4"
+  run_doc "mpirun -np 3 scl optimize scripts/optimize/kipup.scl scripts/optimize/kipup.objective --threads 1 --generations 4 --resume"
+  [ "$(tail -1 scripts/optimize/kipup.opt/log.csv | cut -d, -f1)" = 4 ] || fail "the resumed run did not reach 4"
   # The sbatch script, with 2 generations of 8 instead of 1000 of 64.
   sed -n '/^```bash$/,/^```$/p' "$page" | sed '1d;$d' |
     sed 's/--generations 1000/--generations 2/; s/--popsize 64/--popsize 8/' > kipup.sbatch

@@ -16,7 +16,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 /// Simulated seconds of a built-in objective when the script's scene gives no duration.
 constexpr double kDefaultDuration = 5.0;
 
-// "standing at the end": optimize/kipup-fast.objective's terms — the head high and no
+// "standing at the end": scripts/optimize/kipup-fast.objective's terms — the head high and no
 // body link down over the last second, the head above the standing threshold at the end,
 // a little energy.
 std::string standingObjective(double duration) {

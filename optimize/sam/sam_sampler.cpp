@@ -1,4 +1,4 @@
-#include "optimize/sam_sampler.h"
+#include "optimize/sam/sam_sampler.h"
 
 #include <algorithm>
 #include <cmath>

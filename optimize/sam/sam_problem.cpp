@@ -1,4 +1,4 @@
-#include "optimize/sam_problem.h"
+#include "optimize/sam/sam_problem.h"
 
 #include <stdexcept>
 

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "optimize/sam_model.h"
+#include "optimize/sam/sam_model.h"
 
 namespace scl {
 

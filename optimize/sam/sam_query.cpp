@@ -1,4 +1,4 @@
-#include "optimize/sam_query.h"
+#include "optimize/sam/sam_query.h"
 
 #include <algorithm>
 #include <cmath>

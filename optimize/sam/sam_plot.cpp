@@ -1,6 +1,6 @@
 // SVG slices of a state–action compatibility model (see sam_plot.h): layout, the
 // classifier's grid (shading and marching-squares boundary), points, axes and legend.
-#include "optimize/sam_plot.h"
+#include "optimize/sam/sam_plot.h"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "optimize/sam_model.h"
+#include "optimize/sam/sam_model.h"
 
 #include <libsvm/svm.h>
 #include <unistd.h>

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "optimize/sam_sampler.h"
+#include "optimize/sam/sam_sampler.h"
 #include "runtime/run_session.h"
 #include "scl/problem.h"
 #include "scl/program.h"
