@@ -144,6 +144,7 @@ std::vector<std::string> keyHelp() {
   size_t width = 0;
   for (const auto& [keys, help] : rows) width = std::max(width, columns(keys));
   std::vector<std::string> lines;
+  lines.reserve(rows.size());
   for (const auto& [keys, help] : rows)
     lines.push_back(keys + std::string(width + 2 - columns(keys), ' ') + std::string(help));
   return lines;
