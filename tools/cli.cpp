@@ -16,6 +16,31 @@
 
 namespace scl {
 
+std::optional<cxxopts::ParseResult> parseCommandLine(cxxopts::Options& options, int argc,
+                                                     char** argv, const CommandLineDef& def,
+                                                     const CommandLineReader& read) {
+  auto usageError = [&](const std::string& message) {
+    return UsageError(def.pointToHelp ? message + " (see '" + options.program() + " --help')"
+                                      : message);
+  };
+  try {
+    cxxopts::ParseResult parsed = options.parse(argc, argv);
+    if (parsed.count("help")) {
+      std::printf("%s\n", options.help(def.helpGroups).c_str());
+      if (!def.helpEpilogue.empty()) std::printf("%s\n", def.helpEpilogue.c_str());
+      return std::nullopt;
+    }
+    if (read) read(parsed);
+    if (!parsed.unmatched().empty())
+      throw std::invalid_argument("unexpected argument '" + parsed.unmatched()[0] + "'");
+    return parsed;
+  } catch (const cxxopts::exceptions::exception& error) {
+    throw usageError(error.what());
+  } catch (const std::invalid_argument& error) {
+    throw usageError(error.what());
+  }
+}
+
 std::string readInputFile(const std::string& path, std::string_view kind) {
   if (path.empty())
     throw InputFileError(kExitUsageError, "an empty path was given for the " + std::string(kind));

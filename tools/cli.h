@@ -1,7 +1,9 @@
 // What every subcommand of the `scl` program shares: the exit codes, the usage-error
-// exception, reading an input file and parsing option values.
+// exception, parsing the command line, reading an input file and parsing option values.
 #pragma once
 
+#include <cxxopts.hpp>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -43,6 +45,30 @@ class InputFileError : public std::runtime_error {
  private:
   ExitCode code_;
 };
+
+/// How parseCommandLine treats a subcommand's command line.
+struct CommandLineDef {
+  /// The option groups --help shows, in order; empty: every group.
+  std::vector<std::string> helpGroups;
+  /// A line --help prints after the options (the exit codes); empty: none.
+  std::string helpEpilogue;
+  /// Whether a usage error ends with " (see 'scl CMD --help')" (scl check's and fmt's
+  /// do not).
+  bool pointToHelp = true;
+};
+
+/// Reads and checks a parsed command line's values; throws UsageError (passed on as it
+/// is) or std::invalid_argument (made a usage error pointing to --help).
+using CommandLineReader = std::function<void(const cxxopts::ParseResult&)>;
+
+/// The one parser of a subcommand's command line: parses it with `options` (which has
+/// "h,help") and hands it to `read`. Returns nullopt after printing the help for
+/// -h/--help: the command is done (exit 0). Throws UsageError, "MESSAGE (see 'scl CMD
+/// --help')", on an unknown option, a malformed value, a std::invalid_argument from
+/// `read`, or an argument left over after `read` (which may report one its own way).
+std::optional<cxxopts::ParseResult> parseCommandLine(cxxopts::Options& options, int argc,
+                                                     char** argv, const CommandLineDef& def = {},
+                                                     const CommandLineReader& read = {});
 
 /// The commands' reader of input files (scripts, objectives, ...), through readWholeFile
 /// (base/files.h): the file's text, a UTF-8 byte-order mark dropped; a device, FIFO or

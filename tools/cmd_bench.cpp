@@ -318,21 +318,12 @@ int sclBenchMain(int argc, char** argv) {
   BenchDef bench;
   bool json = false;
   std::optional<std::string> script;
-  try {
-    cxxopts::ParseResult parsed = options.parse(argc, argv);
-    if (parsed.count("help")) {
-      std::printf("%s\n", options.help().c_str());
-      return 0;
-    }
-    if (!parsed.unmatched().empty())
-      throw cxxopts::exceptions::exception("unexpected argument '" + parsed.unmatched()[0] + "'");
+  auto read = [&](const cxxopts::ParseResult& parsed) {
     if (parsed.count("quick")) bench = BenchDef{1.0, 1.0, 1, 1 << 20};
     json = parsed.count("json") > 0;
     if (parsed.count("script")) script = parsed["script"].as<std::string>();
-  } catch (const cxxopts::exceptions::exception& error) {
-    std::fprintf(stderr, "scl bench: %s (see 'scl bench --help')\n", error.what());
-    return 2;
-  }
+  };
+  if (!parseCommandLine(options, argc, argv, {}, read)) return kExitOk;
 
   std::optional<std::filesystem::path> kipupPath =
       script ? std::optional<std::filesystem::path>(*script) : findScript("scripts/kipup.scl");

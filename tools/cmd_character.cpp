@@ -69,30 +69,20 @@ int sclCharacterMain(int argc, char** argv) {
   options.positional_help("[NAME|FILE]");
   CharacterOutput output = CharacterOutput::Text;
   std::string nameOrPath = "human";
-  try {
-    cxxopts::ParseResult parsed = options.parse(argc, argv);
-    if (parsed.count("help")) {
-      std::printf("%s\n", options.help().c_str());
-      return 0;
-    }
-    if (!parsed.unmatched().empty())
-      throw cxxopts::exceptions::exception("unexpected argument '" + parsed.unmatched()[0] + "'");
+  auto read = [&](const cxxopts::ParseResult& parsed) {
     if (parsed.count("character")) {
       const auto names = parsed["character"].as<std::vector<std::string>>();
       if (names.size() > 1)
-        throw cxxopts::exceptions::exception("unexpected argument '" + names[1] +
-                                             "': give one character");
+        throw std::invalid_argument("unexpected argument '" + names[1] + "': give one character");
       nameOrPath = names.front();
     }
     if (parsed.count("markdown") + parsed.count("svg") + parsed.count("file") > 1)
-      throw cxxopts::exceptions::exception("give one of --markdown, --svg and --file");
+      throw std::invalid_argument("give one of --markdown, --svg and --file");
     if (parsed.count("markdown")) output = CharacterOutput::Markdown;
     if (parsed.count("svg")) output = CharacterOutput::Svg;
     if (parsed.count("file")) output = CharacterOutput::File;
-  } catch (const cxxopts::exceptions::exception& error) {
-    std::fprintf(stderr, "scl character: %s (see 'scl character --help')\n", error.what());
-    return 2;
-  }
+  };
+  if (!parseCommandLine(options, argc, argv, {}, read)) return kExitOk;
   const CharacterLoad load = loadCharacter(nameOrPath);
   if (load.notFound) {
     std::fprintf(stderr, "scl character: %s\n", load.diagnostics.front().message.c_str());

@@ -21,8 +21,8 @@ namespace scl {
 
 namespace {
 
-// Parses the options; returns an exit code when the command is already done (help or a
-// usage error), nullopt to go on.
+// Parses the options; returns an exit code when the command is already done (help),
+// nullopt to go on. Throws UsageError.
 std::optional<int> parseOptions(cxxopts::Options& options, int argc, char** argv,
                                 std::vector<std::string>& files,
                                 std::optional<std::string>* character = nullptr,
@@ -40,19 +40,14 @@ std::optional<int> parseOptions(cxxopts::Options& options, int argc, char** argv
                           "stdout, for tools and CI annotations)",
                           cxxopts::value<std::string>()->default_value("text"), "text|json");
   options.parse_positional({"files"});
-  try {
-    auto result = options.parse(argc, argv);
-    if (result.count("help")) {
-      std::cout << options.help() << '\n';
-      return 0;
-    }
-    if (result.count("files")) files = result["files"].as<std::vector<std::string>>();
-    if (character && result.count("character")) *character = result["character"].as<std::string>();
-    if (format) *format = result["format"].as<std::string>();
-  } catch (const cxxopts::exceptions::exception& error) {
-    std::cerr << options.program() << ": " << error.what() << "\n";
-    return 2;
-  }
+  CommandLineDef def;
+  def.pointToHelp = false;
+  auto read = [&](const cxxopts::ParseResult& parsed) {
+    if (parsed.count("files")) files = parsed["files"].as<std::vector<std::string>>();
+    if (character && parsed.count("character")) *character = parsed["character"].as<std::string>();
+    if (format) *format = parsed["format"].as<std::string>();
+  };
+  if (!parseCommandLine(options, argc, argv, def, read)) return kExitOk;
   return std::nullopt;
 }
 

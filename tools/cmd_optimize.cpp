@@ -180,17 +180,7 @@ int sclOptimizeMain(int argc, char** argv) {
   OptimizeSettings settings;
   std::string scriptPath, objectivePath;
   std::optional<std::string> character;
-  try {
-    auto parsed = options.parse(argc, argv);
-    if (parsed.count("help")) {
-      std::printf("%s\n", options.help({""}).c_str());
-      std::printf(
-          "exit codes: 0 ok, 1 script or objective error, 2 usage error, 3 failure (e.g. "
-          "unwritable output)\n");
-      return 0;
-    }
-    if (!parsed.unmatched().empty())
-      throw std::invalid_argument("unexpected argument '" + parsed.unmatched()[0] + "'");
+  auto read = [&](const cxxopts::ParseResult& parsed) {
     if (!parsed.count("script") || !parsed.count("objective"))
       throw std::invalid_argument("expected a script and an objective file");
     scriptPath = parsed["script"].as<std::string>();
@@ -219,10 +209,13 @@ int sclOptimizeMain(int argc, char** argv) {
                           : std::filesystem::path(scriptPath).replace_extension(".opt");
     settings.resume = parsed.count("resume") > 0;
     if (parsed.count("character")) character = parsed["character"].as<std::string>();
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "scl optimize: %s (see 'scl optimize --help')\n", error.what());
-    return 2;
-  }
+  };
+  CommandLineDef def;
+  def.helpGroups = {""};
+  def.helpEpilogue =
+      "exit codes: 0 ok, 1 script or objective error, 2 usage error, 3 failure (e.g. "
+      "unwritable output)";
+  if (!parseCommandLine(options, argc, argv, def, read)) return kExitOk;
 
   const std::string scriptSource = readInputFile(scriptPath, "script");
   const std::string objectiveSource = readInputFile(objectivePath, "objective");

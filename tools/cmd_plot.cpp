@@ -192,16 +192,11 @@ int plotCommand(PlotRequest request) {
 
 int sclPlotMain(int argc, char** argv) {
   cxxopts::Options options = plotOptions();
-  try {
-    cxxopts::ParseResult parsed = options.parse(argc, argv);
-    if (parsed.count("help")) {
-      std::printf("%s\n", options.help().c_str());
-      return kExitOk;
-    }
-    return plotCommand(readRequest(parsed));
-  } catch (const cxxopts::exceptions::exception& error) {
-    return fail(kExitUsageError, std::string(error.what()) + " (see 'scl plot --help')");
-  }
+  PlotRequest request;
+  if (!parseCommandLine(options, argc, argv, {},
+                        [&](const cxxopts::ParseResult& parsed) { request = readRequest(parsed); }))
+    return kExitOk;
+  return plotCommand(request);
 }
 
 }  // namespace scl

@@ -259,18 +259,14 @@ int runCommand(const RunRequest& request) {
 
 int sclRunMain(int argc, char** argv) {
   cxxopts::Options options = runOptions();
-  try {
-    cxxopts::ParseResult parsed = options.parse(argc, argv);
-    if (parsed.count("help")) {
-      std::printf("%s\n", options.help(runHelpGroups()).c_str());
-      return kExitOk;
-    }
-    return runCommand(readRunRequest(parsed));
-  } catch (const cxxopts::exceptions::exception& error) {
-    return fail(kExitUsageError, std::string(error.what()) + " (see 'scl run --help')");
-  } catch (const UsageError& error) {
-    return fail(kExitUsageError, error.what());
-  }
+  CommandLineDef def;
+  def.helpGroups = runHelpGroups();
+  RunRequest request;
+  if (!parseCommandLine(options, argc, argv, def, [&](const cxxopts::ParseResult& parsed) {
+        request = readRunRequest(parsed);
+      }))
+    return kExitOk;
+  return runCommand(request);
 }
 
 }  // namespace scl

@@ -56,22 +56,12 @@ void addCommonOptions(cxxopts::Options& options) {
 
 // Parses the command line; nullopt after printing --help.
 std::optional<cxxopts::ParseResult> parseOptions(cxxopts::Options& options, int argc, char** argv,
-                                                 const std::string& command,
                                                  const char* exitCodes) {
-  try {
-    auto parsed = options.parse(argc, argv);
-    if (parsed.count("help")) {
-      std::printf("%s\n%s\n", options.help({""}).c_str(), exitCodes);
-      return std::nullopt;
-    }
-    if (!parsed.unmatched().empty())
-      throw std::invalid_argument("unexpected argument '" + parsed.unmatched()[0] + "'");
-    if (!parsed.count("script") || !parsed.count("problem"))
-      throw std::invalid_argument("expected a script and a problem file");
-    return parsed;
-  } catch (const std::exception& error) {
-    throw UsageError(std::string(error.what()) + " (see '" + command + " --help')");
-  }
+  return parseCommandLine(options, argc, argv, {{""}, exitCodes},
+                          [](const cxxopts::ParseResult& parsed) {
+                            if (!parsed.count("script") || !parsed.count("problem"))
+                              throw std::invalid_argument("expected a script and a problem file");
+                          });
 }
 
 // Reads and binds SCRIPT and PROBLEM; nullopt after printing their errors.
@@ -152,7 +142,7 @@ int sampleMain(int argc, char** argv) {
                              cxxopts::value<long>())(
       "resume", "continue the run checkpointed in the output directory (its seed wins)");
   const auto parsed = parseOptions(
-      options, argc, argv, "scl sam sample",
+      options, argc, argv,
       "exit codes: 0 ok, 1 script or problem error, 2 usage error, 3 failure (e.g. "
       "unwritable output), 130/143 interrupted (checkpoint.json and samples.csv keep every "
       "finished generation; --resume continues)");
@@ -294,7 +284,7 @@ int trainMain(int argc, char** argv) {
                                                     cxxopts::value<uint64_t>()->default_value("1"))(
       "threads", "threads training the folds (default: every core)", cxxopts::value<int>());
   const auto parsed = parseOptions(
-      options, argc, argv, "scl sam train",
+      options, argc, argv,
       "exit codes: 0 ok, 1 script, problem or samples error, 2 usage error, 3 failure");
   if (!parsed) return kExitOk;
   SamModelDef def;
@@ -425,7 +415,7 @@ int queryMain(int argc, char** argv) {
       "writes a filmstrip of each")("threads", "threads simulating (default: every core)",
                                     cxxopts::value<int>());
   const auto parsed =
-      parseOptions(options, argc, argv, "scl sam query",
+      parseOptions(options, argc, argv,
                    "exit codes: 0 ok, 1 script, problem or model error, 2 usage error, 3 failure");
   if (!parsed) return kExitOk;
   if (!parsed->count("state")) throw UsageError("expected --state NAME=VALUE");

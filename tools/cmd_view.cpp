@@ -102,18 +102,11 @@ int sclViewMain(int argc, char** argv) {
   options.parse_positional({"script"});
   ViewerDef def;
   std::optional<std::string> character;
-  try {
-    auto parsed = options.parse(argc, argv);
-    if (parsed.count("help")) {
-      std::cout << options.help({""}) << "\n";
-      return 0;
-    }
+  auto read = [&](const cxxopts::ParseResult& parsed) {
     if (parsed.count("frames"))
       throw std::invalid_argument(
           "'scl view' has no --frames: --headless-frames N renders N frames without a window "
           "('--frames T1,T2,...' is 'scl run''s, the filmstrip's times)");
-    if (!parsed.unmatched().empty())
-      throw std::invalid_argument("unexpected argument '" + parsed.unmatched()[0] + "'");
     if (!parsed.count("script")) throw std::invalid_argument("missing SCRIPT");
     def.script = parsed["script"].as<std::string>();
     if (parsed.count("character")) character = parsed["character"].as<std::string>();
@@ -169,10 +162,10 @@ int sclViewMain(int argc, char** argv) {
     def.printLayout = parsed.count("print-layout") > 0;
     if (def.writeBack && def.frames == 0)
       throw std::invalid_argument("--write-back is for --headless-frames (in the window: key w)");
-  } catch (const std::exception& error) {
-    std::cerr << "scl view: " << error.what() << " (see 'scl view --help')\n";
-    return 2;
-  }
+  };
+  CommandLineDef commandLine;
+  commandLine.helpGroups = {""};
+  if (!parseCommandLine(options, argc, argv, commandLine, read)) return kExitOk;
   readInputFile(def.script, "script");  // a missing file is a usage error before any window
   if (def.objective != "standing" && def.objective != "airborne")
     readInputFile(def.objective, "objective");

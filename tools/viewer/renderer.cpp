@@ -8,6 +8,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "tools/viewer/keys.h"
 #include "tools/viewer/link_geometry.h"
 
 namespace scl {
@@ -111,33 +112,6 @@ std::string firstLines(const std::string& text, int maxLines) {
 }
 
 }  // namespace
-
-const std::vector<std::string>& keyHelp() {
-  static const std::vector<std::string> lines = {
-      "space        pause / resume",
-      ".            advance one frame (1/60 s) while paused",
-      "-  +         slow motion / fast-forward (x1/16 .. x4)",
-      "r            restart from the initial state",
-      "c            on save: restart, or continue with the new controller",
-      "1 - 9        jump to phase N",
-      "p            plot panel on / off",
-      "j  J         plot the next / previous joint (or click a link)",
-      "left right , .   scrub back / forward one frame (1/60 s)",
-      "home  end    scrub to the oldest kept / back to the live run",
-      "enter        resume simulating from the scrubbed moment",
-      "bar drag     scrub through time (the bar under the scene)",
-      "t            @ slider panel (drag a slider: re-run from the start)",
-      "w            write the sliders' values back into the script",
-      "o            optimize the phase shown in the background (again: stop)",
-      "v            show the optimization's best (w writes it)",
-      "s            screenshot (PNG)",
-      "0            reset zoom and pan",
-      "wheel        zoom        right drag  pan",
-      "left drag    push a link (spring 500 N/m)",
-      "F1  ?        this help   q  Esc   quit",
-  };
-  return lines;
-}
 
 SceneRenderer::SceneRenderer(const RendererDef& def) : def_(def) {
   hasFont_ = loadFont(font_, def_.font);

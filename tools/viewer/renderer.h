@@ -86,9 +86,6 @@ struct DragView {
   double newtons = 0.0;
 };
 
-/// The keyboard help, one "key: action" per line.
-const std::vector<std::string>& keyHelp();
-
 class SceneRenderer {
  public:
   /// Loads the fonts (a stderr note when they are missing).

@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 
 #include "runtime/run_session.h"
 #include "tools/plot/plot_data.h"
@@ -91,7 +92,7 @@ class ViewerSession {
   /// Steps until the simulated time reaches `time` (to within half a step).
   void advanceTo(double time);
 
-  void setDrag(std::optional<DragState> drag) { drag_ = drag; }
+  void setDrag(std::optional<DragState> drag) { drag_ = std::move(drag); }
   const std::optional<DragState>& drag() const { return drag_; }
   /// The spring force of the drag in the last step, newtons (zero without a drag).
   const Vec2& dragForce() const { return dragForce_; }

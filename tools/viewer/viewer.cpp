@@ -17,6 +17,7 @@
 #include "tools/reload/hot_reload.h"
 #include "tools/viewer/camera.h"
 #include "tools/viewer/display_probe.h"
+#include "tools/viewer/keys.h"
 #include "tools/viewer/layout.h"
 #include "tools/viewer/phase_optimizer.h"
 #include "tools/viewer/plot_panel.h"
@@ -148,6 +149,28 @@ std::string checkPhaseName(const Program& program, const std::string& phase) {
   return unknownChoiceMessage("phase", phase, names);
 }
 
+// SFML's key as the key table names it (keys.h); kNone for a key that types a character.
+NamedKey namedKeyOf(sf::Keyboard::Key key) {
+  switch (key) {
+    case sf::Keyboard::Escape:
+      return NamedKey::kEscape;
+    case sf::Keyboard::F1:
+      return NamedKey::kF1;
+    case sf::Keyboard::Left:
+      return NamedKey::kLeft;
+    case sf::Keyboard::Right:
+      return NamedKey::kRight;
+    case sf::Keyboard::Home:
+      return NamedKey::kHome;
+    case sf::Keyboard::End:
+      return NamedKey::kEnd;
+    case sf::Keyboard::Enter:
+      return NamedKey::kEnter;
+    default:
+      return NamedKey::kNone;
+  }
+}
+
 class ViewerApp {
  public:
   ViewerApp(const ViewerDef& def, HotReloader reloader, std::unique_ptr<ViewerSession> session)
@@ -180,7 +203,8 @@ class ViewerApp {
   HudInfo hud() const;
   void note(std::string message);
   void handleEvent(const sf::Event& event, sf::RenderWindow& window);
-  void handleCharacter(char32_t character);
+  /// What a key does (keys.h); `character` is the key's, U'\0' for a named key.
+  void perform(ViewerAction action, char32_t character);
   void takeScreenshot();
   /// --print-layout: the regions and the visible sliders on stderr when they changed.
   void printLayout();
@@ -638,38 +662,15 @@ void ViewerApp::handleEvent(const sf::Event& event, sf::RenderWindow& window) {
       createCanvas(event.size.width, event.size.height);
       break;
     case sf::Event::KeyPressed:
-      switch (event.key.code) {
-        case sf::Keyboard::Escape:
-          quit_ = true;
-          break;
-        case sf::Keyboard::F1:
-          showHelp_ = !showHelp_;
-          break;
-        case sf::Keyboard::Left:
-          scrubBy(-1.0 / kFrameRate);
-          break;
-        case sf::Keyboard::Right:
-          if (scrub_)
-            scrubBy(1.0 / kFrameRate);
-          else if (paused_)
-            session_->advanceTo(session_->time() + 1.0 / kFrameRate);
-          break;
-        case sf::Keyboard::Home:
-          scrubTo(session_->historyStart());
-          break;
-        case sf::Keyboard::End:
-          scrub_.reset();
-          break;
-        case sf::Keyboard::Enter:
-          resumeFromScrub();
-          break;
-        default:
-          break;
-      }
+      if (const ViewerKeyBinding* binding = keyBindingOf(namedKeyOf(event.key.code)))
+        perform(binding->action, U'\0');
       break;
-    case sf::Event::TextEntered:
-      handleCharacter(static_cast<char32_t>(event.text.unicode));
+    case sf::Event::TextEntered: {
+      const auto character = static_cast<char32_t>(event.text.unicode);
+      if (const ViewerKeyBinding* binding = keyBindingOf(character))
+        perform(binding->action, character);
       break;
+    }
     case sf::Event::MouseWheelScrolled:
       if (showSliders_ &&
           layout_.sliders.contains(event.mouseWheelScroll.x, event.mouseWheelScroll.y)) {
@@ -739,9 +740,9 @@ bool ViewerApp::handleMousePress(const Vec2& screen, sf::Mouse::Button button) {
   return true;
 }
 
-void ViewerApp::handleCharacter(char32_t character) {
-  switch (character) {
-    case U' ':
+void ViewerApp::perform(ViewerAction action, char32_t character) {
+  switch (action) {
+    case ViewerAction::kPauseResume:
       if (scrub_) {  // resume from the moment shown
         resumeFromScrub();
         paused_ = false;
@@ -749,75 +750,80 @@ void ViewerApp::handleCharacter(char32_t character) {
       }
       paused_ = !paused_;
       break;
-    case U'p':
-      showPlots_ = !showPlots_;
-      updateLayout();
-      break;
-    case U'j':
-      cyclePlotJoint(1);
-      break;
-    case U'J':
-      cyclePlotJoint(-1);
-      break;
-    case U'.':
+    case ViewerAction::kStepForward:
       if (scrub_)
         scrubBy(1.0 / kFrameRate);
       else if (paused_)
         session_->advanceTo(session_->time() + 1.0 / kFrameRate);
       break;
-    case U',':
+    case ViewerAction::kStepBack:
       scrubBy(-1.0 / kFrameRate);
       break;
-    case U'-':
-    case U'_':
+    case ViewerAction::kScrubToOldest:
+      scrubTo(session_->historyStart());
+      break;
+    case ViewerAction::kBackToLive:
+      scrub_.reset();
+      break;
+    case ViewerAction::kResumeFromScrub:
+      resumeFromScrub();
+      break;
+    case ViewerAction::kTogglePlots:
+      showPlots_ = !showPlots_;
+      updateLayout();
+      break;
+    case ViewerAction::kNextPlotJoint:
+      cyclePlotJoint(1);
+      break;
+    case ViewerAction::kPreviousPlotJoint:
+      cyclePlotJoint(-1);
+      break;
+    case ViewerAction::kSlower:
       speed_ = std::max(kMinSpeed, speed_ / 2.0);
       break;
-    case U'+':
-    case U'=':
+    case ViewerAction::kFaster:
       speed_ = std::min(kMaxSpeed, speed_ * 2.0);
       break;
-    case U'r':
+    case ViewerAction::kRestart:
       restart();
       break;
-    case U'c':
+    case ViewerAction::kToggleContinueOnSave:
       continueOnReload_ = !continueOnReload_;
       note(continueOnReload_ ? "on save: continue from the current state with the new controller"
                              : "on save: restart from the initial state");
       break;
-    case U's':
-      takeScreenshot();
+    case ViewerAction::kJumpToPhase: {
+      const int phase = static_cast<int>(character - U'1');  // keys 1-9
+      resumeFromScrub();                                     // a jump from the moment shown
+      note(session_->jumpToPhase(phase) ? "jumped to phase " + std::to_string(phase + 1)
+                                        : "no phase " + std::to_string(phase + 1));
       break;
-    case U't':
+    }
+    case ViewerAction::kToggleSliders:
       showSliders_ = !showSliders_;
       updateLayout();
       if (showSliders_ && tuner_.sliders().empty()) note("the script has no @ numbers to tune");
       break;
-    case U'w':
+    case ViewerAction::kWriteBack:
       writeBack();
       break;
-    case U'o':
+    case ViewerAction::kToggleOptimizer:
       toggleOptimizer();
       break;
-    case U'v':
+    case ViewerAction::kShowBest:
       previewBest();
       break;
-    case U'0':
+    case ViewerAction::kScreenshot:
+      takeScreenshot();
+      break;
+    case ViewerAction::kResetView:
       camera_.resetView();
       break;
-    case U'?':
-    case U'h':
+    case ViewerAction::kToggleHelp:
       showHelp_ = !showHelp_;
       break;
-    case U'q':
+    case ViewerAction::kQuit:
       quit_ = true;
-      break;
-    default:
-      if (character >= U'1' && character <= U'9') {
-        int phase = static_cast<int>(character - U'1');
-        resumeFromScrub();  // a jump from the moment shown
-        note(session_->jumpToPhase(phase) ? "jumped to phase " + std::to_string(phase + 1)
-                                          : "no phase " + std::to_string(phase + 1));
-      }
       break;
   }
 }
