@@ -37,7 +37,10 @@ constexpr int kMaxPrecision = 40;
 
 }  // namespace
 
-std::string formatNumber(double value) { return convert(value, std::chars_format::fixed); }
+std::string formatNumber(double value) {
+  std::string text = convert(value, std::chars_format::fixed);
+  return text.size() <= kMaxFixedNumberLength ? text : convert(value);
+}
 
 std::optional<double> parseFiniteNumber(std::string_view text) {
   double value = 0.0;

@@ -6,14 +6,21 @@
 // - NaN is "nan" (never "-nan"), the infinities are "inf" and "-inf".
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace scl {
 
-/// The shortest text that reads back as the same double, never with an exponent:
-/// 0.1 -> "0.1", 1e-7 -> "0.0000001", 123456.5 -> "123456.5". For scripts and messages.
+/// Longer than any number a person writes out in full (17 significant digits a few places
+/// from the point); a longer fixed text is written with an exponent.
+inline constexpr size_t kMaxFixedNumberLength = 32;
+
+/// The shortest text that reads back as the same double, without an exponent unless that
+/// text would be longer than kMaxFixedNumberLength: 0.1 -> "0.1", 1e-7 -> "0.0000001",
+/// 123456.5 -> "123456.5", but 1e300 -> "1e+300" (not 301 digits) and 1e-40 -> "1e-40".
+/// For scripts and messages.
 std::string formatNumber(double value);
 
 /// The shortest text that reads back as the same double, with an exponent when that is

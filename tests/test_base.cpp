@@ -51,6 +51,10 @@ TEST_CASE("one formatter: -0, 1e-7, 123456.5, NaN and inf", "[base][format]") {
   CHECK(formatNumber(-kNan) == "nan");
   CHECK(formatNumber(kInf) == "inf");
   CHECK(formatNumber(-kInf) == "-inf");
+  // Huge and tiny: an exponent rather than hundreds of digits.
+  CHECK(formatNumber(1e300) == "1e+300");
+  CHECK(formatNumber(-1e-300) == "-1e-300");
+  CHECK(formatNumber(1e20) == "100000000000000000000");
 
   CHECK(formatExact(-0.0) == "0");
   CHECK(formatExact(1e-7) == "1e-07");
@@ -94,6 +98,7 @@ TEST_CASE("the round-trip formatters read back as the same double", "[base][form
     std::memcpy(&value, &pattern, sizeof value);
     if (!std::isfinite(value)) continue;
     CHECK(parse(formatNumber(value)) == value);
+    CHECK(formatNumber(value).size() <= kMaxFixedNumberLength);
     CHECK(parse(formatExact(value)) == value);
     CHECK(parse(formatSignificant(value, 17)) == value);
     ++checked;
