@@ -90,6 +90,9 @@ void checkOutputWritable(const std::string& option, const std::string& path) {
     return;  // a device or FIFO is written directly
   }
   const fs::path directory = target.parent_path();
+  if (fs::exists(directory, error) && !fs::is_directory(directory, error))
+    throw UsageError(option + " '" + path + "': '" + directory.string() +
+                     "' is a file, not a directory");
   if (!fs::is_directory(directory, error))
     throw UsageError(option + " '" + path + "': directory '" + directory.string() +
                      "' does not exist (create it first)");

@@ -91,9 +91,8 @@ int sclCharacterMain(int argc, char** argv) {
   if (!load.diagnostics.empty())
     std::fputs(renderDiagnostics(load.diagnostics, "").c_str(), stderr);
   if (!load.ok()) return kExitInputError;
-  if (printExactly(render(output, *load.character, nameOrPath))) return 0;
-  std::fprintf(stderr, "scl character: cannot write the output\n");
-  return 3;
+  // A failed write is reported once, by main's check of standard output (with the reason).
+  return printExactly(render(output, *load.character, nameOrPath)) ? kExitOk : kExitFailure;
 }
 
 }  // namespace scl

@@ -526,8 +526,8 @@ int queryMain(int argc, char** argv) {
       for (size_t j = i + 1; j < points.size(); ++j)
         distances += "  " + std::to_string(i + 1) + "-" + std::to_string(j + 1) + " " +
                      formatFixed(scaledDistance(points[i], points[j], space.scale, states0,
-                                                  space.scale.size() - states0),
-                                   2);
+                                                space.scale.size() - states0),
+                                 2);
     if (!distances.empty()) std::printf("  pairwise distances (scaled):%s\n", distances.c_str());
     SamPlotData plot = samPlotData(problem, model);
     plot.focus = points.front();

@@ -117,7 +117,7 @@ int main(int argc, char** argv) {
   std::string_view name = argv[1];
   if (name == "--help" || name == "-h" || name == "help") {
     printUsage(stdout);
-    return 0;
+    return flushStandardStreams("--help") ? 0 : scl::kExitFailure;
   }
   if (name == "--version") name = "version";
   for (const Subcommand& command : kSubcommands)

@@ -141,7 +141,7 @@ std::string samplingCheckpointText(const SamInputs& inputs, const SamplingState&
 SamplingState readSamplingCheckpoint(const SamInputs& inputs, const std::filesystem::path& outDir) {
   const std::filesystem::path path = samplingCheckpointPath(outDir);
   const FileRead file = readWholeFile(path);
-  if (!file) throw OptimizeError(kFailure, "checkpoint " + file.error);
+  if (!file) throw OptimizeError(kUsageError, "checkpoint " + file.error);
   const CheckpointJson checkpoint = CheckpointJson::parse(file.text, nullptr, false);
   const auto malformed = [&](const std::string& why) {
     return OptimizeError(kFailure, "malformed checkpoint '" + path.string() + "': " + why);
