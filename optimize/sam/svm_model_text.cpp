@@ -140,8 +140,8 @@ int64_t checkHeader(ModelLines& lines) {
   const int64_t first = labels.integer("a label", kIncompatibleLabel, kCompatibleLabel);
   const int64_t second = labels.integer("a label", kIncompatibleLabel, kCompatibleLabel);
   labels.expectEnd();
-  if (first * second != kCompatibleLabel * kIncompatibleLabel)
-    lines.fail("the labels must be 1 and -1 (compatible and incompatible)");
+  const bool bothClasses = first != second && first != 0 && second != 0;  // 1 and -1
+  if (!bothClasses) lines.fail("the labels must be 1 and -1 (compatible and incompatible)");
   Words counts = headerLine(lines, "nr_sv");
   const int64_t sum = counts.integer("nr_sv", 0, kIntMax) + counts.integer("nr_sv", 0, kIntMax);
   counts.expectEnd();
