@@ -28,6 +28,18 @@ std::vector<std::string> splitCsvLine(std::string_view line) {
   return fields;
 }
 
+size_t countCsvFields(std::string_view line) {
+  size_t fields = 1;
+  bool quoted = false;
+  for (const char c : line) {
+    if (c == '"')
+      quoted = !quoted;  // a doubled quote toggles twice
+    else if (c == ',' && !quoted)
+      ++fields;
+  }
+  return fields;
+}
+
 std::string quoteCsvField(std::string_view text) {
   std::string quoted = "\"";
   for (char c : text) {

@@ -12,6 +12,10 @@ namespace scl {
 /// file) dropped. An empty line is one empty field.
 std::vector<std::string> splitCsvLine(std::string_view line);
 
+/// How many fields splitCsvLine(line) returns, counted without building them: a reader
+/// refuses a line of millions of fields before allocating one string per field.
+size_t countCsvFields(std::string_view line);
+
 /// `text` as one CSV field in double quotes, a quote in it doubled.
 std::string quoteCsvField(std::string_view text);
 

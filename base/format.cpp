@@ -50,6 +50,17 @@ std::optional<double> parseFiniteNumber(std::string_view text) {
   return value;
 }
 
+std::string quoteForMessage(std::string_view text) {
+  if (text.size() <= kMaxQuotedLength) return "'" + std::string(text) + "'";
+  size_t cut = kMaxQuotedLength;
+  const auto continuesCharacter = [&](size_t i) {
+    return (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80;
+  };
+  while (cut > 0 && continuesCharacter(cut)) --cut;
+  return "'" + std::string(text.substr(0, cut)) + "\u2026' (" + std::to_string(text.size()) +
+         " bytes)";
+}
+
 std::string formatExact(double value) { return convert(value); }
 
 std::string formatFixed(double value, int decimals) {

@@ -38,6 +38,14 @@ std::string formatTrimmed(double value, int decimals);
 /// formatSignificant(1234.5, 3) -> "1.23e+03", (0.25, 3) -> "0.25".
 std::string formatSignificant(double value, int digits);
 
+/// The most bytes of user input a message quotes (a line of a file, a field, a value).
+inline constexpr size_t kMaxQuotedLength = 80;
+
+/// `text` in single quotes for a message, cut to kMaxQuotedLength bytes (never inside a
+/// UTF-8 character) with its size when longer: "'abc'", "'1234...…' (104857600 bytes)".
+/// A 100 MB field or number is never echoed whole.
+std::string quoteForMessage(std::string_view text);
+
 /// A finite number written in full (`12`, `-0.5`, `1e-3`: what formatNumber writes and
 /// more), else nullopt: text around it, NaN and infinities are no number.
 std::optional<double> parseFiniteNumber(std::string_view text);

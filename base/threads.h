@@ -9,6 +9,10 @@ namespace scl {
 /// The machine's cores as the standard library reports them (at least 1).
 int hardwareCores();
 
+/// The most threads per core a command runs when more are asked for (--threads): beyond
+/// that they only cost memory and switching.
+inline constexpr int kMaxThreadsPerCore = 4;
+
 /// The thread-count rule's inputs.
 struct ThreadCountDef {
   /// Threads asked for (count); 0 or less: `defaultThreads`.

@@ -20,6 +20,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/format.h"
+
 namespace scl {
 
 /// Ordered, so that a checkpoint reads in the order it was written (format tag first).
@@ -86,10 +88,16 @@ inline double exactDouble(const CheckpointJson& value) {
   throw std::runtime_error("expected a number (or \"inf\", \"-inf\", \"nan\")");
 }
 
+/// Larger than any count a run reaches, and exact as a double (2^53).
+inline constexpr int64_t kMaxCheckpointCount = int64_t{1} << 53;
+
 /// Reads the members of one JSON object with type and range checks. Errors are
 /// std::runtime_error naming the member by its path ("missing 'distribution.C'").
 class CheckpointFields {
  public:
+  /// What finite() requires of a number's sign.
+  enum class Sign { Any, NotNegative, Positive };
+
   /// `path`: how errors name the object ("" at the top, "log[3]" for an element, ...).
   CheckpointFields(const CheckpointJson& object, std::string path)
       : object_(object), path_(std::move(path)) {
@@ -104,6 +112,7 @@ class CheckpointFields {
   }
   CheckpointFields object(const char* key) const { return {at(key), name(key)}; }
 
+  /// Any double exactJson() writes, the infinities and NaN included.
   double number(const char* key) const {
     const CheckpointJson& value = at(key);
     try {
@@ -112,9 +121,20 @@ class CheckpointFields {
       fail("'" + name(key) + "': " + error.what());
     }
   }
-  /// An integer in [lowest, highest].
-  int64_t integer(const char* key, int64_t lowest = std::numeric_limits<int64_t>::min(),
-                  int64_t highest = std::numeric_limits<int64_t>::max()) const {
+  /// A finite number, of the given sign.
+  double finite(const char* key, Sign sign = Sign::Any) const {
+    const double value = number(key);
+    if (!std::isfinite(value) || (sign == Sign::Positive && !(value > 0)) ||
+        (sign == Sign::NotNegative && !(value >= 0)))
+      fail("'" + name(key) + "' must be a " +
+           (sign == Sign::Positive      ? "positive "
+            : sign == Sign::NotNegative ? "non-negative "
+                                        : "") +
+           "finite number, not " + formatNumber(value));
+    return value;
+  }
+  /// An integer in [lowest, highest], both named when it is not.
+  int64_t integer(const char* key, int64_t lowest, int64_t highest) const {
     const CheckpointJson& value = at(key);
     const bool fits = value.is_number_integer() &&
                       !(value.is_number_unsigned() && value.get<uint64_t>() > uint64_t(INT64_MAX));
@@ -122,6 +142,16 @@ class CheckpointFields {
       fail("'" + name(key) + "' must be an integer from " + std::to_string(lowest) + " to " +
            std::to_string(highest));
     return value.get<int64_t>();
+  }
+  /// A count of things done (evaluations, NaN fitness values), from 0.
+  int64_t count(const char* key) const { return integer(key, 0, kMaxCheckpointCount); }
+  /// Throws unless "version" is `supported` (the one version this scl reads).
+  void requireVersion(int64_t supported) const {
+    const CheckpointJson& value = at("version");
+    const std::string reads = " (this scl reads version " + std::to_string(supported) + ")";
+    if (!value.is_number_integer()) fail("'" + name("version") + "' must be an integer" + reads);
+    if (value.dump() != std::to_string(supported))
+      fail("unsupported version " + value.dump() + reads);
   }
   /// An unsigned 64-bit integer (seeds, generator words), kept exact by nlohmann.
   uint64_t word(const char* key) const { return word(at(key), name(key)); }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "base/format.h"
 #include "optimize/checkpoint_json.h"
 #include "optimize/thread_pool.h"
 
@@ -87,7 +88,9 @@ Cmaes::Cmaes(const CmaesDef& def) : def_(def), random_(def.seed) {
           "sigmas must be empty or have one entry per parameter");
   for (double s : def.sigmas) require(std::isfinite(s) && s > 0, "sigmas must be positive");
   require(std::isfinite(def.sigma) && def.sigma > 0, "sigma must be positive");
-  require(def.populationSize == 0 || def.populationSize >= 2, "populationSize must be 0 or >= 2");
+  require(def.populationSize == 0 ||
+              (def.populationSize >= 2 && def.populationSize <= kMaxPopulationSize),
+          "populationSize must be 0 or from 2 to 100000");
   require(def.lower.empty() || def.lower.size() == def.mean.size(),
           "lower must be empty or have one entry per parameter");
   require(def.upper.empty() || def.upper.size() == def.mean.size(),
@@ -394,15 +397,16 @@ constexpr int kIntMax = std::numeric_limits<int>::max();
 CmaesStop stopNamed(const std::string& name) {
   for (int i = 0; i <= static_cast<int>(CmaesStop::NoEffectCoord); ++i)
     if (name == toString(static_cast<CmaesStop>(i))) return static_cast<CmaesStop>(i);
-  CheckpointFields::fail("unknown stop reason '" + name + "'");
+  CheckpointFields::fail("unknown stop reason " + quoteForMessage(name));
 }
 
-CmaesDef readDefinition(const CheckpointFields& d) {
+CmaesDef readDefinition(const CheckpointFields& d, int dimension) {
   CmaesDef def;
-  def.mean = d.numbers("mean");
+  // Sized before anything n x n is allocated: a mean of a million numbers is refused here.
+  def.mean = d.numbers("mean", dimension);
   def.sigmas = d.numbers("sigmas");
   def.sigma = d.number("sigma");
-  def.populationSize = static_cast<int>(d.integer("population_size", 0, kIntMax));
+  def.populationSize = static_cast<int>(d.integer("population_size", 0, kMaxPopulationSize));
   def.seed = d.word("seed");
   def.lower = d.numbers("lower");
   def.upper = d.numbers("upper");
@@ -410,10 +414,10 @@ CmaesDef readDefinition(const CheckpointFields& d) {
   def.tolX = d.number("tol_x");
   def.maxCondition = d.number("max_condition");
   def.stopFitness = d.number("stop_fitness");
-  def.maxEvaluations = d.integer("max_evaluations", 0);
+  def.maxEvaluations = d.count("max_evaluations");
   def.maxGenerations = static_cast<int>(d.integer("max_generations", 0, kIntMax));
   def.restarts = static_cast<int>(d.integer("restarts", 0, kIntMax));
-  def.restartPopulationFactor = d.number("restart_population_factor");
+  def.restartPopulationFactor = d.finite("restart_population_factor");
   return def;
 }
 
@@ -475,16 +479,39 @@ CheckpointJson Cmaes::serialize() const {
   };
 }
 
-Cmaes Cmaes::deserialize(const CheckpointJson& state) {
+// A step size or covariance CMA-ES never produces would be sampled from as it is: refused.
+void Cmaes::checkDistribution() const {
+  const auto fail = [](const std::string& what) {
+    CheckpointFields::fail("'distribution." + what);
+  };
+  if (!std::isfinite(sigma_) || !(sigma_ > 0))
+    fail("sigma' must be a positive finite number, not " + formatNumber(sigma_));
+  if (!mean_.allFinite() || !pc_.allFinite() || !ps_.allFinite() || !B_.allFinite())
+    fail("mean', 'pc', 'ps' and 'B' must be finite");
+  if (!D_.allFinite() || !(D_.array() > 0).all()) fail("D' must be positive and finite");
+  // Symmetric with a positive diagonal and |C_ij| <= sqrt(C_ii C_jj): what every
+  // covariance is (a positive-definite check short of a factorization).
+  constexpr double kTolerance = 1e-9;
+  for (int i = 0; i < n_; ++i) {
+    if (!std::isfinite(C_(i, i)) || !(C_(i, i) > 0)) fail("C' must have a positive diagonal");
+    for (int j = 0; j < i; ++j) {
+      const double bound = std::sqrt(C_(i, i) * C_(j, j)) * (1 + kTolerance);
+      if (!std::isfinite(C_(i, j)) || std::abs(C_(i, j) - C_(j, i)) > kTolerance * bound ||
+          std::abs(C_(i, j)) > bound)
+        fail("C' is no covariance (row " + std::to_string(i) + ", column " + std::to_string(j) +
+             ")");
+    }
+  }
+}
+
+Cmaes Cmaes::deserialize(const CheckpointJson& state, int dimension) {
   try {
     const CheckpointFields top(state, "");
     if (top.text("format") != kCheckpointFormat)
       CheckpointFields::fail("format is not '" + std::string(kCheckpointFormat) + "'");
-    if (const int64_t version = top.integer("version"); version != kCheckpointVersion)
-      CheckpointFields::fail("unsupported version " + std::to_string(version) +
-                             " (this scl reads " + std::to_string(kCheckpointVersion) + ")");
+    top.requireVersion(kCheckpointVersion);
     Cmaes cmaes = [&] {
-      const CmaesDef def = readDefinition(top.object("definition"));
+      const CmaesDef def = readDefinition(top.object("definition"), dimension);
       try {
         return Cmaes(def);
       } catch (const std::invalid_argument& error) {
@@ -497,12 +524,13 @@ Cmaes Cmaes::deserialize(const CheckpointJson& state) {
     cmaes.run_ = static_cast<int>(counters.integer("run", 0, kIntMax));
     cmaes.generation_ = static_cast<int>(counters.integer("generation", 0, kIntMax));
     cmaes.runGeneration_ = static_cast<int>(counters.integer("run_generation", 0, kIntMax));
-    cmaes.evaluations_ = counters.integer("evaluations", 0);
-    cmaes.nanCount_ = counters.integer("nan_count", 0);
+    cmaes.evaluations_ = counters.count("evaluations");
+    cmaes.nanCount_ = counters.count("nan_count");
     cmaes.stop_ = stopNamed(top.text("stop"));
 
     const CheckpointFields distribution = top.object("distribution");
-    cmaes.setStrategyParameters(static_cast<int>(distribution.integer("lambda", 2, 100'000'000)));
+    cmaes.setStrategyParameters(
+        static_cast<int>(distribution.integer("lambda", 2, kMaxPopulationSize)));
     cmaes.mean_ = distribution.vector("mean", n);
     cmaes.sigma_ = distribution.number("sigma");
     cmaes.C_ = distribution.matrix("C", n);
@@ -525,7 +553,7 @@ Cmaes Cmaes::deserialize(const CheckpointJson& state) {
     if (!cmaes.best_.x.empty() && cmaes.best_.x.size() != static_cast<size_t>(n))
       CheckpointFields::fail("'best.x' must be empty or have " + std::to_string(n) + " elements");
     cmaes.best_.fitness = best.number("fitness");
-    cmaes.best_.evaluation = best.integer("evaluation", 0);
+    cmaes.best_.evaluation = best.count("evaluation");
 
     const CheckpointFields random = top.object("random");
     RandomState rng;
@@ -534,6 +562,7 @@ Cmaes Cmaes::deserialize(const CheckpointJson& state) {
     rng.spareNormal = random.number("spare_normal");
     rng.hasSpareNormal = random.flag("has_spare_normal");
     cmaes.random_.setState(rng);
+    if (cmaes.stop_ == CmaesStop::None) cmaes.checkDistribution();
     return cmaes;
   } catch (const std::runtime_error& error) {
     throw std::runtime_error(std::string("Cmaes checkpoint: ") + error.what());

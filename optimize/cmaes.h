@@ -46,6 +46,10 @@ enum class CmaesStop {
 /// Short name of a stop reason ("tolfun", "maxevals", ...).
 const char* toString(CmaesStop stop);
 
+/// The most candidates per generation (count): far above the objectives' 10000, far below
+/// what would exhaust memory (the samples are n x lambda doubles).
+inline constexpr int kMaxPopulationSize = 100'000;
+
 /// Definition of a CMA-ES run. Only `mean` is required.
 struct CmaesDef {
   /// Start point (parameter units); its size is the dimension n.
@@ -54,7 +58,7 @@ struct CmaesDef {
   std::vector<double> sigmas;
   /// Initial global step size (dimensionless, multiplies `sigmas`).
   double sigma = 1.0;
-  /// Candidates per generation lambda; 0: 4 + floor(3 ln n).
+  /// Candidates per generation lambda (at most kMaxPopulationSize); 0: 4 + floor(3 ln n).
   int populationSize = 0;
   /// Seed of the random generator.
   uint64_t seed = 1;
@@ -137,12 +141,16 @@ class Cmaes {
   /// as unsigned 64-bit integers. Only between tell() and ask(); throws std::logic_error
   /// else. Needs <nlohmann/json.hpp> where the result is used.
   nlohmann::ordered_json serialize() const;
-  /// Restores a serialize()d state; the run continues bit-identically. Throws
-  /// std::runtime_error ("Cmaes checkpoint: missing 'distribution.C'", ...) for a
-  /// malformed or inconsistent state.
-  static Cmaes deserialize(const nlohmann::ordered_json& state);
+  /// Restores a serialize()d state of `dimension` parameters; the run continues
+  /// bit-identically. Throws std::runtime_error ("Cmaes checkpoint: missing
+  /// 'distribution.C'", ...) for a malformed or inconsistent state: another dimension
+  /// (checked before anything of its size is allocated), a population above
+  /// kMaxPopulationSize, and for a run not stopped a step size or covariance CMA-ES never
+  /// produces (not finite, not positive, not symmetric).
+  static Cmaes deserialize(const nlohmann::ordered_json& state, int dimension);
 
  private:
+  void checkDistribution() const;
   void setStrategyParameters(int lambda);
   void startRun();
   void updateEigen();

@@ -90,15 +90,28 @@ GenerationRecord readRecord(const CheckpointFields& fields, size_t parameterCoun
   constexpr int kIntMax = std::numeric_limits<int>::max();
   GenerationRecord record;
   record.generation = static_cast<int>(fields.integer("generation", 1, kIntMax));
-  record.evaluations = fields.integer("evaluations", 0);
+  record.evaluations = fields.count("evaluations");
   record.best = fields.number("best");
   record.generationBest = fields.number("generation_best");
   record.mean = fields.number("mean");
   record.sigma = fields.number("sigma");
   record.infeasible = static_cast<int>(fields.integer("infeasible", 0, kIntMax));
-  record.wallTime = fields.number("wall_time");
+  record.wallTime = fields.finite("wall_time", CheckpointFields::Sign::NotNegative);
   record.bestParameters = fields.numbers("best_parameters", static_cast<int64_t>(parameterCount));
   return record;
+}
+
+// The log holds one record per generation told, numbered from 1: a log emptied or cut, or
+// a generation counter rewound, would lose history from log.csv or number it twice.
+void checkLogMatches(const std::vector<GenerationRecord>& log, int generation) {
+  if (log.size() != static_cast<size_t>(generation))
+    CheckpointFields::fail("'log' holds " + std::to_string(log.size()) +
+                           " generations, 'cmaes.counters.generation' says " +
+                           std::to_string(generation));
+  for (size_t i = 0; i < log.size(); ++i)
+    if (log[i].generation != static_cast<int>(i) + 1)
+      CheckpointFields::fail("'log[" + std::to_string(i) + "].generation' is " +
+                             std::to_string(log[i].generation) + ", not " + std::to_string(i + 1));
 }
 
 std::string readCheckpointText(const std::filesystem::path& path) {
@@ -317,6 +330,9 @@ CheckpointJson readCheckpoint(const std::filesystem::path& path) {
       throw OptimizeError(3, "truncated checkpoint '" + path.string() + "'");
     throw OptimizeError(3, "malformed checkpoint '" + path.string() + "': not JSON (byte " +
                                std::to_string(error.byte) + ")");
+  } catch (const CheckpointJson::out_of_range&) {  // its what() holds the whole number
+    throw OptimizeError(
+        3, "malformed checkpoint '" + path.string() + "': a number beyond the range of a double");
   }
 }
 
@@ -333,22 +349,19 @@ Cmaes resumeCheckpoint(const OptimizationProblem& problem, const OptimizeSetting
     throw OptimizeError(3, "'" + path.string() + "' is no scl optimize checkpoint");
   try {
     const CheckpointFields fields(checkpoint, "");
-    if (const int64_t version = fields.integer("version"); version != kCheckpointVersion)
-      throw malformed("unsupported version " + std::to_string(version) + " (this scl reads " +
-                      std::to_string(kCheckpointVersion) + ")");
+    fields.requireVersion(kCheckpointVersion);
     if (fields.text("sources") != sourcesHash(problem.scriptSource, problem.objectiveSource))
       throw OptimizeError(
           2, "the checkpoint in '" + settings.outDir.string() +
                  "' was made for a different script or objective; resume with the same files");
     checkCharacter(checkpoint, *problem.program.character, settings);
-    priorWallTime = fields.number("wall_time");
+    priorWallTime = fields.finite("wall_time", CheckpointFields::Sign::NotNegative);
     const CheckpointJson& records = fields.array("log");
     for (size_t i = 0; i < records.size(); ++i)
       log.push_back(readRecord(CheckpointFields(records[i], "log[" + std::to_string(i) + "]"),
                                problem.initial.size()));
-    Cmaes cmaes = Cmaes::deserialize(fields.at("cmaes"));
-    if (cmaes.dimension() != static_cast<int>(problem.initial.size()))
-      throw OptimizeError(2, "the checkpoint has a different number of parameters");
+    Cmaes cmaes = Cmaes::deserialize(fields.at("cmaes"), static_cast<int>(problem.initial.size()));
+    checkLogMatches(log, cmaes.generation());
     return cmaes;
   } catch (const OptimizeError&) {
     throw;

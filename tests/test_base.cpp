@@ -221,6 +221,19 @@ TEST_CASE("one CSV splitter: RFC 4180 quotes", "[base][csv]") {
   CHECK(splitCsvLine("a,b\r") == Fields{"a", "b"});
   CHECK(quoteCsvField("say \"hi\", then go") == "\"say \"\"hi\"\", then go\"");
   CHECK(splitCsvLine(quoteCsvField("a,\"b\"") + ",c") == Fields{"a,\"b\"", "c"});
+  for (const char* line : {"a,b,c", "", ",,", "1,\"two, three\",4", "\"say \"\"hi\"\"\",x",
+                           "\"\",\"\"", "a,b\r", "x\"y,z\"w,v"})
+    CHECK(countCsvFields(line) == splitCsvLine(line).size());
+}
+
+TEST_CASE("user input in messages is quoted, cut at 80 bytes", "[base][format]") {
+  CHECK(quoteForMessage("abc") == "'abc'");
+  CHECK(quoteForMessage(std::string(80, 'x')) == "'" + std::string(80, 'x') + "'");
+  CHECK(quoteForMessage(std::string(100'000'000, '7')) ==
+        "'" + std::string(80, '7') + "\u2026' (100000000 bytes)");
+  // Never inside a UTF-8 character: "é" is two bytes, the 80th would be its first.
+  CHECK(quoteForMessage(std::string(79, 'x') + "\u00e9" + std::string(10, 'y')) ==
+        "'" + std::string(79, 'x') + "\u2026' (91 bytes)");
 }
 
 // A request, a default, a cap per core and the cores.

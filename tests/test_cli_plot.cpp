@@ -75,6 +75,22 @@ TEST_CASE("scl plot: bad input gets clear messages and the documented exit codes
   CHECK(fields.exitCode == 1);
   CHECK_THAT(fields.err, Catch::Contains("line 3:"));
   CHECK(runScl("plot " + shellQuote(trajectory) + " --duration 1").exitCode == 2);
+  // A header of two million fields is counted and refused, not split into strings.
+  writeText(notTrajectory, "time" + std::string(2'000'000, ',') + "\n");
+  const auto wide = runScl("plot " + shellQuote(notTrajectory));
+  CHECK(wide.exitCode == 1);
+  CHECK_THAT(wide.err, Catch::Contains("line 1: 2000001 columns, more than a trajectory CSV has "
+                                       "(at most 1000)"));
+  // A field of a megabyte is quoted by its first 80 bytes.
+  std::string longField = readText(trajectory);
+  const size_t row = longField.find('\n') + 1;
+  longField.insert(row, std::string(1 << 20, '7') + "x");
+  writeText(notTrajectory, longField);
+  const auto quoted = runScl("plot " + shellQuote(notTrajectory));
+  CHECK(quoted.exitCode == 1);
+  CHECK_THAT(quoted.err, Catch::Contains("column 'time' is not a number ('777"));
+  CHECK_THAT(quoted.err, Catch::Contains(" bytes))"));
+  CHECK(quoted.err.size() < 400);
 
   // Times so large that a tick step is below their spacing (1e17 s, 16 s apart): the axis
   // once stepped t += step forever. It ends, and draws.

@@ -93,6 +93,12 @@ TEST_CASE("scl sam sample: labelled points, the same for any thread count", "[cl
   const auto two = runScl(common + " --threads 2 --out " + shellQuote(dir / "two"));
   REQUIRE(two.exitCode == 0);
   CHECK(readText(dir.path() / "two" / "samples.csv") == samples);
+  // --threads beyond 4 per core is capped with a warning, as scl optimize does.
+  const auto many = runScl(common + " --threads 10000 --out " + shellQuote(dir / "many"));
+  REQUIRE(many.exitCode == 0);
+  CHECK_THAT(many.err, Catch::Contains("scl sam sample: warning: --threads 10000 is more than 4 "
+                                       "per core"));
+  CHECK(readText(dir.path() / "many" / "samples.csv") == samples);
   // Another seed samples other points.
   const auto other = runScl(common + " --seed 2 --threads 2 --out " + shellQuote(dir / "other"));
   REQUIRE(other.exitCode == 0);
@@ -241,7 +247,10 @@ TEST_CASE("scl sam train and query: a model, its figures and the queried scripts
 
   fs::create_directories(dir.path() / "model");
   writeText(dir.path() / "model" / "samples.csv", syntheticSamples(1200));
-  const auto trained = runScl("sam train " + files);
+  // --threads beyond 4 per core is capped with a warning, as scl optimize does.
+  const auto trained = runScl("sam train " + files + " --threads 10000");
+  CHECK_THAT(trained.err, Catch::Contains("scl sam train: warning: --threads 10000 is more than "
+                                          "4 per core"));
   INFO(trained.err);
   REQUIRE(trained.exitCode == 0);
   CHECK_THAT(trained.out, Catch::Contains("1200 points"));
@@ -256,9 +265,11 @@ TEST_CASE("scl sam train and query: a model, its figures and the queried scripts
   CHECK_THAT(figure, Catch::Contains("lean.pd.shoulders"));
 
   const auto queried =
-      runScl("sam query " + files + " --state height=0.6 --state height=0.16 --count 2 --simulate");
+      runScl("sam query " + files +
+             " --state height=0.6 --state height=0.16 --count 2 --simulate --threads 10000");
   INFO(queried.out);
   REQUIRE(queried.exitCode == 0);
+  CHECK_THAT(queried.err, Catch::Contains("scl sam query: warning: --threads 10000"));
   CHECK_THAT(queried.out, Catch::Contains("2 queries in"));
   CHECK_THAT(queried.out, Catch::Contains("pairwise distances"));
   // No compatible sample below 0.2 m: the query says the model extrapolates there.

@@ -90,7 +90,8 @@ std::string serialized(const Cmaes& cmaes) { return cmaes.serialize().dump(); }
 
 // Through text, as a checkpoint file holds it.
 Cmaes deserialized(const std::string& text) {
-  return Cmaes::deserialize(nlohmann::ordered_json::parse(text));
+  const nlohmann::ordered_json state = nlohmann::ordered_json::parse(text);
+  return Cmaes::deserialize(state, static_cast<int>(state["definition"]["mean"].size()));
 }
 
 // Runs `generations` generations of ask/tell on the objective.
@@ -381,12 +382,12 @@ TEST_CASE("CMA-ES checkpoints resume bit-identically", "[cmaes]") {
     Cmaes pending(def);
     pending.ask();
     CHECK_THROWS_AS(pending.serialize(), std::logic_error);
-    CHECK_THROWS_AS(Cmaes::deserialize("not a checkpoint"), std::runtime_error);  // a string
+    CHECK_THROWS_AS(Cmaes::deserialize("not a checkpoint", 7), std::runtime_error);  // a string
     const auto rejects = [&](const auto& edit, const std::string& message) {
       nlohmann::ordered_json state = nlohmann::ordered_json::parse(checkpoint);
       edit(state);
-      CHECK_THROWS_AS(Cmaes::deserialize(state), std::runtime_error);
-      CHECK_THROWS_WITH(Cmaes::deserialize(state), Catch::Contains(message));
+      CHECK_THROWS_AS(Cmaes::deserialize(state, 7), std::runtime_error);
+      CHECK_THROWS_WITH(Cmaes::deserialize(state, 7), Catch::Contains(message));
     };
     using Json = nlohmann::ordered_json;
     rejects([](Json& s) { s.erase("random"); }, "missing 'random'");
@@ -401,6 +402,33 @@ TEST_CASE("CMA-ES checkpoints resume bit-identically", "[cmaes]") {
     rejects([](Json& s) { s["counters"]["generation"] = 1.5; }, "'counters.generation' must be");
     rejects([](Json& s) { s["stop"] = "bored"; }, "unknown stop reason 'bored'");
     rejects([](Json& s) { s["definition"]["sigma"] = 0; }, "sigma must be positive");
+    // A state CMA-ES never produces, refused naming the field.
+    for (const Json& sigma : {Json("nan"), Json("inf"), Json(-1.0), Json(0.0)})
+      rejects([&](Json& s) { s["distribution"]["sigma"] = sigma; },
+              "'distribution.sigma' must be a positive finite number, not ");
+    rejects(
+        [](Json& s) {
+          for (Json& row : s["distribution"]["C"])
+            for (Json& value : row) value = "nan";
+        },
+        "'distribution.C' must have a positive diagonal");
+    rejects([](Json& s) { s["distribution"]["C"][0][1] = 1e6; },
+            "'distribution.C' is no covariance");
+    rejects([](Json& s) { s["definition"]["population_size"] = 200000; },
+            "'definition.population_size' must be an integer from 0 to 100000");
+    rejects([](Json& s) { s["distribution"]["lambda"] = 1000000000; },
+            "'distribution.lambda' must be an integer from 2 to 100000");
+    rejects([](Json& s) { s["version"] = "2"; },
+            "'version' must be an integer (this scl reads version 2)");
+    rejects([](Json& s) { s["stop"] = std::string(1 << 20, 'x'); }, "(1048576 bytes)");
+    // Another dimension is refused before anything n x n is allocated.
+    nlohmann::ordered_json state = nlohmann::ordered_json::parse(checkpoint);
+    CHECK_THROWS_WITH(Cmaes::deserialize(state, 5),
+                      Catch::Contains("'definition.mean' must have 5 elements, not 7"));
+    // A stopped run's distribution is not used again: it is read as it is.
+    state["stop"] = "tolx";
+    state["distribution"]["sigma"] = 0;
+    CHECK(Cmaes::deserialize(state, 7).stopped());
   }
 }
 

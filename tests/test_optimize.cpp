@@ -378,6 +378,37 @@ TEST_CASE("malformed and old checkpoints give clear errors", "[optimize]") {
         Error{3, "malformed checkpoint '" + path +
                      "': Cmaes checkpoint: 'best.fitness': expected a number (or \"inf\", "
                      "\"-inf\", \"nan\")"});
+  // Edits that resumed with exit 0 (the history lost from log.csv, a run 1e9 wide).
+  const auto edit = [&](const auto& change) {
+    nlohmann::ordered_json json = nlohmann::ordered_json::parse(good);
+    change(json);
+    return errorWith(json.dump());
+  };
+  using Json = nlohmann::ordered_json;
+  const std::string malformed = "malformed checkpoint '" + path + "': ";
+  CHECK(edit([](Json& c) { c["log"] = Json::array(); }) ==
+        Error{3, malformed + "'log' holds 0 generations, 'cmaes.counters.generation' says 1"});
+  CHECK(edit([](Json& c) { c["cmaes"]["counters"]["generation"] = 0; }) ==
+        Error{3, malformed + "'log' holds 1 generations, 'cmaes.counters.generation' says 0"});
+  CHECK(edit([](Json& c) {
+          c["log"].push_back(c["log"][0]);
+          c["cmaes"]["counters"]["generation"] = 2;
+        }) == Error{3, malformed + "'log[1].generation' is 1, not 2"});
+  CHECK(edit([](Json& c) { c["wall_time"] = "nan"; }) ==
+        Error{3, malformed + "'wall_time' must be a non-negative finite number, not nan"});
+  CHECK(edit([](Json& c) { c["version"] = "2"; }) ==
+        Error{3, malformed + "'version' must be an integer (this scl reads version 2)"});
+  CHECK(edit([](Json& c) { c["cmaes"]["distribution"]["sigma"] = "inf"; }) ==
+        Error{3, malformed +
+                     "Cmaes checkpoint: 'distribution.sigma' must be a positive finite number, "
+                     "not inf"});
+  CHECK(edit([](Json& c) { c["cmaes"]["definition"]["population_size"] = 1000000000; }) ==
+        Error{3, malformed + "Cmaes checkpoint: 'definition.population_size' must be an integer "
+                             "from 0 to 100000"});
+  // A number of a million digits: refused, not echoed.
+  std::string huge = good;
+  huge.replace(huge.find("\"wall_time\":") + 12, 1, std::string(1 << 20, '9') + ",\"x\":0");
+  CHECK(errorWith(huge) == Error{3, malformed + "a number beyond the range of a double"});
   CHECK(errorWith(good).first == 0);
 
   // A run of an older scl: checkpoint.txt is not ignored, with --resume or without.

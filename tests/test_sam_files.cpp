@@ -87,6 +87,12 @@ TEST_CASE("sam files: a malformed samples.csv names its line", "[sam]") {
   CHECK(read(header + "0,1,0.4,3,2,0\n").first ==
         "s.csv:2: the compatible column must be 0 or 1, not '2'");
   CHECK(read(header).first.empty());
+  // A field of a megabyte is quoted by its first 80 bytes; a line of a million fields is
+  // counted, not split.
+  CHECK(read(header + "0,1,0.4," + std::string(1 << 20, '7') + "x,1,0\n").first ==
+        "s.csv:2: '" + std::string(80, '7') + "\u2026' (1048577 bytes) is not a number");
+  CHECK(read(header + std::string(1 << 20, ',') + "\n").first ==
+        "s.csv:2: expected 6 fields, found 1048577");
 }
 
 TEST_CASE("sam files: the sampling checkpoint reads back exactly, for its inputs only", "[sam]") {
@@ -126,6 +132,23 @@ TEST_CASE("sam files: the sampling checkpoint reads back exactly, for its inputs
   CHECK(malformed == "malformed checkpoint '" + scl::samplingCheckpointPath(dir.path()).string() +
                          "': not an scl sam sample checkpoint");
   CHECK(malformedCode == 3);
+
+  // Fields a run never writes are refused, naming the field.
+  const auto refusal = [&](const auto& edit) {
+    nlohmann::ordered_json json = nlohmann::ordered_json::parse(text);
+    edit(json);
+    scl::writeFileAtomically(scl::samplingCheckpointPath(dir.path()), json.dump());
+    return failure([&] { scl::readSamplingCheckpoint(inputs, dir.path()); }).first;
+  };
+  using Json = nlohmann::ordered_json;
+  CHECK_THAT(refusal([](Json& c) { c["wall_time"] = "nan"; }),
+             Catch::EndsWith("'wall_time' must be a non-negative finite number, not nan"));
+  CHECK_THAT(refusal([](Json& c) { c["version"] = "1"; }),
+             Catch::EndsWith("'version' must be an integer (this scl reads version 1)"));
+  CHECK_THAT(refusal([](Json& c) { c["points"][0][2] = 7; }),
+             Catch::EndsWith("'points[0][2]' must be an integer from 0 to 1"));
+  CHECK_THAT(refusal([](Json& c) { c["points"][0][0] = 1e300; }),
+             Catch::EndsWith("'points[0][0]' must be an integer from 0 to 2147483647"));
 }
 
 TEST_CASE("sam files: model.json is checked against the problem's columns", "[sam]") {

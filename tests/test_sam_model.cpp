@@ -188,3 +188,59 @@ TEST_CASE("sam query: a situation where nothing works, and bad requests", "[sam]
   none.count = 0;
   CHECK_THROWS_AS(scl::samQuery(model, space, {0.5}, none), std::invalid_argument);
 }
+
+TEST_CASE("sam model: an edited or truncated model file is refused before libsvm reads it",
+          "[sam][model]") {
+  const Data train = sample(300, 10);
+  const std::string text = SamModel::train(train.points, train.labels, kScale).text();
+  // `text` with the line that begins with `key` replaced by `line` ("" removes it).
+  const auto replaced = [&](const std::string& key, const std::string& line) {
+    const size_t at = text.find("\n" + key) + 1;
+    const size_t end = text.find('\n', at) + 1;
+    return text.substr(0, at) + (line.empty() ? "" : line + "\n") + text.substr(end);
+  };
+  const auto refusal = [&](const std::string& edited) -> std::string {
+    try {
+      SamModel::fromText(edited, kScale);
+    } catch (const std::runtime_error& error) {
+      return error.what();
+    }
+    return "";
+  };
+  REQUIRE(refusal(text).empty());
+  const std::string total = text.substr(text.find("total_sv ") + 9);
+  const int supportVectors = std::stoi(total);
+  // The six edits that once crashed `scl sam query`, and a file cut in half.
+  CHECK(refusal(replaced("label", "")) ==
+        "line 7: expected the 'label' line, found 'nr_sv " +
+            text.substr(text.find("nr_sv ") + 6, text.find("\nSV") - text.find("nr_sv ") - 6) +
+            "'");
+  CHECK(refusal(replaced("rho", "rho nan")) == "line 6: rho must be a finite number, not 'nan'");
+  const size_t firstVector = text.find("\nSV\n") + 4;
+  std::string nanValue = text;
+  nanValue.replace(nanValue.find("1:", firstVector), 2, "1:nan ");
+  CHECK_THAT(refusal(nanValue), Catch::StartsWith("line 10: the value of '1:nan"));
+  CHECK(refusal(replaced("nr_class", "nr_class 100000000")) ==
+        "line 4: nr_class (a two-class model) must be an integer from 2 to 2, not '100000000'");
+  CHECK(refusal(replaced("total_sv", "total_sv 1000000000")) == "line 8: the nr_sv counts sum to " +
+                                                                    std::to_string(supportVectors) +
+                                                                    ", not total_sv 1000000000");
+  CHECK(refusal(replaced("nr_sv", "nr_sv 3000 29")) ==
+        "line 8: the nr_sv counts sum to 3029, not total_sv " + std::to_string(supportVectors));
+  CHECK_THAT(refusal(text.substr(0, text.size() / 2)), Catch::Contains("(truncated?)"));
+  // Cut at a line's end, with a line too many, a coordinate beyond the problem's.
+  const std::string withoutLast = text.substr(0, text.rfind('\n', text.size() - 2) + 1);
+  CHECK(refusal(withoutLast) == "the file ends after " + std::to_string(supportVectors - 1) +
+                                    " of total_sv " + std::to_string(supportVectors) +
+                                    " support vectors (truncated?)");
+  CHECK_THAT(refusal(text + "1 1:0.5\n"), Catch::Contains("more support vectors than total_sv"));
+  CHECK_THAT(refusal(text.substr(0, text.size() - 1) + "4:0.5\n"),
+             Catch::Contains("at most the problem's 3 dimensions"));
+  CHECK_THAT(refusal(replaced("label", "label 1 1")),
+             Catch::Contains("the labels must be 1 and -1"));
+  CHECK_THAT(refusal(replaced("gamma", "gamma -4")), Catch::Contains("gamma must be positive"));
+  // A 1 MB number is quoted by its first 80 bytes.
+  const std::string huge = refusal(replaced("rho", "rho " + std::string(1 << 20, '7') + "x"));
+  CHECK_THAT(huge, Catch::Contains("(1048577 bytes)"));
+  CHECK(huge.size() < 200);
+}

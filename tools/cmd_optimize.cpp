@@ -237,7 +237,8 @@ int sclOptimizeMain(int argc, char** argv) {
 
   // More threads than a few per core only cost memory and switching: cap them.
   if (settings.threads > 0) {
-    const ThreadCount capped = chooseThreadCount({.requested = settings.threads, .maxPerCore = 4});
+    const ThreadCount capped =
+        chooseThreadCount({.requested = settings.threads, .maxPerCore = kMaxThreadsPerCore});
     if (!capped.warning.empty())
       std::fprintf(stderr, "scl optimize: warning: %s\n", capped.warning.c_str());
     settings.threads = capped.threads;

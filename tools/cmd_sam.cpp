@@ -16,6 +16,7 @@
 
 #include "base/csv.h"
 #include "base/format.h"
+#include "base/threads.h"
 #include "optimize/optimizer.h"
 #include "optimize/sam/sam_files.h"
 #include "optimize/sam/sam_inputs.h"
@@ -80,11 +81,17 @@ std::optional<LoadedProblem> loadProblem(const cxxopts::ParseResult& parsed) {
   return LoadedProblem{std::move(*made.inputs), outDir};
 }
 
-int threadsOption(const cxxopts::ParseResult& parsed) {
+// --threads, capped by the one thread rule with the warning scl optimize gives; 0 when
+// not given (the default: every core).
+int threadsOption(const cxxopts::ParseResult& parsed, const char* command) {
   if (!parsed.count("threads")) return 0;
   const int threads = parsed["threads"].as<int>();
   if (threads < 1) throw UsageError("--threads must be at least 1");
-  return threads;
+  const ThreadCount capped =
+      chooseThreadCount({.requested = threads, .maxPerCore = kMaxThreadsPerCore});
+  if (!capped.warning.empty())
+    std::fprintf(stderr, "%s: warning: %s\n", command, capped.warning.c_str());
+  return capped.threads;
 }
 
 void createDirectory(const std::filesystem::path& dir) {
@@ -153,7 +160,7 @@ int sampleMain(int argc, char** argv) {
                               ? std::numeric_limits<int>::max()
                               : (*parsed)["generations"].as<int>();
   if (generations < 1) throw UsageError("--generations must be at least 1");
-  const int threads = threadsOption(*parsed);
+  const int threads = threadsOption(*parsed, "scl sam sample");
   const bool resume = parsed->count("resume") > 0;
   std::optional<LoadedProblem> loaded = loadProblem(*parsed);
   if (!loaded) return kExitInputError;
@@ -296,7 +303,7 @@ int trainMain(int argc, char** argv) {
       throw UsageError("--cost, --gamma and --incompatible-weight must be positive");
   const int folds = (*parsed)["folds"].as<int>();
   if (folds < 2) throw UsageError("--folds must be at least 2");
-  const int threads = threadsOption(*parsed);
+  const int threads = threadsOption(*parsed, "scl sam train");
   std::optional<LoadedProblem> loaded = loadProblem(*parsed);
   if (!loaded) return kExitInputError;
   const SamProblem& problem = loaded->problem();
@@ -431,7 +438,7 @@ int queryMain(int argc, char** argv) {
   if (!(def.clearance >= 0.0) || !std::isfinite(def.clearance))
     throw UsageError("--clearance must be a number of at least 0");
   const bool simulate = parsed->count("simulate") > 0;
-  const int threads = threadsOption(*parsed);
+  const int threads = threadsOption(*parsed, "scl sam query");
   std::optional<LoadedProblem> loaded = loadProblem(*parsed);
   if (!loaded) return kExitInputError;
   const SamProblem& problem = loaded->problem();

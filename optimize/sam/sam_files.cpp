@@ -1,6 +1,7 @@
 #include "optimize/sam/sam_files.h"
 
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <sstream>
 
@@ -45,13 +46,28 @@ bool describesColumns(const CheckpointJson& description, const std::vector<std::
   return true;
 }
 
-SamPoint checkpointPoint(const CheckpointJson& row) {
+// Element `index` of `row` (named `name` in errors), an integer in [0, highest].
+int rowInteger(const CheckpointJson& row, size_t index, int highest, const std::string& name) {
+  const CheckpointJson& value = row[index];
+  if (!value.is_number_integer() || value.get<int64_t>() < 0 || value.get<int64_t>() > highest)
+    CheckpointFields::fail("'" + name + "[" + std::to_string(index) +
+                           "]' must be an integer from 0 to " + std::to_string(highest));
+  return value.get<int>();
+}
+
+// One element of "points": path, generation, label (0 or 1), objective, coordinates.
+SamPoint checkpointPoint(const CheckpointJson& row, const std::string& name) {
+  constexpr int kIntMax = std::numeric_limits<int>::max();
   SamPoint point;
-  point.path = row[0].get<int>();
-  point.generation = row[1].get<int>();
-  point.compatible = row[2].get<int>() != 0;
+  point.path = rowInteger(row, 0, kIntMax, name);
+  point.generation = rowInteger(row, 1, kIntMax, name);
+  point.compatible = rowInteger(row, 2, 1, name) != 0;
   point.objective = exactDouble(row[3]);
-  for (size_t d = 4; d < row.size(); ++d) point.point.push_back(exactDouble(row[d]));
+  for (size_t d = 4; d < row.size(); ++d) {
+    point.point.push_back(exactDouble(row[d]));
+    if (!std::isfinite(point.point.back()))
+      CheckpointFields::fail("'" + name + "[" + std::to_string(d) + "]' must be finite");
+  }
   return point;
 }
 
@@ -92,19 +108,21 @@ SamSamples readSamplesCsv(std::string_view text, const std::vector<std::string>&
   const size_t dimensions = columns.size();
   for (int number = 2; std::getline(in, line); ++number) {
     if (line.empty()) continue;
-    const std::vector<std::string> fields = splitCsvLine(line);
-    if (fields.size() != dimensions + 4)
+    // Counted first: a line of millions of fields is refused before it is split.
+    const size_t fieldCount = countCsvFields(line);
+    if (fieldCount != dimensions + 4)
       throw fail(number, "expected " + std::to_string(dimensions + 4) + " fields, found " +
-                             std::to_string(fields.size()));
+                             std::to_string(fieldCount));
+    const std::vector<std::string> fields = splitCsvLine(line);
     std::vector<double> point;
     for (size_t d = 0; d < dimensions; ++d) {
       const std::optional<double> value = parseFiniteNumber(fields[2 + d]);
-      if (!value) throw fail(number, "'" + fields[2 + d] + "' is not a number");
+      if (!value) throw fail(number, quoteForMessage(fields[2 + d]) + " is not a number");
       point.push_back(*value);
     }
     const std::string& label = fields[2 + dimensions];
     if (label != "0" && label != "1")
-      throw fail(number, "the compatible column must be 0 or 1, not '" + label + "'");
+      throw fail(number, "the compatible column must be 0 or 1, not " + quoteForMessage(label));
     samples.points.push_back(std::move(point));
     samples.compatible.push_back(label == "1");
   }
@@ -152,9 +170,7 @@ SamplingState readSamplingCheckpoint(const SamInputs& inputs, const std::filesys
   SamplingState state;
   try {
     const CheckpointFields fields(checkpoint, "");
-    if (fields.integer("version") != kCheckpointVersion)
-      throw malformed("unsupported version (this scl reads " + std::to_string(kCheckpointVersion) +
-                      ")");
+    fields.requireVersion(kCheckpointVersion);
     if (fields.text("sources") !=
         sourcesHash(inputs.sources.scriptSource, inputs.sources.problemSource))
       throw OptimizeError(kUsageError, "the checkpoint in '" + outDir.string() +
@@ -165,14 +181,14 @@ SamplingState readSamplingCheckpoint(const SamInputs& inputs, const std::filesys
       throw OptimizeError(kUsageError, "the checkpoint in '" + outDir.string() +
                                            "' was made with another character");
     state.seed = fields.word("seed");
-    state.wallTime = fields.number("wall_time");
+    state.wallTime = fields.finite("wall_time", CheckpointFields::Sign::NotNegative);
     const size_t width = 4 + inputs.problem.columns.size();
     const CheckpointJson& rows = fields.array("points");
     for (size_t i = 0; i < rows.size(); ++i) {
       if (!rows[i].is_array() || rows[i].size() != width)
         throw malformed("points[" + std::to_string(i) + "] must have " + std::to_string(width) +
                         " values");
-      state.points.push_back(checkpointPoint(rows[i]));
+      state.points.push_back(checkpointPoint(rows[i], "points[" + std::to_string(i) + "]"));
     }
     SamSamplerDef def = inputs.problem.sampler;
     def.seed = state.seed;

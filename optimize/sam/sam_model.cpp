@@ -15,6 +15,7 @@
 
 #include "base/files.h"
 #include "optimize/random.h"
+#include "optimize/sam/svm_model_text.h"
 #include "optimize/thread_pool.h"
 
 namespace scl {
@@ -167,10 +168,8 @@ SamModel SamModel::train(const std::vector<std::vector<double>>& points,
 }
 
 SamModel SamModel::fromText(const std::string& text, const std::vector<double>& scale) {
-  // libsvm reports what it cannot read on stderr itself: the usual mistakes (not a model
-  // file at all, another kind of model) are caught here first.
-  if (text.rfind("svm_type c_svc\nkernel_type rbf\n", 0) != 0)
-    throw std::runtime_error("not a two-class RBF model of libsvm (as scl sam train writes)");
+  // libsvm's loader trusts what it reads: the text is checked completely first.
+  checkSvmModelText(text, scale.size());
   TemporaryFile file;
   {
     std::ofstream out(file.path(), std::ios::binary);
@@ -181,15 +180,7 @@ SamModel SamModel::fromText(const std::string& text, const std::vector<double>& 
   impl->scale = scale;
   impl->model = svm_load_model(file.path().c_str());
   if (!impl->model) throw std::runtime_error("not a libsvm model");
-  const svm_model& model = *impl->model;
-  if (model.param.svm_type != C_SVC || model.param.kernel_type != RBF || model.nr_class != 2)
-    throw std::runtime_error("not a two-class RBF model (as scl sam train writes)");
-  for (int i = 0; i < model.l; ++i)
-    for (const svm_node* node = model.SV[i]; node->index != -1; ++node)
-      if (node->index < 1 || node->index > static_cast<int>(scale.size()))
-        throw std::runtime_error("a support vector has a coordinate beyond the problem's " +
-                                 std::to_string(scale.size()));
-  impl->sign = model.label[0] == kCompatibleLabel ? 1.0 : -1.0;
+  impl->sign = impl->model->label[0] == kCompatibleLabel ? 1.0 : -1.0;
   impl->prepareDecision();
   return SamModel(std::move(impl));
 }

@@ -38,7 +38,7 @@ class SamModel {
                         const std::vector<bool>& compatible, const std::vector<double>& scale,
                         const SamModelDef& def = {});
   /// Reads a model written by text(); throws std::runtime_error when it is not one, or not
-  /// one of `scale.size()` dimensions.
+  /// one of `scale.size()` dimensions (checkSvmModelText, before libsvm reads it).
   static SamModel fromText(const std::string& text, const std::vector<double>& scale);
 
   SamModel(SamModel&&) noexcept;

@@ -137,9 +137,7 @@ SamSampler::SamSampler(SamSamplerDef def, const nlohmann::ordered_json& state)
       throw std::runtime_error("'sampler.best' must hold a point of " + std::to_string(dimensions) +
                                " numbers per path");
     for (size_t d = 0; d < dimensions; ++d) best_[m][d] = exactDouble(best[m][d]);
-    cmaes_[m] = std::make_unique<Cmaes>(Cmaes::deserialize(paths[m]));
-    if (cmaes_[m]->dimension() != static_cast<int>(dimensions))
-      throw std::runtime_error("'sampler.paths' has a path of another dimension");
+    cmaes_[m] = std::make_unique<Cmaes>(Cmaes::deserialize(paths[m], static_cast<int>(dimensions)));
   }
 }
 

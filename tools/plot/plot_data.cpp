@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "base/csv.h"
+#include "base/format.h"
 #include "runtime/metrics.h"
 
 namespace scl {
@@ -160,8 +161,8 @@ class CsvColumns {
   size_t operator()(const std::string& name) const {
     const auto found = index_.find(name);
     if (found == index_.end())
-      throw std::invalid_argument("line 1: no column '" + name +
-                                  "' (not a trajectory CSV of 'scl run --out')");
+      throw std::invalid_argument("line 1: no column " + quoteForMessage(name) +
+                                  " (not a trajectory CSV of 'scl run --out')");
     return found->second;
   }
 
@@ -169,13 +170,18 @@ class CsvColumns {
   std::unordered_map<std::string, size_t> index_;
 };
 
+// Far more than `scl run --out`'s columns (time, phase, root, centre of mass and three per
+// joint or link), far fewer than a runaway line's.
+constexpr size_t kMaxTrajectoryColumns = 1000;
+
 double parseField(const std::string& field, int line, const std::string& column) {
   double value = 0.0;
   const char* end = field.data() + field.size();
   const auto [ptr, error] = std::from_chars(field.data(), end, value);
   if (error != std::errc() || ptr != end || !std::isfinite(value))
-    throw std::invalid_argument("line " + std::to_string(line) + ": column '" + column +
-                                "' is not a number ('" + field + "')");
+    throw std::invalid_argument("line " + std::to_string(line) + ": column " +
+                                quoteForMessage(column) + " is not a number (" +
+                                quoteForMessage(field) + ")");
   return value;
 }
 
@@ -194,6 +200,12 @@ PlotData readTrajectoryCsv(std::string_view text, const Character& character) {
   };
   std::string_view line;
   if (!nextLine(line)) throw std::invalid_argument("the file is empty");
+  // Every line is counted before it is split: a line of millions of fields is refused
+  // without building a string per field.
+  if (const size_t count = countCsvFields(line); count > kMaxTrajectoryColumns)
+    throw std::invalid_argument("line 1: " + std::to_string(count) +
+                                " columns, more than a trajectory CSV has (at most " +
+                                std::to_string(kMaxTrajectoryColumns) + ")");
   const std::vector<std::string> header = splitCsvLine(line);
   const CsvColumns column(header);
   const size_t timeColumn = column("time"), phaseColumn = column("phase"),
@@ -213,11 +225,11 @@ PlotData readTrajectoryCsv(std::string_view text, const Character& character) {
   double lastTime = -std::numeric_limits<double>::infinity();
   while (nextLine(line)) {
     if (line.empty() || line == "\r") continue;
-    const std::vector<std::string> fields = splitCsvLine(line);
-    if (fields.size() != header.size())
+    if (const size_t count = countCsvFields(line); count != header.size())
       throw std::invalid_argument("line " + std::to_string(lineNumber) + ": " +
-                                  std::to_string(fields.size()) + " fields, the header has " +
+                                  std::to_string(count) + " fields, the header has " +
                                   std::to_string(header.size()));
+    const std::vector<std::string> fields = splitCsvLine(line);
     auto number = [&](size_t index) {
       return parseField(fields[index], lineNumber, header[index]);
     };
