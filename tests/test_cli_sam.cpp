@@ -126,6 +126,27 @@ TEST_CASE("scl sam sample: bad input gets the documented exit codes", "[cli][sam
   CHECK(runScl("sam --help").exitCode == 0);
 }
 
+TEST_CASE("scl sam sample: samples.csv without a checkpoint is kept unless --overwrite",
+          "[cli][sam]") {
+  TempDir dir;
+  fs::create_directory(dir.path() / "out");
+  const std::string mine = "path,generation,my,own,data\n";
+  writeText(dir.path() / "out" / "samples.csv", mine);
+  const std::string command = "sam sample " + shellQuote(kScript) + " " + shellQuote(kProblem) +
+                              " --out " + shellQuote(dir / "out") + " --generations 1";
+  const auto refused = runScl(command);
+  CHECK(refused.exitCode == 2);
+  CHECK_THAT(refused.err, Catch::Contains("already holds samples.csv and no checkpoint"));
+  CHECK_THAT(refused.err, Catch::Contains("--overwrite"));
+  CHECK(readText(dir.path() / "out" / "samples.csv") == mine);
+  CHECK(!fs::exists(dir.path() / "out" / "checkpoint.json"));
+
+  const auto replaced = runScl(command + " --overwrite");
+  CHECK(replaced.exitCode == 0);
+  CHECK(readText(dir.path() / "out" / "samples.csv") != mine);
+  CHECK(fs::exists(dir.path() / "out" / "checkpoint.json"));
+}
+
 TEST_CASE("scl sam: the commands docs/state-action.md shows", "[cli][sam][docs]") {
   const std::string page = readText(SCL_SOURCE_DIR "/docs/state-action.md");
   const std::string files =
