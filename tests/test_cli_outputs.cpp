@@ -58,29 +58,29 @@ uintmax_t largestGenerationFile(const fs::path& dir) {
   return largest;
 }
 
+// The files of a command whose character is a file: h.character (named by --character),
+// sub/x.character (named by sub/x.scl's scene, relative to the script), links to them.
+void makeCharacterFixture(const fs::path& dir, const std::string& character) {
+  writeText(dir / "h.character", character);
+  writeText(dir / "s.scl", kScript);
+  writeText(dir / "o.objective", kObjective);
+  writeText(dir / "t.csv", "time\n");
+  fs::create_directory(dir / "sub");
+  writeText(dir / "sub/x.character", character);
+  writeText(dir / "sub/x.scl",
+            "scene character: \"x.character\" pose: supine duration: 0.05" + kBody);
+  fs::create_symlink("h.character", dir / "link.svg");
+  fs::create_hard_link(dir / "h.character", dir / "hard.csv");
+  for (const char* run : {"run1", "run2"}) fs::create_directory(dir / run);
+  fs::create_symlink("../h.character", dir / "run1/log.csv");
+  fs::create_symlink("../sub/x.character", dir / "run2/best.scl");
+}
+
 }  // namespace
 
 TEST_CASE("no output replaces the character file a command reads, through links too",
           "[cli][contract][outputs]") {
-  TempDir dir;
   const std::string character = humanCharacterText();
-  writeText(dir.path() / "h.character", character);
-  writeText(dir.path() / "s.scl", kScript);
-  writeText(dir.path() / "o.objective", kObjective);
-  writeText(dir.path() / "t.csv", "time\n");
-  // A script whose scene names its character file, relative to the script's directory.
-  fs::create_directory(dir.path() / "sub");
-  writeText(dir.path() / "sub/x.character", character);
-  writeText(dir.path() / "sub/x.scl",
-            "scene character: \"x.character\" pose: supine duration: 0.05" + kBody);
-  fs::create_symlink("h.character", dir.path() / "link.svg");
-  fs::create_hard_link(dir.path() / "h.character", dir.path() / "hard.csv");
-  for (const char* run : {"run1", "run2"}) fs::create_directory(dir.path() / run);
-  fs::create_symlink("../h.character", dir.path() / "run1/log.csv");
-  fs::create_symlink("../sub/x.character", dir.path() / "run2/best.scl");
-  RunOptions inDir;
-  inDir.workingDirectory = dir.path().string();
-
   struct Case {
     std::string args;
     std::vector<std::string> named;  // both files, as given, in the message
@@ -105,6 +105,10 @@ TEST_CASE("no output replaces the character file a command reads, through links 
   };
   for (const Case& c : cases) {
     INFO("scl " << c.args);
+    TempDir dir;
+    makeCharacterFixture(dir.path(), character);
+    RunOptions inDir;
+    inDir.workingDirectory = dir.path().string();
     const Outcome outcome = runScl(c.args, inDir);
     INFO("stderr: " << outcome.err);
     CHECK(outcome.exitCode == 2);
