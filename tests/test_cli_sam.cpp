@@ -276,6 +276,26 @@ TEST_CASE("scl sam train and query: a model, its figures and the queried scripts
   CHECK(figure.rfind("<svg", 0) == 0);
   CHECK_THAT(figure, Catch::Contains("lean.pd.shoulders"));
 
+  // The samples and the model are inputs: no output replaces them, through a link either.
+  const fs::path model = dir.path() / "model";
+  const std::string samples = readText(model / "samples.csv");
+  fs::remove(model / "model.svg");
+  fs::create_symlink("samples.csv", model / "model.svg");
+  const auto intoSamples = runScl("sam train " + files);
+  CHECK(intoSamples.exitCode == 2);
+  CHECK_THAT(intoSamples.err, Catch::Contains("is the samples '"));
+  CHECK(readText(model / "samples.csv") == samples);
+  fs::remove(model / "model.svg");
+  writeText(model / "model.svg", figure);
+  const std::string modelJson = readText(model / "model.json");
+  fs::create_directory(model / "query-height-0.6");
+  fs::create_symlink("../model.json", model / "query-height-0.6" / "action-1.scl");
+  const auto intoModel = runScl("sam query " + files + " --state height=0.6 --count 1");
+  CHECK(intoModel.exitCode == 2);
+  CHECK_THAT(intoModel.err, Catch::Contains("is the model '"));
+  CHECK(readText(model / "model.json") == modelJson);
+  fs::remove_all(model / "query-height-0.6");
+
   const auto queried =
       runScl("sam query " + files + " --state height=0.6 --state height=0.16 --count 2 --simulate");
   INFO(queried.out);
