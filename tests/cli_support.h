@@ -204,6 +204,9 @@ inline Outcome runScl(const std::string& args, const RunOptions& options = {}) {
   return outcome;
 }
 
+/// Whether `scl` was built with the viewer (`scl view`).
+inline bool viewerBuilt() { return runScl("view --help").exitCode == 0; }
+
 /// How often `what` occurs in `text`.
 inline size_t countOf(const std::string& text, const std::string& what) {
   size_t count = 0;

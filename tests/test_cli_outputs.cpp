@@ -85,7 +85,7 @@ TEST_CASE("no output replaces the character file a command reads, through links 
     std::string args;
     std::vector<std::string> named;  // both files, as given, in the message
   };
-  const std::vector<Case> cases = {
+  std::vector<Case> cases = {
       {"run s.scl --character h.character --out h.character",
        {"--out 'h.character'", "character 'h.character'"}},
       {"run s.scl --character h.character --filmstrip link.svg",
@@ -103,12 +103,19 @@ TEST_CASE("no output replaces the character file a command reads, through links 
       {"optimize sub/x.scl o.objective --out run2" + kOptimizeQuick,
        {"best.scl of --out", "character 'sub/x.character'"}},
   };
+  if (viewerBuilt()) {  // refused before it looks for a display
+    cases.push_back({"view s.scl --character h.character --screenshot link.svg",
+                     {"--screenshot 'link.svg'", "character 'h.character'"}});
+    cases.push_back({"view sub/x.scl --record sub/x.character",
+                     {"--record 'sub/x.character'", "character 'sub/x.character'"}});
+  }
   for (const Case& c : cases) {
     INFO("scl " << c.args);
     TempDir dir;
     makeCharacterFixture(dir.path(), character);
     RunOptions inDir;
     inDir.workingDirectory = dir.path().string();
+    inDir.unsetEnvironment = {"DISPLAY", "WAYLAND_DISPLAY"};
     const Outcome outcome = runScl(c.args, inDir);
     INFO("stderr: " << outcome.err);
     CHECK(outcome.exitCode == 2);
