@@ -64,13 +64,20 @@ bool globMatch(std::string_view pattern, std::string_view text) {
   return !text.empty() && pattern[0] == text[0] && globMatch(pattern.substr(1), text.substr(1));
 }
 
-// Turns a write failure into the run's exit code 3.
-void writeOutput(const std::filesystem::path& path, std::string_view contents) {
+// Writes `outputs` all or none, committed in the order added; a failure is the run's exit
+// code 3.
+void writeOrFail(OutputFiles& outputs) {
   try {
-    writeFileAtomically(path, contents);
+    outputs.write();
   } catch (const std::exception& error) {
     throw OptimizeError(3, error.what());
   }
+}
+
+void writeOutput(const std::filesystem::path& path, std::string contents) {
+  OutputFiles outputs;
+  outputs.add(path, std::move(contents));
+  writeOrFail(outputs);
 }
 
 CheckpointJson recordJson(const GenerationRecord& record) {
@@ -396,6 +403,16 @@ Cmaes startOrResume(const OptimizationProblem& problem, const OptimizeSettings& 
 
 }  // namespace
 
+std::vector<std::string> optimizeOutputFiles() {
+  return {"log.csv", "best.scl", "progress.svg", "report.txt", kCheckpointFile};
+}
+
+bool holdsCheckpoint(const std::filesystem::path& outDir) {
+  std::error_code error;
+  return std::filesystem::exists(outDir / kCheckpointFile, error) ||
+         std::filesystem::exists(outDir / kOldCheckpointFile, error);
+}
+
 Optimizer::Optimizer(const OptimizationProblem& problem, const OptimizeSettings& settings)
     : problem_(&problem), settings_(settings), cmaes_([&] {
         std::error_code error;
@@ -408,8 +425,15 @@ Optimizer::Optimizer(const OptimizationProblem& problem, const OptimizeSettings&
   std::vector<GenerationRecord> resumed;
   resumed.swap(log_);
   for (const GenerationRecord& record : resumed) appendRecord(record);
-  // Fail now, not after the first generation, when the directory is not writable.
-  writeOutput(settings_.outDir / "log.csv", logCsvHeader(*problem_) + logRowsCsv_);
+  // Fail now, not after the first generation, when the directory is not writable. A
+  // resumed run first rewrites its checkpoint's outputs: a crash between the renames of a
+  // generation's files can have left them a generation ahead of checkpoint.json.
+  if (settings.resume) {
+    OutputFiles outputs = generationOutputs(!cmaes_.best().x.empty());
+    writeOrFail(outputs);
+  } else {
+    writeOutput(settings_.outDir / "log.csv", logCsvHeader(*problem_));
+  }
 }
 
 void Optimizer::appendRecord(const GenerationRecord& record) {
@@ -436,17 +460,25 @@ std::string Optimizer::checkpointText() const {
   return text + ",\"log\":[" + logRecordsJson_ + "],\"cmaes\":" + cmaes_.serialize().dump() + "}\n";
 }
 
-void Optimizer::writeOutputs(bool improved) const {
+OutputFiles Optimizer::generationOutputs(bool withBest) const {
   const std::filesystem::path& dir = settings_.outDir;
-  writeOutput(dir / "log.csv", logCsvHeader(*problem_) + logRowsCsv_);
-  if (improved) {
+  OutputFiles outputs;
+  outputs.add(dir / "log.csv", logCsvHeader(*problem_) + logRowsCsv_);
+  if (withBest) {
     Program program = problem_->program;
     program.setParameters(cmaes_.best().x);
-    writeOutput(dir / "best.scl", substituteParameters(problem_->scriptSource, program));
+    outputs.add(dir / "best.scl", substituteParameters(problem_->scriptSource, program));
   }
-  writeOutput(dir / "progress.svg", progressSvg(log_));
-  // Last, so that a checkpoint never refers to outputs that were not written.
-  writeOutput(dir / kCheckpointFile, checkpointText());
+  outputs.add(dir / "progress.svg", progressSvg(log_));
+  return outputs;
+}
+
+void Optimizer::writeOutputs(bool improved) const {
+  OutputFiles outputs = generationOutputs(improved);
+  // One set (a full disk writes none of them), the checkpoint committed last: it is never
+  // ahead of the files it describes.
+  outputs.add(settings_.outDir / kCheckpointFile, checkpointText());
+  writeOrFail(outputs);
 }
 
 OptimizeResult Optimizer::run(const OptimizeCallbacks& callbacks) {

@@ -22,6 +22,7 @@
 #include "optimize/cmaes.h"
 #include "optimize/evaluation_farm.h"
 #include "optimize/objective.h"
+#include "runtime/output_files.h"
 #include "scl/compile.h"
 #include "scl/program.h"
 
@@ -158,6 +159,13 @@ struct OptimizeResult {
   std::optional<ObjectiveEvaluation> after;
 };
 
+/// The files a run writes in OptimizeSettings::outDir (docs/optimize.md).
+std::vector<std::string> optimizeOutputFiles();
+
+/// Whether `outDir` holds a run that the resume rules decide about: its checkpoint.json, or
+/// an older scl's checkpoint.txt.
+bool holdsCheckpoint(const std::filesystem::path& outDir);
+
 class Optimizer {
  public:
   /// Starts a run in settings.outDir, or continues its checkpoint.json when
@@ -177,6 +185,9 @@ class Optimizer {
   const OptimizationProblem& problem() const { return *problem_; }
 
  private:
+  /// log.csv, progress.svg and, when `withBest`, best.scl of the last generation.
+  OutputFiles generationOutputs(bool withBest) const;
+  /// generationOutputs() and checkpoint.json, written as one set.
   void writeOutputs(bool improved) const;
   /// Adds a generation to log_ and to the text of it that every generation's outputs repeat.
   void appendRecord(const GenerationRecord& record);

@@ -7,7 +7,9 @@
 // - A device or a FIFO (/dev/null, a pipe) is written directly, never replaced by a file.
 // - Temporaries a killed process left behind for the same output are removed.
 // - Several outputs of one command are written all or none: every one is staged before
-//   any is committed.
+//   any is committed, so a full disk writes none. They are then renamed in the order
+//   added: a crash between two renames leaves the earlier ones new and the later ones old,
+//   so the output that describes the others (a checkpoint) goes last.
 #pragma once
 
 #include <filesystem>
@@ -28,7 +30,8 @@ class OutputFiles {
  public:
   /// Adds `contents` to be written to `path` (the same path twice: the later wins).
   void add(std::filesystem::path path, std::string contents);
-  /// Writes every output, or none (see the file comment). Throws OutputError.
+  /// Writes every output, or none, committing them in the order added (see the file
+  /// comment). Throws OutputError.
   void write();
 
  private:

@@ -5,6 +5,7 @@
 
 #include <spawn.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -121,6 +122,35 @@ struct RunOptions {
   /// A safety net, not a measurement: a program still running after this long is killed
   /// and the test fails (so that a broken build cannot hang the suite).
   std::chrono::seconds timeout{900};
+  /// The largest file the program may write, bytes (RLIMIT_FSIZE; SIGXFSZ ignored, so a
+  /// larger write fails with EFBIG as on a full disk); 0: no limit.
+  rlim_t fileSizeLimit = 0;
+};
+
+/// While it lives, the processes this one starts inherit a file size limit of `bytes`
+/// (0: none) and ignore SIGXFSZ; this process's own limit and handler are restored after.
+class ChildFileSizeLimit {
+ public:
+  explicit ChildFileSizeLimit(rlim_t bytes) : active_(bytes > 0) {
+    if (!active_) return;
+    REQUIRE(::getrlimit(RLIMIT_FSIZE, &saved_) == 0);
+    rlimit limited = saved_;
+    limited.rlim_cur = std::min(bytes, saved_.rlim_max);
+    savedHandler_ = std::signal(SIGXFSZ, SIG_IGN);
+    REQUIRE(::setrlimit(RLIMIT_FSIZE, &limited) == 0);
+  }
+  ~ChildFileSizeLimit() {
+    if (!active_) return;
+    ::setrlimit(RLIMIT_FSIZE, &saved_);
+    std::signal(SIGXFSZ, savedHandler_);
+  }
+  ChildFileSizeLimit(const ChildFileSizeLimit&) = delete;
+  ChildFileSizeLimit& operator=(const ChildFileSizeLimit&) = delete;
+
+ private:
+  bool active_;
+  rlimit saved_{};
+  void (*savedHandler_)(int) = SIG_DFL;
 };
 
 /// Waits for `pid`; kills it and fails the test when it runs longer than `timeout`.
@@ -160,7 +190,11 @@ inline Outcome runScl(const std::string& args, const RunOptions& options = {}) {
   command += kScl + " " + args + " >" + shellQuote(out) + " 2>" + shellQuote(capture / "err");
   const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
   pid_t pid = 0;
-  REQUIRE(::posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv), environ) == 0);
+  {
+    const ChildFileSizeLimit limit(options.fileSizeLimit);
+    REQUIRE(::posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv), environ) ==
+            0);
+  }
   const int status = waitWithTimeout(pid, options.timeout);
   Outcome outcome;
   REQUIRE((WIFEXITED(status) || WIFSIGNALED(status)));
@@ -169,6 +203,9 @@ inline Outcome runScl(const std::string& args, const RunOptions& options = {}) {
   outcome.err = readText(capture / "err");
   return outcome;
 }
+
+/// Whether `scl` was built with the viewer (`scl view`).
+inline bool viewerBuilt() { return runScl("view --help").exitCode == 0; }
 
 /// How often `what` occurs in `text`.
 inline size_t countOf(const std::string& text, const std::string& what) {

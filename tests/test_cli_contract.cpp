@@ -90,8 +90,6 @@ std::string withFile(const std::string& pattern, const std::string& path) {
 }
 
 // Whether this scl has the viewer (SFML was found); without it `scl view` only says so.
-bool viewerBuilt() { return runScl("view --help").exitCode == 0; }
-
 // The subcommands as `scl --help` lists them: the program's own table (tools/main.cpp),
 // so a new subcommand is tested without being named here.
 std::vector<std::string> subcommands() {

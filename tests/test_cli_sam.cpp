@@ -132,6 +132,27 @@ TEST_CASE("scl sam sample: bad input gets the documented exit codes", "[cli][sam
   CHECK(runScl("sam --help").exitCode == 0);
 }
 
+TEST_CASE("scl sam sample: samples.csv without a checkpoint is kept unless --overwrite",
+          "[cli][sam]") {
+  TempDir dir;
+  fs::create_directory(dir.path() / "out");
+  const std::string mine = "path,generation,my,own,data\n";
+  writeText(dir.path() / "out" / "samples.csv", mine);
+  const std::string command = "sam sample " + shellQuote(kScript) + " " + shellQuote(kProblem) +
+                              " --out " + shellQuote(dir / "out") + " --generations 1";
+  const auto refused = runScl(command);
+  CHECK(refused.exitCode == 2);
+  CHECK_THAT(refused.err, Catch::Contains("already holds samples.csv and no checkpoint"));
+  CHECK_THAT(refused.err, Catch::Contains("--overwrite"));
+  CHECK(readText(dir.path() / "out" / "samples.csv") == mine);
+  CHECK(!fs::exists(dir.path() / "out" / "checkpoint.json"));
+
+  const auto replaced = runScl(command + " --overwrite");
+  CHECK(replaced.exitCode == 0);
+  CHECK(readText(dir.path() / "out" / "samples.csv") != mine);
+  CHECK(fs::exists(dir.path() / "out" / "checkpoint.json"));
+}
+
 TEST_CASE("scl sam: the commands docs/state-action.md shows", "[cli][sam][docs]") {
   const std::string page = readText(SCL_SOURCE_DIR "/docs/state-action.md");
   const std::string files =
@@ -263,6 +284,26 @@ TEST_CASE("scl sam train and query: a model, its figures and the queried scripts
   const std::string figure = readText(dir.path() / "model" / "model.svg");
   CHECK(figure.rfind("<svg", 0) == 0);
   CHECK_THAT(figure, Catch::Contains("lean.pd.shoulders"));
+
+  // The samples and the model are inputs: no output replaces them, through a link either.
+  const fs::path model = dir.path() / "model";
+  const std::string samples = readText(model / "samples.csv");
+  fs::remove(model / "model.svg");
+  fs::create_symlink("samples.csv", model / "model.svg");
+  const auto intoSamples = runScl("sam train " + files);
+  CHECK(intoSamples.exitCode == 2);
+  CHECK_THAT(intoSamples.err, Catch::Contains("is the samples '"));
+  CHECK(readText(model / "samples.csv") == samples);
+  fs::remove(model / "model.svg");
+  writeText(model / "model.svg", figure);
+  const std::string modelJson = readText(model / "model.json");
+  fs::create_directory(model / "query-height-0.6");
+  fs::create_symlink("../model.json", model / "query-height-0.6" / "action-1.scl");
+  const auto intoModel = runScl("sam query " + files + " --state height=0.6 --count 1");
+  CHECK(intoModel.exitCode == 2);
+  CHECK_THAT(intoModel.err, Catch::Contains("is the model '"));
+  CHECK(readText(model / "model.json") == modelJson);
+  fs::remove_all(model / "query-height-0.6");
 
   const auto queried =
       runScl("sam query " + files +

@@ -76,6 +76,38 @@ void checkOutputsAgainstInputs(const std::vector<NamedPath>& inputs,
   }
 }
 
+void addCharacterInput(std::vector<NamedPath>& inputs, const Character& character) {
+  if (character.source.empty() || character.source == "built-in") return;
+  inputs.push_back({"character", character.source});
+}
+
+std::vector<NamedPath> outputsInDirectory(const std::filesystem::path& dir,
+                                          const std::vector<std::string>& names) {
+  std::vector<NamedPath> outputs;
+  outputs.reserve(names.size());
+  for (const std::string& name : names)
+    outputs.push_back({name + " of --out", (dir / name).string()});
+  return outputs;
+}
+
+void checkNothingReplaced(const std::filesystem::path& dir, const std::vector<std::string>& names,
+                          bool overwrite) {
+  if (overwrite) return;
+  std::vector<std::string> present;
+  for (const std::string& name : names) {
+    std::error_code error;
+    if (std::filesystem::exists(std::filesystem::symlink_status(dir / name, error)))
+      present.push_back(name);
+  }
+  if (present.empty()) return;
+  std::string listed;
+  for (size_t i = 0; i < present.size(); ++i)
+    listed += (i == 0 ? "" : i + 1 == present.size() ? " and " : ", ") + present[i];
+  throw UsageError("'" + dir.string() + "' already holds " + listed +
+                   " and no checkpoint to resume; pass --overwrite to replace " +
+                   (present.size() == 1 ? "it" : "them") + ", or choose another --out");
+}
+
 void checkOutputWritable(const std::string& option, const std::string& path) {
   namespace fs = std::filesystem;
   if (path.empty()) throw UsageError(option + " needs a file name");

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cxxopts.hpp>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -89,6 +90,22 @@ struct NamedPath {
 /// an input or to another output: "--out 's.scl' is the script 's.scl' ...".
 void checkOutputsAgainstInputs(const std::vector<NamedPath>& inputs,
                                const std::vector<NamedPath>& outputs);
+
+/// Adds the character file `character` was read from (its `source`: `--character FILE`'s
+/// path, or a script's `scene character:` resolved against the script's directory) to a
+/// command's inputs. A built-in character has no file.
+void addCharacterInput(std::vector<NamedPath>& inputs, const Character& character);
+
+/// The files `names` of an output directory as a command's outputs, each with the role
+/// "NAME of --out".
+std::vector<NamedPath> outputsInDirectory(const std::filesystem::path& dir,
+                                          const std::vector<std::string>& names);
+
+/// A new run in an output directory that holds no checkpoint must not silently replace what
+/// is there (a finished run's outputs, the user's own files). Unless `overwrite`, throws
+/// UsageError naming every one of `names` that exists in `dir` (a symbolic link too).
+void checkNothingReplaced(const std::filesystem::path& dir, const std::vector<std::string>& names,
+                          bool overwrite);
 
 /// Fails fast, before any work, on an output that cannot be written: an empty name, a
 /// directory, a missing or unwritable directory (of the file a symbolic link names), a

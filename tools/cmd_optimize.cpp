@@ -170,6 +170,9 @@ int sclOptimizeMain(int argc, char** argv) {
       "out", "output directory (default: SCRIPT without its extension + .opt)",
       cxxopts::value<std::string>())(
       "resume", "continue the run checkpointed in the output directory (checkpoint.json)")(
+      "overwrite",
+      "replace the outputs of an earlier run (log.csv, best.scl, ...) in an output directory "
+      "that holds no checkpoint")(
       "character",
       "the character: a built-in name or a .character file (overrides the script's scene "
       "character:; a resumed run must use the one it started with)",
@@ -180,6 +183,7 @@ int sclOptimizeMain(int argc, char** argv) {
   OptimizeSettings settings;
   std::string scriptPath, objectivePath;
   std::optional<std::string> character;
+  bool overwrite = false;
   auto read = [&](const cxxopts::ParseResult& parsed) {
     if (!parsed.count("script") || !parsed.count("objective"))
       throw std::invalid_argument("expected a script and an objective file");
@@ -208,6 +212,7 @@ int sclOptimizeMain(int argc, char** argv) {
                           ? std::filesystem::path(parsed["out"].as<std::string>())
                           : std::filesystem::path(scriptPath).replace_extension(".opt");
     settings.resume = parsed.count("resume") > 0;
+    overwrite = parsed.count("overwrite") > 0;
     if (parsed.count("character")) character = parsed["character"].as<std::string>();
   };
   CommandLineDef def;
@@ -219,11 +224,6 @@ int sclOptimizeMain(int argc, char** argv) {
 
   const std::string scriptSource = readInputFile(scriptPath, "script");
   const std::string objectiveSource = readInputFile(objectivePath, "objective");
-  // The run's outputs (docs/optimize.md) never replace its inputs.
-  std::vector<NamedPath> outputs;
-  for (const char* name : {"log.csv", "best.scl", "progress.svg", "checkpoint.json", "report.txt"})
-    outputs.push_back({std::string(name) + " of --out", (settings.outDir / name).string()});
-  checkOutputsAgainstInputs({{"script", scriptPath}, {"objective", objectivePath}}, outputs);
   CompileOptions compileOptions;
   if (character) compileOptions.character = loadCharacterOption(*character);
   ProblemResult setup =
@@ -234,6 +234,13 @@ int sclOptimizeMain(int argc, char** argv) {
              stderr);
   if (!setup.problem) return 1;
   const OptimizationProblem& problem = *setup.problem;
+  // The run's outputs (docs/optimize.md) never replace its inputs, nor, without a
+  // checkpoint to resume, what an earlier run left.
+  std::vector<NamedPath> inputs = {{"script", scriptPath}, {"objective", objectivePath}};
+  addCharacterInput(inputs, *problem.program.character);
+  checkOutputsAgainstInputs(inputs, outputsInDirectory(settings.outDir, optimizeOutputFiles()));
+  if (!settings.resume && !holdsCheckpoint(settings.outDir))
+    checkNothingReplaced(settings.outDir, optimizeOutputFiles(), overwrite);
 
   // More threads than a few per core only cost memory and switching: cap them.
   if (settings.threads > 0) {

@@ -102,6 +102,15 @@ PlotRequest readRequest(const cxxopts::ParseResult& parsed) {
   return request;
 }
 
+// --out replaces neither the script or trajectory nor the character file (--character's or
+// the script's `scene character:`).
+void checkPlotOutput(const PlotRequest& request, const Character& character) {
+  if (!request.out) return;
+  std::vector<NamedPath> inputs = {{isCsv(request.input) ? "trajectory" : "script", request.input}};
+  addCharacterInput(inputs, character);
+  checkOutputsAgainstInputs(inputs, {{"--out", *request.out}});
+}
+
 // Runs the script as `scl run` would (its scene, run length and metrics) and records it.
 PlotData plotOfScript(const PlotRequest& request, const std::string& source) {
   CompileOptions options;
@@ -112,6 +121,7 @@ PlotData plotOfScript(const PlotRequest& request, const std::string& source) {
   if (!compiled.ok())
     throw InputFileError(kExitInputError, "'" + request.input + "' has errors (see above)");
   Program& program = *compiled.program;
+  checkPlotOutput(request, *program.character);
   RunSessionDef def;
   def.simulation = simulationDefFor(program);
   def.length = defaultRunLength(program);
@@ -132,6 +142,7 @@ PlotData plotOfScript(const PlotRequest& request, const std::string& source) {
 PlotData plotOfCsv(const PlotRequest& request, const std::string& text) {
   const std::shared_ptr<const Character> character =
       loadCharacterOption(request.character.value_or("human"));
+  checkPlotOutput(request, *character);
   try {
     return readTrajectoryCsv(text, *character);
   } catch (const std::invalid_argument& error) {
@@ -151,11 +162,7 @@ std::vector<int> jointsOf(const PlotRequest& request, const Character& character
 int plotCommand(PlotRequest request) {
   const bool csv = isCsv(request.input);
   const std::string text = readInputFile(request.input, csv ? "trajectory" : "script");
-  if (request.out) {
-    checkOutputWritable("--out", *request.out);
-    checkOutputsAgainstInputs({{csv ? "trajectory" : "script", request.input}},
-                              {{"--out", *request.out}});
-  }
+  if (request.out) checkOutputWritable("--out", *request.out);
   // The joints are checked against the built-in human first, so that a misspelled name
   // fails before a long run; a script's own character is used for the plot.
   const std::shared_ptr<const Character> human = loadCharacterOption("human");

@@ -206,6 +206,16 @@ int fail(int code, const std::string& message) {
   return code;
 }
 
+// Neither output replaces the script, the character file or the other output.
+void checkRunOutputs(const RunRequest& request, const Character& character) {
+  std::vector<NamedPath> inputs = {{"script", request.script}};
+  addCharacterInput(inputs, character);
+  std::vector<NamedPath> outputs;
+  if (request.csvPath) outputs.push_back({"--out", *request.csvPath});
+  if (request.svgPath) outputs.push_back({"--filmstrip", *request.svgPath});
+  checkOutputsAgainstInputs(inputs, outputs);
+}
+
 int runCommand(const RunRequest& request) {
   const std::optional<std::string> source = readInputFile(request.script, "script");
   if (request.csvPath) checkOutputWritable("--out", *request.csvPath);
@@ -219,6 +229,7 @@ int runCommand(const RunRequest& request) {
   if (!compiled.ok())
     return fail(kExitInputError, "'" + request.script + "' has errors (see above)");
   Program& program = *compiled.program;
+  checkRunOutputs(request, *program.character);
   applySets(program, *source, request, options);
   const SimulationDef def = simulationDef(program, request);
 

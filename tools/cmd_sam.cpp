@@ -41,8 +41,12 @@ struct LoadedProblem {
   SamInputs inputs;
   std::filesystem::path outDir;
   const SamProblem& problem() const { return inputs.problem; }
+  /// The script, the problem and the character file (unless built in).
   std::vector<NamedPath> inputPaths() const {
-    return {{"script", inputs.sources.scriptFile}, {"problem", inputs.sources.problemFile}};
+    std::vector<NamedPath> paths = {{"script", inputs.sources.scriptFile},
+                                    {"problem", inputs.sources.problemFile}};
+    addCharacterInput(paths, *problem().program.character);
+    return paths;
   }
 };
 
@@ -147,7 +151,8 @@ int sampleMain(int argc, char** argv) {
                              "sample until at least this many points in total (then --generations, "
                              "unless given, is no limit)",
                              cxxopts::value<long>())(
-      "resume", "continue the run checkpointed in the output directory (its seed wins)");
+      "resume", "continue the run checkpointed in the output directory (its seed wins)")(
+      "overwrite", "replace the samples.csv of an output directory that holds no checkpoint");
   const auto parsed = parseOptions(
       options, argc, argv,
       "exit codes: 0 ok, 1 script or problem error, 2 usage error, 3 failure (e.g. "
@@ -166,11 +171,15 @@ int sampleMain(int argc, char** argv) {
   if (!loaded) return kExitInputError;
   const std::filesystem::path samplesPath = loaded->outDir / "samples.csv";
   const std::filesystem::path checkpointPath = samplingCheckpointPath(loaded->outDir);
-  checkOutputsAgainstInputs(loaded->inputPaths(),
-                            {{"samples.csv of --out", samplesPath.string()},
-                             {"checkpoint.json of --out", checkpointPath.string()}});
+  checkOutputsAgainstInputs(
+      loaded->inputPaths(),
+      outputsInDirectory(loaded->outDir,
+                         {samplesPath.filename().string(), checkpointPath.filename().string()}));
   std::error_code error;
   const bool exists = std::filesystem::exists(checkpointPath, error);
+  if (!exists && !resume)
+    checkNothingReplaced(loaded->outDir, {samplesPath.filename().string()},
+                         parsed->count("overwrite") > 0);
   if (exists && !resume)
     throw UsageError("'" + loaded->outDir.string() +
                      "' already holds a sampling run; continue it with --resume or choose "
@@ -309,10 +318,10 @@ int trainMain(int argc, char** argv) {
   const SamProblem& problem = loaded->problem();
   const std::filesystem::path dir = loaded->outDir;
   const SamSamples samples = readSamples(dir / "samples.csv", problem);
-  checkOutputsAgainstInputs(loaded->inputPaths(),
-                            {{"model.svm of --out", (dir / "model.svm").string()},
-                             {"model.json of --out", (dir / "model.json").string()},
-                             {"model.svg of --out", (dir / "model.svg").string()}});
+  std::vector<NamedPath> inputs = loaded->inputPaths();
+  inputs.push_back({"samples", (dir / "samples.csv").string()});
+  checkOutputsAgainstInputs(inputs,
+                            outputsInDirectory(dir, {"model.svm", "model.json", "model.svg"}));
   const int incompatible = samples.incompatibleCount();
 
   ThreadPool pool(threads);
@@ -556,7 +565,10 @@ int queryMain(int argc, char** argv) {
   std::vector<NamedPath> outputPaths;
   outputPaths.reserve(written.size());
   for (const std::string& path : written) outputPaths.push_back({"output of --out", path});
-  checkOutputsAgainstInputs(loaded->inputPaths(), outputPaths);
+  std::vector<NamedPath> inputs = loaded->inputPaths();
+  for (const char* name : {"model.json", "model.svm"})
+    inputs.push_back({"model", (loaded->outDir / name).string()});
+  checkOutputsAgainstInputs(inputs, outputPaths);
   for (const std::filesystem::path& dir : directories) createDirectory(dir);
   outputs.write();
   if (simulate) std::printf("\n%d of %d actions meet the mark\n", met, simulated);

@@ -11,6 +11,7 @@
 #include <system_error>
 #include <utility>
 
+#include "scl/compile.h"
 #include "tools/cli.h"
 #include "tools/commands.h"
 
@@ -48,6 +49,24 @@ std::pair<std::string, double> parseSet(const std::string& text) {
                                 "' is malformed: expected NAME=VALUE with VALUE a number in "
                                 "script units, e.g. lean.pd.waist=25");
   return {text.substr(0, equals), *value};
+}
+
+// --screenshot and --record replace neither the script, the objective, nor the character
+// file (--character's, else the scene character: of the script as it is now), nor each other.
+void checkViewOutputs(const ViewerDef& def, const std::string& source) {
+  std::vector<NamedPath> outputs;
+  if (!def.screenshot.empty()) outputs.push_back({"--screenshot", def.screenshot});
+  if (!def.record.empty()) outputs.push_back({"--record", def.record});
+  if (outputs.empty()) return;
+  std::vector<NamedPath> inputs = {{"script", def.script}};
+  if (def.objective != "standing" && def.objective != "airborne")
+    inputs.push_back({"objective", def.objective});
+  if (def.character) {
+    addCharacterInput(inputs, *def.character);
+  } else if (const CompileResult compiled = compile(source, def.script); compiled.ok()) {
+    addCharacterInput(inputs, *compiled.program->character);
+  }
+  checkOutputsAgainstInputs(inputs, outputs);
 }
 
 }  // namespace
@@ -166,17 +185,12 @@ int sclViewMain(int argc, char** argv) {
   CommandLineDef commandLine;
   commandLine.helpGroups = {""};
   if (!parseCommandLine(options, argc, argv, commandLine, read)) return kExitOk;
-  readInputFile(def.script, "script");  // a missing file is a usage error before any window
+  // A missing file is a usage error before any window.
+  const std::string source = readInputFile(def.script, "script");
   if (def.objective != "standing" && def.objective != "airborne")
     readInputFile(def.objective, "objective");
   if (character) def.character = loadCharacterOption(*character);
-  std::vector<NamedPath> outputs;
-  if (!def.screenshot.empty()) outputs.push_back({"--screenshot", def.screenshot});
-  if (!def.record.empty()) outputs.push_back({"--record", def.record});
-  std::vector<NamedPath> inputs = {{"script", def.script}};
-  if (def.objective != "standing" && def.objective != "airborne")
-    inputs.push_back({"objective", def.objective});
-  checkOutputsAgainstInputs(inputs, outputs);
+  checkViewOutputs(def, source);
   return runViewer(def);
 }
 

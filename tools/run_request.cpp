@@ -204,10 +204,6 @@ RunRequest readRunRequest(const cxxopts::ParseResult& parsed) {
     if (!request.svgPath) throw UsageError("--frames only applies with --filmstrip FILE.svg");
     request.frames = parseFrames(parsed["frames"].as<std::string>());
   }
-  std::vector<NamedPath> outputs;
-  if (request.csvPath) outputs.push_back({"--out", *request.csvPath});
-  if (request.svgPath) outputs.push_back({"--filmstrip", *request.svgPath});
-  checkOutputsAgainstInputs({{"script", request.script}}, outputs);
   return request;
 }
 
