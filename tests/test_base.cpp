@@ -171,7 +171,9 @@ TEST_CASE("the file reader refuses what is no input file", "[base][files]") {
     CHECK(read.reason == "is larger than 999 bytes (the most an input file may have)");
     CHECK(readWholeFile(dir.path() / "big.csv", 1000));
   }
-  SECTION("the default limit is said in MiB") { CHECK(kMaxInputFileBytes == 64u * 1024u * 1024u); }
+  SECTION("the default limit is said in MiB") {
+    CHECK(kMaxInputFileBytes == std::uintmax_t{64} * 1024 * 1024);
+  }
 }
 
 TEST_CASE("an atomic write replaces a file whole, or leaves it as it was", "[base][files]") {
@@ -229,8 +231,8 @@ TEST_CASE("one CSV splitter: RFC 4180 quotes", "[base][csv]") {
 TEST_CASE("user input in messages is quoted, cut at 80 bytes", "[base][format]") {
   CHECK(quoteForMessage("abc") == "'abc'");
   CHECK(quoteForMessage(std::string(80, 'x')) == "'" + std::string(80, 'x') + "'");
-  CHECK(quoteForMessage(std::string(100'000'000, '7')) ==
-        "'" + std::string(80, '7') + "\u2026' (100000000 bytes)");
+  const std::string huge(size_t{100'000'000}, '7');  // 100 MB, as a number in a checkpoint
+  CHECK(quoteForMessage(huge) == "'" + std::string(80, '7') + "\u2026' (100000000 bytes)");
   // Never inside a UTF-8 character: "é" is two bytes, the 80th would be its first.
   CHECK(quoteForMessage(std::string(79, 'x') + "\u00e9" + std::string(10, 'y')) ==
         "'" + std::string(79, 'x') + "\u2026' (91 bytes)");
