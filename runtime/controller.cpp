@@ -1,11 +1,12 @@
 #include "runtime/controller.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <tuple>
+
+#include "base/format.h"
 
 namespace scl {
 
@@ -276,12 +277,9 @@ void Controller::warnIfComTargetOutsideSupport(const FeatureStepResult& result) 
   }
   if (time_ - *comOutsideSince_ < kPersistence) return;
   std::tie(low, high) = supportWhenOutside_;
-  char text[200];
-  std::snprintf(text, sizeof text,
-                "the centre-of-mass target (x = %.3f m) lies outside the support (%.3f to "
-                "%.3f m): it cannot be held still",
-                x, low, high);
-  warnOnce(text);
+  warnOnce("the centre-of-mass target (x = " + formatFixed(x, 3) +
+           " m) lies outside the support (" + formatFixed(low, 3) + " to " + formatFixed(high, 3) +
+           " m): it cannot be held still");
 }
 
 void Controller::computeFeatureTorques(const CharacterState& state, double dt, bool started) {

@@ -61,12 +61,9 @@ std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
                         " ms (end: " + run.endReason + ")");
   if (!run.parameters.empty()) {
     std::string values;
-    for (const Parameter& parameter : run.parameters) {
-      char buffer[128];
-      std::snprintf(buffer, sizeof buffer, "%s%s=%g", values.empty() ? "" : ", ",
-                    parameter.name.c_str(), parameter.value);
-      values += buffer;
-    }
+    for (const Parameter& parameter : run.parameters)
+      values += (values.empty() ? "" : ", ") + parameter.name + "=" +
+                formatSignificant(parameter.value, 6);
     line("parameters", values);
   }
   for (const Push& push : request.pushes)
