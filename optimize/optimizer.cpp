@@ -327,30 +327,24 @@ void checkCharacter(const CheckpointJson& checkpoint, const Character& character
                              "the same character file)");
 }
 
-// Parses checkpoint.json; a file that is not JSON is exit code 3.
-CheckpointJson readCheckpoint(const std::filesystem::path& path) {
-  const std::string text = readCheckpointText(path);
-  try {
-    return CheckpointJson::parse(text);
-  } catch (const CheckpointJson::parse_error& error) {
-    if (error.byte > text.size())
-      throw OptimizeError(3, "truncated checkpoint '" + path.string() + "'");
-    throw OptimizeError(3, "malformed checkpoint '" + path.string() + "': not JSON (byte " +
-                               std::to_string(error.byte) + ")");
-  } catch (const CheckpointJson::out_of_range&) {  // its what() holds the whole number
-    throw OptimizeError(
-        3, "malformed checkpoint '" + path.string() + "': a number beyond the range of a double");
-  }
-}
+}  // namespace
 
-// The log and CMA-ES of checkpoint.json (written by Optimizer::checkpointText).
-Cmaes resumeCheckpoint(const OptimizationProblem& problem, const OptimizeSettings& settings,
-                       const std::filesystem::path& path, std::vector<GenerationRecord>& log,
-                       double& priorWallTime) {
-  const CheckpointJson checkpoint = readCheckpoint(path);
+ResumedCheckpoint parseCheckpoint(const OptimizationProblem& problem,
+                                  const OptimizeSettings& settings, std::string_view text,
+                                  const std::filesystem::path& path) {
   const auto malformed = [&](const std::string& why) {
     return OptimizeError(3, "malformed checkpoint '" + path.string() + "': " + why);
   };
+  CheckpointJson checkpoint;
+  try {
+    checkpoint = CheckpointJson::parse(text);
+  } catch (const CheckpointJson::parse_error& error) {
+    if (error.byte > text.size())
+      throw OptimizeError(3, "truncated checkpoint '" + path.string() + "'");
+    throw malformed("not JSON (byte " + std::to_string(error.byte) + ")");
+  } catch (const CheckpointJson::out_of_range&) {  // its what() holds the whole number
+    throw malformed("a number beyond the range of a double");
+  }
   const auto format = checkpoint.find("format");  // end() when not an object
   if (format == checkpoint.end() || *format != kCheckpointFormat)
     throw OptimizeError(3, "'" + path.string() + "' is no scl optimize checkpoint");
@@ -362,20 +356,23 @@ Cmaes resumeCheckpoint(const OptimizationProblem& problem, const OptimizeSetting
           2, "the checkpoint in '" + settings.outDir.string() +
                  "' was made for a different script or objective; resume with the same files");
     checkCharacter(checkpoint, *problem.program.character, settings);
-    priorWallTime = fields.finite("wall_time", CheckpointFields::Sign::NotNegative);
+    const double priorWallTime = fields.finite("wall_time", CheckpointFields::Sign::NotNegative);
     const CheckpointJson& records = fields.array("log");
+    std::vector<GenerationRecord> log;
     for (size_t i = 0; i < records.size(); ++i)
       log.push_back(readRecord(CheckpointFields(records[i], "log[" + std::to_string(i) + "]"),
                                problem.initial.size()));
     Cmaes cmaes = Cmaes::deserialize(fields.at("cmaes"), static_cast<int>(problem.initial.size()));
     checkLogMatches(log, cmaes.generation());
-    return cmaes;
+    return {std::move(cmaes), std::move(log), priorWallTime};
   } catch (const OptimizeError&) {
     throw;
   } catch (const std::exception& error) {
     throw malformed(error.what());
   }
 }
+
+namespace {
 
 Cmaes startOrResume(const OptimizationProblem& problem, const OptimizeSettings& settings,
                     std::vector<GenerationRecord>& log, double& priorWallTime) {
@@ -398,7 +395,11 @@ Cmaes startOrResume(const OptimizationProblem& problem, const OptimizeSettings& 
                                kOldCheckpointFile + "); start a new run with another --out");
   if (!exists)
     throw OptimizeError(2, "nothing to resume: '" + checkpoint.string() + "' does not exist");
-  return resumeCheckpoint(problem, settings, checkpoint, log, priorWallTime);
+  ResumedCheckpoint resumed =
+      parseCheckpoint(problem, settings, readCheckpointText(checkpoint), checkpoint);
+  log = std::move(resumed.log);
+  priorWallTime = resumed.priorWallTime;
+  return std::move(resumed.cmaes);
 }
 
 }  // namespace

@@ -166,6 +166,22 @@ std::vector<std::string> optimizeOutputFiles();
 /// an older scl's checkpoint.txt.
 bool holdsCheckpoint(const std::filesystem::path& outDir);
 
+/// What a checkpoint resumes: CMA-ES's state, the log and the wall time of the earlier
+/// invocations.
+struct ResumedCheckpoint {
+  Cmaes cmaes;
+  std::vector<GenerationRecord> log;
+  /// Seconds.
+  double priorWallTime = 0.0;
+};
+
+/// Reads checkpoint.json's text (`path` names it in messages) for a resume of `problem`
+/// with `settings`. Trusts nothing in it: throws OptimizeError, 2 when the checkpoint was
+/// made for other files or another character, 3 when it is malformed (the field named).
+ResumedCheckpoint parseCheckpoint(const OptimizationProblem& problem,
+                                  const OptimizeSettings& settings, std::string_view text,
+                                  const std::filesystem::path& path);
+
 class Optimizer {
  public:
   /// Starts a run in settings.outDir, or continues its checkpoint.json when
