@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "optimize/thread_pool.h"
+#include "base/thread_pool.h"
 #include "runtime/motion_trial.h"
 #include "runtime/runner.h"
 #include "runtime/simulation.h"

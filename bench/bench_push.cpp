@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "optimize/thread_pool.h"
+#include "base/thread_pool.h"
 #include "runtime/run_session.h"
 #include "scl/compile.h"
 

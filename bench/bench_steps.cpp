@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "optimize/optimizer.h"
-#include "optimize/thread_pool.h"
+#include "base/thread_pool.h"
 #include "runtime/motion_trial.h"
 #include "scl/compile.h"
 

@@ -6,7 +6,7 @@
 
 #include "base/format.h"
 #include "optimize/checkpoint_json.h"
-#include "optimize/thread_pool.h"
+#include "base/thread_pool.h"
 
 namespace scl {
 namespace {

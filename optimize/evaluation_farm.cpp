@@ -4,7 +4,7 @@
 #include <chrono>
 #include <mutex>
 
-#include "optimize/thread_pool.h"
+#include "base/thread_pool.h"
 
 namespace scl {
 

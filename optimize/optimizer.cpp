@@ -13,7 +13,7 @@
 #include "base/files.h"
 #include "base/format.h"
 #include "optimize/checkpoint_json.h"
-#include "optimize/thread_pool.h"
+#include "base/thread_pool.h"
 #include "runtime/output_files.h"
 #include "scl/compile.h"
 

@@ -14,7 +14,7 @@
 #include "optimize/checkpoint_json.h"
 #include "optimize/cmaes.h"
 #include "optimize/random.h"
-#include "optimize/thread_pool.h"
+#include "base/thread_pool.h"
 
 using namespace scl;
 

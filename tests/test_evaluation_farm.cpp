@@ -10,7 +10,7 @@
 
 #include "optimize/evaluation_farm.h"
 #include "optimize/evaluator_threads.h"
-#include "optimize/thread_pool.h"
+#include "base/thread_pool.h"
 
 namespace {
 

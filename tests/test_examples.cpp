@@ -1,20 +1,7 @@
-// Every script in scripts/ and scripts/ports/ says in its header what it does, in lines a
-// test can read, and does it (docs/motions.md, What each example shows):
-//
-//   // outcome: mark NAME                  meets motion NAME's mark (docs/marks.md)
-//   // outcome: standing at end            | not standing at end
-//   // outcome: fell by T                  | no fall
-//   // outcome: phase changes at least N
-//   // outcome: airborne at least T        the longest single flight, seconds
-//   // outcome: travels at least D         the farthest forward pelvis travel, metres
-//   // outcome: touches LINK               LINK touched the ground at some time
-//   // outcome: touches only L1, L2, ...   no other link ever touched it
-//
-// each from the nominal start at the default step, for the script's scene duration, and
-//
-//   // outcome: N of 20 perturbed starts   the other lines (but `mark`) hold from at least
-//                                          N of the ±2° starts with seeds 1–20
-//
+// Every script in scripts/ and scripts/ports/ says in its header what it does, in
+// `// outcome:` lines a program can read (runtime/outcomes.h, docs/motions.md), and does
+// it: each line from the nominal start at the default step for the script's scene
+// duration, and `N of 20 perturbed starts` by the sweep of `scl run --seeds 1-20`.
 // A script with no outcome line fails: a new example cannot rot unnoticed.
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -27,9 +14,11 @@
 #include <vector>
 
 #include "runtime/motion_trial.h"
+#include "runtime/outcomes.h"
 #include "runtime/run_session.h"
 #include "runtime/simulation.h"
 #include "scl/compile.h"
+#include "tools/run_sweep.h"
 
 namespace {
 
@@ -43,15 +32,6 @@ std::string readFile(const fs::path& path) {
   return text.str();
 }
 
-std::vector<std::string> outcomesOf(const std::string& source) {
-  const std::string tag = "// outcome: ";
-  std::vector<std::string> outcomes;
-  std::istringstream lines(source);
-  for (std::string line; std::getline(lines, line);)
-    if (line.rfind(tag, 0) == 0) outcomes.push_back(line.substr(tag.size()));
-  return outcomes;
-}
-
 std::vector<fs::path> examples() {
   std::vector<fs::path> paths;
   for (const char* folder : {"/scripts", "/scripts/ports"})
@@ -61,78 +41,14 @@ std::vector<fs::path> examples() {
   return paths;
 }
 
-// "leftFoot, rightShank": link indices; an unknown name fails the test.
-std::vector<int> linksIn(const std::string& list) {
-  std::vector<int> links;
-  std::istringstream names(list);
-  for (std::string name; std::getline(names, name, ',');) {
-    name.erase(0, name.find_first_not_of(' '));
-    name.erase(name.find_last_not_of(' ') + 1);
-    const auto found = std::find(kLinkNames.begin(), kLinkNames.end(), name);
-    INFO("link name '" << name << "'");
-    REQUIRE(found != kLinkNames.end());
-    links.push_back(static_cast<int>(found - kLinkNames.begin()));
-  }
-  return links;
-}
-
-MotionSummary runToEnd(const Program& program, std::vector<double> jointOffsets = {}) {
+MotionSummary runToEnd(const Program& program) {
   RunSessionDef def;
   def.simulation = simulationDefFor(program);
-  def.simulation.jointOffsets = std::move(jointOffsets);
   def.length = defaultRunLength(program);
   def.metrics = metricsFor(*program.character, def.simulation.scene);
   RunSession session(program, def);
   session.run();
   return session.summary();
-}
-
-// Whether a summary meets one outcome line (not `mark`, which runs its own trials); the
-// line's words must be known.
-bool holds(const std::string& outcome, const MotionSummary& summary) {
-  std::istringstream words(outcome);
-  std::string first;
-  words >> first;
-  if (outcome == "standing at end") return summary.standing;
-  if (outcome == "not standing at end") return !summary.standing;
-  if (outcome == "no fall") return !summary.fell;
-  if (first == "fell") {
-    std::string by;
-    double time = 0.0;
-    words >> by >> time;
-    REQUIRE(by == "by");
-    return summary.fell && *summary.fell <= time;
-  }
-  if (outcome.rfind("phase changes at least ", 0) == 0)
-    return summary.phaseChanges >= std::stoi(outcome.substr(23));
-  if (outcome.rfind("airborne at least ", 0) == 0)
-    return summary.longestAirborne >= std::stod(outcome.substr(18));
-  if (outcome.rfind("travels at least ", 0) == 0)
-    return summary.farthest >= std::stod(outcome.substr(17));
-  if (outcome.rfind("touches only ", 0) == 0) {
-    const std::vector<int> allowed = linksIn(outcome.substr(13));
-    for (int link = 0; link < kLinkCount; ++link)
-      if (summary.touched[link] && std::find(allowed.begin(), allowed.end(), link) == allowed.end())
-        return false;
-    return true;
-  }
-  if (first == "touches") {
-    const std::vector<int> links = linksIn(outcome.substr(8));
-    REQUIRE(links.size() == 1);
-    return summary.touched[links.front()];
-  }
-  FAIL("unknown outcome line");
-  return false;
-}
-
-// `// outcome: N of 20 perturbed starts`: the other lines hold from at least N of the
-// starts perturbed by ±2° with seeds 1–20 (scl run --perturb 2 --seed K).
-std::optional<int> perturbedQuota(const std::string& outcome) {
-  const std::string suffix = " of 20 perturbed starts";
-  if (outcome.size() <= suffix.size() ||
-      outcome.compare(outcome.size() - suffix.size(), suffix.size(), suffix) != 0)
-    return std::nullopt;
-  return std::stoi(outcome.substr(0, outcome.size() - suffix.size()));
 }
 
 }  // namespace
@@ -143,55 +59,51 @@ TEST_CASE("every example script does what its header says", "[examples]") {
   for (const fs::path& path : paths) {
     INFO(path.string());
     const std::string source = readFile(path);
-    const std::vector<std::string> outcomes = outcomesOf(source);
-    CHECK_FALSE(outcomes.empty());  // every example declares what it does
     CompileResult compiled = compile(source, path.string());
     REQUIRE(compiled.ok());
+    const OutcomeLines outcomes = readOutcomeLines(source, *compiled.program->character);
+    CHECK(outcomes.errors.empty());
+    CHECK_FALSE(outcomes.claims.empty());  // every example declares what it does
     std::optional<MotionSummary> summary;  // computed once, when a line needs it
-    for (const std::string& outcome : outcomes) {
-      INFO("outcome: " << outcome);
-      if (outcome.rfind("mark ", 0) == 0) {
-        const MotionMark* mark = findMotionMark(outcome.substr(5));
+    for (const OutcomeClaim& claim : outcomes.claims) {
+      INFO("outcome: " << claim.text);
+      if (claim.kind == OutcomeKind::Mark) {
+        const MotionMark* mark = findMotionMark(claim.mark);
         REQUIRE(mark);
         const MotionTrialResult result = runMotionTrial(*mark, *compiled.program);
         INFO(result.failure);
         CHECK(result.met);
         continue;
       }
-      if (perturbedQuota(outcome)) continue;  // the next test case
+      if (claim.kind == OutcomeKind::PerturbedQuota) continue;  // the next test case
       if (!summary) summary = runToEnd(*compiled.program);
-      CHECK(holds(outcome, *summary));
+      CHECK(outcomeHolds(claim, *summary) == true);
     }
   }
 }
 
+// The same sweep as `scl run SCRIPT --seeds 1-20` (perturbed by ±2°), on one thread (the
+// sweep's threads are tested in test_run_sweep).
 TEST_CASE("examples hold from perturbed starts as often as their headers say",
           "[examples][perturbed]") {
   int checked = 0;
   for (const fs::path& path : examples()) {
     const std::string source = readFile(path);
-    const std::vector<std::string> outcomes = outcomesOf(source);
-    std::optional<int> quota;
-    for (const std::string& outcome : outcomes) quota = quota ? quota : perturbedQuota(outcome);
-    if (!quota) continue;
-    INFO(path.string());
     CompileResult compiled = compile(source, path.string());
     REQUIRE(compiled.ok());
-    int met = 0;
-    std::string failures;
-    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-      const MotionSummary summary = runToEnd(*compiled.program, perturbationOffsets(2.0, seed));
-      bool all = true;
-      for (const std::string& outcome : outcomes)
-        if (!perturbedQuota(outcome) && outcome.rfind("mark ", 0) != 0 &&
-            !holds(outcome, summary)) {
-          all = false;
-          failures += " seed " + std::to_string(seed) + ": " + outcome + ";";
-        }
-      met += all ? 1 : 0;
-    }
-    INFO("met from " << met << " of 20 starts;" << failures);
-    CHECK(met >= *quota);
+    const OutcomeLines outcomes = readOutcomeLines(source, *compiled.program->character);
+    if (!outcomes.quota()) continue;
+    INFO(path.string());
+    SweepDef sweep;
+    sweep.session.simulation = simulationDefFor(*compiled.program);
+    sweep.session.length = defaultRunLength(*compiled.program);
+    sweep.session.metrics =
+        metricsFor(*compiled.program->character, sweep.session.simulation.scene);
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) sweep.seeds.push_back(seed);
+    const SweepResult result = runSweep(*compiled.program, outcomes, sweep);
+    INFO(sweepText(path.string(), sweep, outcomes, result));
+    CHECK(result.ran() == 20);
+    CHECK(result.claimsHold(outcomes));
     ++checked;
   }
   CHECK(checked >= 5);

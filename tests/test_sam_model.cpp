@@ -7,7 +7,7 @@
 #include "optimize/random.h"
 #include "optimize/sam/sam_model.h"
 #include "optimize/sam/sam_query.h"
-#include "optimize/thread_pool.h"
+#include "base/thread_pool.h"
 
 namespace {
 

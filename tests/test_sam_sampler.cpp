@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "optimize/sam/sam_sampler.h"
-#include "optimize/thread_pool.h"
+#include "base/thread_pool.h"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "optimize/thread_pool.h"
+#include "base/thread_pool.h"
 
 using namespace scl;
 

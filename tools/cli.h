@@ -26,6 +26,9 @@ enum ExitCode : int {
   kExitUsageError = 2,
   /// The work failed: the simulation diverged, an output could not be written.
   kExitFailure = 3,
+  /// The work ran but what the input claims does not hold: `scl run --seeds` on a script
+  /// whose `// outcome:` lines fail on more starts than they allow.
+  kExitClaimsFailed = 4,
 };
 
 /// A mistake in the invocation; what() is the one-line message (without "scl CMD: ").

@@ -18,6 +18,8 @@
 #include <sstream>
 #include <string>
 
+#include "base/threads.h"
+#include "runtime/outcomes.h"
 #include "runtime/output_files.h"
 #include "runtime/run_session.h"
 #include "scl/compile.h"
@@ -29,6 +31,7 @@
 #include "tools/interrupt.h"
 #include "tools/run_report.h"
 #include "tools/run_request.h"
+#include "tools/run_sweep.h"
 #include "tools/trajectory_csv.h"
 
 namespace scl {
@@ -147,9 +150,9 @@ class RunProgress {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_;
 };
 
-Recorded simulate(Program program, const SimulationDef& def, const RunRequest& request,
-                  const std::atomic<bool>& interrupt) {
-  using Clock = std::chrono::steady_clock;
+// The run the request asks for, from the simulation `def`.
+RunSessionDef sessionDef(const Program& program, const SimulationDef& def,
+                         const RunRequest& request) {
   RunSessionDef run;
   run.simulation = def;
   run.pushes = request.pushes;
@@ -158,6 +161,13 @@ Recorded simulate(Program program, const SimulationDef& def, const RunRequest& r
   run.length = runLength(program, request);
   // The thresholds of docs/marks.md, scaled to the character's body.
   run.metrics = metricsFor(*program.character, def.scene);
+  return run;
+}
+
+Recorded simulate(Program program, const SimulationDef& def, const RunRequest& request,
+                  const std::atomic<bool>& interrupt) {
+  using Clock = std::chrono::steady_clock;
+  const RunSessionDef run = sessionDef(program, def, request);
   Recorded recorded;
   const auto setupStart = Clock::now();
   RunSession session(std::move(program), run);
@@ -216,6 +226,41 @@ void checkRunOutputs(const RunRequest& request, const Character& character) {
   checkOutputsAgainstInputs(inputs, outputs);
 }
 
+// `--seeds`: the script from every seed's perturbed start, checked against its outcome
+// lines.
+int sweepCommand(const RunRequest& request, const std::string& source, const Program& program,
+                 const SimulationDef& def) {
+  const OutcomeLines outcomes = readOutcomeLines(source, *program.character);
+  if (!outcomes.errors.empty()) {
+    for (const std::string& error : outcomes.errors)
+      std::fprintf(stderr, "%s:%s\n", request.script.c_str(), error.c_str());
+    return fail(kExitInputError,
+                "'" + request.script + "' has outcome lines a sweep cannot check (see above)");
+  }
+  const ThreadCount threads =
+      chooseThreadCount({.requested = request.threads, .maxPerCore = kMaxThreadsPerCore});
+  if (!threads.warning.empty()) std::fprintf(stderr, "scl run: %s\n", threads.warning.c_str());
+  InterruptGuard interrupt;
+  SweepDef sweep;
+  sweep.session = sessionDef(program, def, request);
+  sweep.seeds = request.seeds;
+  sweep.perturbDeg = request.perturbDeg.value_or(2.0);
+  sweep.threads = threads.threads;
+  sweep.interrupt = &interrupt.requested();
+  SweepResult result;
+  try {
+    result = runSweep(program, outcomes, sweep);
+  } catch (const std::invalid_argument& error) {
+    return fail(kExitInputError, request.script + ": " + error.what());
+  }
+  if (request.json)
+    std::printf("%s\n", sweepJson(request.script, sweep, outcomes, result).dump().c_str());
+  else
+    std::fputs(sweepText(request.script, sweep, outcomes, result).c_str(), stdout);
+  if (result.interrupted) return interrupt.exitCode();
+  return result.claimsHold(outcomes) ? kExitOk : kExitClaimsFailed;
+}
+
 int runCommand(const RunRequest& request) {
   const std::optional<std::string> source = readInputFile(request.script, "script");
   if (request.csvPath) checkOutputWritable("--out", *request.csvPath);
@@ -232,6 +277,7 @@ int runCommand(const RunRequest& request) {
   checkRunOutputs(request, *program.character);
   applySets(program, *source, request, options);
   const SimulationDef def = simulationDef(program, request);
+  if (!request.seeds.empty()) return sweepCommand(request, *source, program, def);
 
   InterruptGuard interrupt;
   Recorded run;

@@ -21,7 +21,7 @@
 #include "optimize/sam/sam_files.h"
 #include "optimize/sam/sam_inputs.h"
 #include "optimize/sam/sampling_job.h"
-#include "optimize/thread_pool.h"
+#include "base/thread_pool.h"
 #include "runtime/output_files.h"
 #include "scl/printer.h"
 #include "tools/cli.h"

@@ -9,6 +9,7 @@
 #include "scl/character_file.h"
 #include "scl/names.h"
 #include "tools/cli.h"
+#include "tools/run_sweep.h"
 
 namespace scl {
 
@@ -62,6 +63,33 @@ std::vector<std::string> allValues(const cxxopts::ParseResult& parsed, const std
   for (const cxxopts::KeyValue& argument : parsed.arguments())
     if (argument.key() == name) values.push_back(argument.value());
   return values;
+}
+
+// --seeds and --threads: a sweep runs many starts and records none.
+void readSweep(const cxxopts::ParseResult& parsed, RunRequest& request) {
+  if (parsed.count("threads")) {
+    if (!parsed.count("seeds")) throw UsageError("--threads only applies with --seeds LIST");
+    request.threads = parsed["threads"].as<int>();
+    if (request.threads < 1)
+      throw UsageError("--threads must be at least 1 (got " + std::to_string(request.threads) +
+                       ")");
+  }
+  if (!parsed.count("seeds")) return;
+  const std::string text = parsed["seeds"].as<std::string>();
+  std::optional<std::vector<std::uint64_t>> seeds = parseSeedList(text);
+  if (!seeds)
+    throw UsageError("--seeds '" + text +
+                     "' is malformed: expected N (seeds 1 to N), a range 1-20 or a list 3,5,8-10 "
+                     "of distinct seeds, at most 10000 starts");
+  if (parsed.count("seed"))
+    throw UsageError("--seeds runs one start per seed; give --seed K without --seeds to run one");
+  for (const char* output : {"out", "filmstrip"})
+    if (parsed.count(output))
+      throw UsageError(std::string("--") + output +
+                       " records one run, --seeds runs many: run the start you want to record "
+                       "with --perturb DEG --seed K");
+  request.seeds = std::move(*seeds);
+  if (!request.perturbDeg) request.perturbDeg = 2.0;
 }
 
 }  // namespace
@@ -131,6 +159,13 @@ cxxopts::Options runOptions() {
             "PD control: explicit (torques from today's state) or stable (from the state one step "
             "ahead; stable at large --dt)",
             cxxopts::value<std::string>()->default_value("explicit"), "explicit|stable");
+  options.add_options("Sweep (docs/cli.md, Sweeping perturbed starts)")(
+      "seeds",
+      "run from one perturbed start per seed (1-20, 20 meaning 1-20, 3,5,8-10), on every core: "
+      "a line per start, totals, and the script's // outcome: lines checked (exit 4 when they "
+      "fail); --perturb defaults to 2",
+      cxxopts::value<std::string>(), "LIST")(
+      "threads", "threads running the starts (default: every core)", cxxopts::value<int>(), "N");
   options.add_options("Output")("json", "print the summary as one JSON object")(
       "out", "write the trajectory as CSV", cxxopts::value<std::string>(), "FILE.csv")(
       "rate", "trajectory samples per second", cxxopts::value<double>()->default_value("100"),
@@ -144,7 +179,8 @@ cxxopts::Options runOptions() {
 }
 
 std::vector<std::string> runHelpGroups() {
-  return {"", "Scene (overrides the script's `scene` header)", "Simulation", "Output"};
+  return {"", "Scene (overrides the script's `scene` header)", "Simulation",
+          "Sweep (docs/cli.md, Sweeping perturbed starts)", "Output"};
 }
 
 RunRequest readRunRequest(const cxxopts::ParseResult& parsed) {
@@ -204,6 +240,7 @@ RunRequest readRunRequest(const cxxopts::ParseResult& parsed) {
     if (!request.svgPath) throw UsageError("--frames only applies with --filmstrip FILE.svg");
     request.frames = parseFrames(parsed["frames"].as<std::string>());
   }
+  readSweep(parsed, request);
   return request;
 }
 

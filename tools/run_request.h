@@ -44,6 +44,10 @@ struct RunRequest {
   double rate = 100.0;
   /// `--frames`: filmstrip times, seconds, sorted; empty: evenly spaced over the run.
   std::vector<double> frames;
+  /// `--seeds`: one perturbed start per seed (a sweep, tools/run_sweep.h); empty: one run.
+  std::vector<std::uint64_t> seeds;
+  /// `--threads`: threads of a sweep; 0: every core.
+  int threads = 0;
 };
 
 /// The options of `scl run`, for parsing and `--help`.

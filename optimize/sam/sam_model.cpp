@@ -16,7 +16,7 @@
 #include "base/files.h"
 #include "optimize/random.h"
 #include "optimize/sam/svm_model_text.h"
-#include "optimize/thread_pool.h"
+#include "base/thread_pool.h"
 
 namespace scl {
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "optimize/checkpoint_json.h"
-#include "optimize/thread_pool.h"
+#include "base/thread_pool.h"
 
 namespace scl {
 

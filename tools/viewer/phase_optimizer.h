@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "optimize/optimizer.h"
-#include "optimize/thread_pool.h"
+#include "base/thread_pool.h"
 #include "scl/compile.h"
 
 namespace scl {

@@ -1,4 +1,4 @@
-#include "optimize/thread_pool.h"
+#include "base/thread_pool.h"
 
 #include "base/threads.h"
 

@@ -1,0 +1,169 @@
+#include "runtime/outcomes.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "base/format.h"
+#include "scl/names.h"
+
+namespace scl {
+
+namespace {
+
+constexpr std::string_view kTag = "// outcome: ";
+constexpr std::string_view kQuotaSuffix = " of 20 perturbed starts";
+
+bool startsWith(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+std::string trimmed(std::string_view text) {
+  const size_t first = text.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) return "";
+  const size_t last = text.find_last_not_of(" \t\r");
+  return std::string(text.substr(first, last - first + 1));
+}
+
+// A non-negative number filling `text`, else nullopt.
+std::optional<double> amount(std::string_view text) {
+  const std::optional<double> value = parseFiniteNumber(trimmed(text));
+  if (!value || *value < 0) return std::nullopt;
+  return value;
+}
+
+// "leftFoot, rightShank": link indices, or the error of the first unknown name.
+std::vector<int> linksIn(std::string_view list, const Character& character, std::string& error) {
+  const CharacterNames names(character);
+  std::vector<int> links;
+  std::istringstream words{std::string(list)};
+  for (std::string name; std::getline(words, name, ',');) {
+    const NameLookup found = names.links(trimmed(name), Groups::Rejected);
+    if (!found.ok()) {
+      error = found.error;
+      return {};
+    }
+    links.push_back(found.index());
+  }
+  if (links.empty()) error = "expected link names";
+  return links;
+}
+
+// The claim of one line's words; an empty error when they read.
+OutcomeClaim readClaim(const std::string& words, const Character& character, std::string& error) {
+  OutcomeClaim claim;
+  claim.text = words;
+  const auto withAmount = [&](OutcomeKind kind, std::string_view prefix) {
+    claim.kind = kind;
+    const std::optional<double> value = amount(std::string_view(words).substr(prefix.size()));
+    if (!value) error = "expected a number after '" + std::string(prefix) + "'";
+    claim.value = value.value_or(0.0);
+  };
+  if (words == "standing at end") {
+    claim.kind = OutcomeKind::StandingAtEnd;
+  } else if (words == "not standing at end") {
+    claim.kind = OutcomeKind::NotStandingAtEnd;
+  } else if (words == "no fall") {
+    claim.kind = OutcomeKind::NoFall;
+  } else if (startsWith(words, "mark ")) {
+    claim.kind = OutcomeKind::Mark;
+    claim.mark = trimmed(std::string_view(words).substr(5));
+  } else if (startsWith(words, "fell by ")) {
+    withAmount(OutcomeKind::FellBy, "fell by ");
+  } else if (startsWith(words, "phase changes at least ")) {
+    withAmount(OutcomeKind::PhaseChanges, "phase changes at least ");
+  } else if (startsWith(words, "airborne at least ")) {
+    withAmount(OutcomeKind::Airborne, "airborne at least ");
+  } else if (startsWith(words, "travels at least ")) {
+    withAmount(OutcomeKind::Travels, "travels at least ");
+  } else if (startsWith(words, "touches only ")) {
+    claim.kind = OutcomeKind::TouchesOnly;
+    claim.links = linksIn(std::string_view(words).substr(13), character, error);
+  } else if (startsWith(words, "touches ")) {
+    claim.kind = OutcomeKind::Touches;
+    claim.links = linksIn(std::string_view(words).substr(8), character, error);
+    if (error.empty() && claim.links.size() != 1)
+      error = "'touches' names one link ('touches only' names several)";
+  } else if (words.size() > kQuotaSuffix.size() &&
+             words.compare(words.size() - kQuotaSuffix.size(), kQuotaSuffix.size(), kQuotaSuffix) ==
+                 0) {
+    claim.kind = OutcomeKind::PerturbedQuota;
+    const std::optional<double> value =
+        amount(std::string_view(words).substr(0, words.size() - kQuotaSuffix.size()));
+    if (!value || *value > 20 || *value != std::floor(*value))
+      error = "expected a whole number from 0 to 20 before 'of 20 perturbed starts'";
+    claim.value = value.value_or(0.0);
+  } else {
+    error = "unknown outcome " + quoteForMessage(words) +
+            " (outcomes: mark NAME, standing at end, not standing at end, no fall, fell by T, "
+            "phase changes at least N, airborne at least T, travels at least D, touches LINK, "
+            "touches only LINKS, N of 20 perturbed starts)";
+  }
+  return claim;
+}
+
+}  // namespace
+
+const OutcomeClaim* OutcomeLines::quota() const {
+  for (const OutcomeClaim& claim : claims)
+    if (claim.kind == OutcomeKind::PerturbedQuota) return &claim;
+  return nullptr;
+}
+
+OutcomeLines readOutcomeLines(std::string_view source, const Character& character) {
+  OutcomeLines lines;
+  int number = 0;
+  size_t position = 0;
+  while (position < source.size()) {
+    const size_t end = std::min(source.find('\n', position), source.size());
+    const std::string_view line = source.substr(position, end - position);
+    position = end + 1;
+    ++number;
+    if (!startsWith(line, kTag)) continue;
+    std::string error;
+    OutcomeClaim claim = readClaim(trimmed(line.substr(kTag.size())), character, error);
+    claim.line = number;
+    if (error.empty())
+      lines.claims.push_back(std::move(claim));
+    else
+      lines.errors.push_back("line " + std::to_string(number) + ": " + error);
+  }
+  return lines;
+}
+
+std::optional<bool> outcomeHolds(const OutcomeClaim& claim, const MotionSummary& summary) {
+  switch (claim.kind) {
+    case OutcomeKind::Mark:
+    case OutcomeKind::PerturbedQuota:
+      return std::nullopt;
+    case OutcomeKind::StandingAtEnd:
+      return summary.standing;
+    case OutcomeKind::NotStandingAtEnd:
+      return !summary.standing;
+    case OutcomeKind::NoFall:
+      return !summary.fell;
+    case OutcomeKind::FellBy:
+      return summary.fell && *summary.fell <= claim.value;
+    case OutcomeKind::PhaseChanges:
+      return summary.phaseChanges >= claim.value;
+    case OutcomeKind::Airborne:
+      return summary.longestAirborne >= claim.value;
+    case OutcomeKind::Travels:
+      return summary.farthest >= claim.value;
+    case OutcomeKind::Touches:
+      return summary.touched[static_cast<size_t>(claim.links.front())];
+    case OutcomeKind::TouchesOnly:
+      for (size_t link = 0; link < summary.touched.size(); ++link)
+        if (summary.touched[link] && std::find(claim.links.begin(), claim.links.end(),
+                                               static_cast<int>(link)) == claim.links.end())
+          return false;
+      return true;
+  }
+  return std::nullopt;
+}
+
+int quotaFor(const OutcomeClaim& quota, int starts) {
+  return static_cast<int>(std::ceil(quota.value * starts / 20.0 - 1e-9));
+}
+
+}  // namespace scl

@@ -1,0 +1,77 @@
+// `// outcome:` lines: what a script says in its header that it does, in words a program
+// can check (docs/motions.md, What each example shows). The test suite checks them on every
+// shipped script and `scl run --seeds` on the starts it sweeps.
+//
+//   // outcome: mark NAME                  meets motion NAME's mark (docs/marks.md)
+//   // outcome: standing at end            | not standing at end
+//   // outcome: fell by T                  | no fall
+//   // outcome: phase changes at least N
+//   // outcome: airborne at least T        the longest single flight, seconds
+//   // outcome: travels at least D         the farthest forward pelvis travel, metres
+//   // outcome: touches LINK               LINK touched the environment at some time
+//   // outcome: touches only L1, L2, ...   no other link ever touched it
+//   // outcome: N of 20 perturbed starts   the other lines (but `mark`) hold from at least
+//                                          N of the ±2° starts with seeds 1–20
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/metrics.h"
+#include "scl/character.h"
+
+namespace scl {
+
+/// What one outcome line claims.
+enum class OutcomeKind {
+  Mark,              ///< `mark NAME`: a motion's mark, checked by its own trials
+  StandingAtEnd,     ///< `standing at end`
+  NotStandingAtEnd,  ///< `not standing at end`
+  NoFall,            ///< `no fall`
+  FellBy,            ///< `fell by T`
+  PhaseChanges,      ///< `phase changes at least N`
+  Airborne,          ///< `airborne at least T`
+  Travels,           ///< `travels at least D`
+  Touches,           ///< `touches LINK`
+  TouchesOnly,       ///< `touches only L1, L2, ...`
+  PerturbedQuota,    ///< `N of 20 perturbed starts`
+};
+
+/// One `// outcome:` line.
+struct OutcomeClaim {
+  OutcomeKind kind = OutcomeKind::NoFall;
+  /// The words after `// outcome: `, as written.
+  std::string text;
+  /// 1-based line of the script.
+  int line = 0;
+  /// T (seconds), N (count) or D (metres) where the line has one.
+  double value = 0.0;
+  /// The mark's name (Mark).
+  std::string mark;
+  /// Link indices (Touches, TouchesOnly).
+  std::vector<int> links;
+};
+
+/// The outcome lines of a script, and what was wrong with the ones that could not be read
+/// ("line 12: unknown outcome 'standing'", "line 14: unknown link 'leftFot'").
+struct OutcomeLines {
+  std::vector<OutcomeClaim> claims;
+  std::vector<std::string> errors;
+  /// The `N of 20 perturbed starts` line, if any.
+  const OutcomeClaim* quota() const;
+};
+
+/// Reads every line of `source` that starts with `// outcome: `; link names are the
+/// character's.
+OutcomeLines readOutcomeLines(std::string_view source, const Character& character);
+
+/// Whether a run's summary meets a claim. Mark and PerturbedQuota are not claims about one
+/// run: nullopt.
+std::optional<bool> outcomeHolds(const OutcomeClaim& claim, const MotionSummary& summary);
+
+/// The starts a quota asks for out of `starts`: N of 20 scaled to `starts`, rounded up.
+int quotaFor(const OutcomeClaim& quota, int starts);
+
+}  // namespace scl
