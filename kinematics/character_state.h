@@ -75,4 +75,14 @@ CharacterState forwardKinematics(const Character& character, const Vec2& headOri
 /// velocity from the per-link fields (origin, angle, com, velocities).
 void completeDerivedState(const Character& character, CharacterState& state);
 
+/// What of a foot touches flat ground: the lowest point of its proximal cap (the heel,
+/// under the ankle) and of its distal cap (the toe, at the ball of the foot), metres.
+struct FootPoints {
+  Vec2 heel = Vec2::Zero();
+  Vec2 toe = Vec2::Zero();
+};
+
+/// A foot's heel and toe (any link's two caps' lowest points) in `state`.
+FootPoints footPoints(const Character& character, const CharacterState& state, int link);
+
 }  // namespace scl

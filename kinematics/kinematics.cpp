@@ -9,6 +9,14 @@ Vec2 linkAxis(const Character& character, int link, double worldAngle) {
   return Vec2(sign * std::cos(worldAngle), sign * std::sin(worldAngle));
 }
 
+FootPoints footPoints(const Character& character, const CharacterState& state, int link) {
+  const LinkDef& def = character.links[static_cast<size_t>(link)];
+  const LinkState& at = state.links[static_cast<size_t>(link)];
+  const Vec2 distal = at.origin + def.length * linkAxis(character, link, at.angle);
+  return {at.origin - Vec2(0.0, 0.5 * def.proximalThickness),
+          distal - Vec2(0.0, 0.5 * def.distalThickness)};
+}
+
 std::array<double, kLinkCount> worldAnglesFromJoints(
     const Character& character, double headAngle,
     const std::array<double, kJointCount>& jointAngles) {

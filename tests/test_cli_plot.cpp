@@ -155,6 +155,28 @@ TEST_CASE("scl plot: the series asked for, with the run's values", "[cli][plot]"
         Approx(seriesValue(svg, "leftKnee.angle", "last")).margin(1e-4));
 }
 
+// --feet and --hands: a quiet stance keeps both heels and toes on the ground and the hands
+// below the shoulders, from a script and from its trajectory CSV alike.
+TEST_CASE("scl plot --feet --hands plots the heels, toes and hands", "[cli][plot]") {
+  TempDir dir;
+  const std::string script = std::string(SCL_SOURCE_DIR) + "/scripts/stand.scl";
+  const Outcome plot = runScl("plot " + script + " --duration 2 --feet --hands");
+  REQUIRE(plot.exitCode == 0);
+  REQUIRE(runScl("run " + script + " --duration 2 --out " + (dir / "s.csv")).exitCode == 0);
+  const Outcome fromCsv = runScl("plot " + (dir / "s.csv") + " --feet --hands");
+  REQUIRE(fromCsv.exitCode == 0);
+  for (const std::string& svg : {plot.out, fromCsv.out}) {
+    for (const char* point : {"leftHeel", "leftToe", "rightHeel", "rightToe"}) {
+      INFO(point);
+      REQUIRE(hasSeries(svg, std::string(point) + ".height"));
+      CHECK(std::abs(seriesValue(svg, std::string(point) + ".height", "last")) < 0.01);
+    }
+    CHECK(seriesValue(svg, "leftHand.height", "last") > 0.6);
+    CHECK(seriesValue(svg, "rightHand.height", "last") < 1.3);
+    CHECK_FALSE(hasSeries(svg, "com.x"));  // only what was asked for
+  }
+}
+
 TEST_CASE("scl plot: the commands docs/plot.md shows", "[cli][plot][docs]") {
   const std::string page = readText(SCL_SOURCE_DIR "/docs/plot.md");
   TempDir dir;

@@ -218,13 +218,15 @@ TEST_CASE("scl run --out writes a CSV with a header naming every column") {
   auto rows = parseCsv(readText(dir / "run.csv"));
   REQUIRE(rows.size() == 1 + 51);
   const std::vector<std::string>& header = rows[0];
-  CHECK(header.size() == 9 + 15 + 15 + 16 + 4);
+  CHECK(header.size() == 9 + 15 + 15 + 16 + 4 + 12);
   CHECK(header[0] == "time");
   CHECK(header[2] == "phase_name");
   CHECK(std::find(header.begin(), header.end(), "leftKnee_deg") != header.end());
   CHECK(std::find(header.begin(), header.end(), "waist_torque") != header.end());
   CHECK(std::find(header.begin(), header.end(), "rightFoot_contact") != header.end());
-  CHECK(header.back() == "com_vy");
+  CHECK(std::find(header.begin(), header.end(), "com_vy") != header.end());
+  CHECK(std::find(header.begin(), header.end(), "leftToe_x") != header.end());
+  CHECK(header.back() == "rightHand_y");
   for (size_t i = 1; i < rows.size(); ++i) {
     REQUIRE(rows[i].size() == header.size());
     CHECK(std::stod(rows[i][0]) == Approx(0.02 * static_cast<double>(i - 1)).margin(1e-6));
@@ -234,6 +236,32 @@ TEST_CASE("scl run --out writes a CSV with a header naming every column") {
   for (size_t column = 3; column < header.size(); ++column)
     CHECK_NOTHROW(std::stod(rows.back()[column]));
   CHECK(dir.entries() == std::vector<std::string>{"run.csv"});  // no temporary file left
+}
+
+// The feet's and hands' columns: a quiet stance stands on flat feet (heels and toes at the
+// ground), hands below the shoulders, the toes ahead of the heels.
+TEST_CASE("scl run --out gives the heels, toes and hands") {
+  TempDir dir;
+  const Outcome run = runScl("run " + std::string(SCL_SOURCE_DIR) +
+                             "/scripts/stand.scl --duration 2 --rate 10 --out " + (dir / "s.csv"));
+  REQUIRE(run.exitCode == 0);
+  const auto rows = parseCsv(readText(dir / "s.csv"));
+  const std::vector<std::string>& header = rows[0];
+  const auto value = [&](const std::string& column) {
+    const auto found = std::find(header.begin(), header.end(), column);
+    REQUIRE(found != header.end());
+    return std::stod(rows.back()[static_cast<size_t>(found - header.begin())]);
+  };
+  for (const char* side : {"left", "right"}) {
+    INFO(side);
+    const std::string s(side);
+    CHECK(std::abs(value(s + "Heel_y")) < 0.01);
+    CHECK(std::abs(value(s + "Toe_y")) < 0.01);
+    // Heel to toe: the foot's length and a bit, forward (+x).
+    CHECK(value(s + "Toe_x") - value(s + "Heel_x") == Approx(0.226).margin(0.03));
+    CHECK(value(s + "Hand_y") > 0.6);
+    CHECK(value(s + "Hand_y") < 1.3);  // below the shoulders (the pose bends the elbows)
+  }
 }
 
 TEST_CASE("scl run --filmstrip writes well-formed SVG with one drawing per time") {

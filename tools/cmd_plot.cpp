@@ -56,12 +56,14 @@ cxxopts::Options plotOptions() {
       "joints", "joints (or groups such as hips) to plot: angle vs PD target, torque vs limit",
       cxxopts::value<std::string>(),
       "A,B")("com", "the centre of mass's x against the support region")(
-      "heights", "centre-of-mass height and head height")("contacts", "contact per link")(
-      "out", "write the SVG here (default: standard output)", cxxopts::value<std::string>(),
-      "FILE.svg")("character",
-                  "a built-in character or a .character file (default: the script's; "
-                  "for a CSV, human)",
-                  cxxopts::value<std::string>(), "NAME|FILE")(
+      "heights", "centre-of-mass height and head height")(
+      "feet", "heel and toe heights of both feet")("hands", "hand heights")(
+      "contacts", "contact per link")("out", "write the SVG here (default: standard output)",
+                                      cxxopts::value<std::string>(), "FILE.svg")(
+      "character",
+      "a built-in character or a .character file (default: the script's; "
+      "for a CSV, human)",
+      cxxopts::value<std::string>(), "NAME|FILE")(
       "duration", "simulate this long, seconds (default: as 'scl run')", cxxopts::value<double>(),
       "S")("rate", "samples per second of a script run", cxxopts::value<double>(), "HZ")(
       "width", "SVG width, pixels", cxxopts::value<double>(), "PX")("h,help", "show this help");
@@ -78,6 +80,8 @@ PlotRequest readRequest(const cxxopts::ParseResult& parsed) {
   if (parsed.count("joints")) request.joints = parsed["joints"].as<std::string>();
   request.selection.com = parsed.count("com") > 0;
   request.selection.heights = parsed.count("heights") > 0;
+  request.selection.feet = parsed.count("feet") > 0;
+  request.selection.hands = parsed.count("hands") > 0;
   request.selection.contacts = parsed.count("contacts") > 0;
   if (request.joints.empty() && request.selection.empty())
     request.selection.com = request.selection.heights = request.selection.contacts = true;

@@ -176,7 +176,7 @@ Recorded simulate(Program program, const SimulationDef& def, const RunRequest& r
   recorded.character = session.program().character;
   std::optional<FilmstripSampler> filmstrip;
   if (request.svgPath) filmstrip.emplace(request.frames, run.length.duration, def.timeStep);
-  if (request.csvPath) recorded.trajectory.emplace(request.rate, def.timeStep);
+  if (request.csvPath) recorded.trajectory.emplace(*recorded.character, request.rate, def.timeStep);
   RunProgress progress(run.length.duration);
   session.run([&](const StepView& step) {
     if (recorded.trajectory) recorded.trajectory->observe(step);

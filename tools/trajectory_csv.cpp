@@ -16,13 +16,16 @@ void appendNumber(std::string& out, double value) {
 
 }  // namespace
 
-TrajectoryCsv::TrajectoryCsv() {
+TrajectoryCsv::TrajectoryCsv(const Character& character) : character_(&character) {
   columns_ = {"time",           "phase",       "phase_name", "root_x",  "root_y",
               "root_angle_deg", "head_height", "pelvis_x",   "pelvis_y"};
   for (std::string_view joint : kJointNames) columns_.push_back(std::string(joint) + "_deg");
   for (std::string_view joint : kJointNames) columns_.push_back(std::string(joint) + "_torque");
   for (std::string_view link : kLinkNames) columns_.push_back(std::string(link) + "_contact");
   for (const char* name : {"com_x", "com_y", "com_vx", "com_vy"}) columns_.push_back(name);
+  for (const char* point :
+       {"leftHeel", "leftToe", "rightHeel", "rightToe", "leftHand", "rightHand"})
+    for (const char* axis : {"_x", "_y"}) columns_.push_back(std::string(point) + axis);
   for (size_t i = 0; i < columns_.size(); ++i) {
     if (i > 0) text_ += ',';
     text_ += columns_[i];
@@ -49,6 +52,17 @@ void TrajectoryCsv::addRow(const CharacterState& state, int phaseIndex, std::str
   appendNumber(text_, state.com.y());
   appendNumber(text_, state.comVelocity.x());
   appendNumber(text_, state.comVelocity.y());
+  for (const int foot : {kLeftFoot, kRightFoot}) {
+    const FootPoints points = footPoints(*character_, state, foot);
+    for (const Vec2& point : {points.heel, points.toe}) {
+      appendNumber(text_, point.x());
+      appendNumber(text_, point.y());
+    }
+  }
+  for (const int hand : {kLeftHand, kRightHand}) {
+    appendNumber(text_, state.links[static_cast<size_t>(hand)].com.x());
+    appendNumber(text_, state.links[static_cast<size_t>(hand)].com.y());
+  }
   text_ += '\n';
   ++rows_;
 }

@@ -14,11 +14,13 @@ namespace scl {
 
 class TrajectoryCsv {
  public:
-  TrajectoryCsv();
+  /// `character`: the body the rows are of (kept by reference; it must outlive this).
+  explicit TrajectoryCsv(const Character& character);
   /// Appends one sample: time (s), phase index and name, the root pose (the head's
   /// origin, m, and world angle, degrees), head height (neckTop, m), pelvis centre of
   /// mass (m), every joint's angle (degrees) and applied torque (N·m), every link's
-  /// contact (0/1), the whole-body centre of mass (m) and its velocity (m/s).
+  /// contact (0/1), the whole-body centre of mass (m) and its velocity (m/s), each foot's
+  /// heel and toe (footPoints(), m) and each hand's centre of mass (m).
   void addRow(const CharacterState& state, int phaseIndex, std::string_view phaseName,
               const std::array<double, kJointCount>& torques);
   /// The column names, in order (the header line).
@@ -31,6 +33,7 @@ class TrajectoryCsv {
   const std::string& text() const { return text_; }
 
  private:
+  const Character* character_;
   std::vector<std::string> columns_;
   std::string text_;
   int rows_ = 0;
@@ -40,9 +43,10 @@ class TrajectoryCsv {
 /// (the first step reaching each time), the initial state included.
 class TrajectoryRecorder {
  public:
-  /// `rate`: samples per second, Hz (at most 1 / timeStep); `timeStep`: the run's step,
-  /// seconds.
-  TrajectoryRecorder(double rate, double timeStep) : rate_(rate), timeStep_(timeStep) {}
+  /// `character`: the run's body (it must outlive this); `rate`: samples per second, Hz (at
+  /// most 1 / timeStep); `timeStep`: the run's step, seconds.
+  TrajectoryRecorder(const Character& character, double rate, double timeStep)
+      : rate_(rate), timeStep_(timeStep), csv_(character) {}
   void observe(const StepView& step);
   const TrajectoryCsv& csv() const { return csv_; }
 

@@ -39,6 +39,9 @@ void forEachSeries(PlotData& data, Apply apply) {
   apply(data.headHeight);
   apply(data.supportLow);
   apply(data.supportHigh);
+  for (auto& series : data.heelHeight) apply(series);
+  for (auto& series : data.toeHeight) apply(series);
+  for (auto& series : data.handHeight) apply(series);
   for (auto& series : data.contact) apply(series);
 }
 
@@ -130,6 +133,12 @@ void PlotRecorder::append(const PlotSample& sample) {
   const auto [low, high] = supportRegion(*character_, state);
   data_.supportLow.push_back(low);
   data_.supportHigh.push_back(high);
+  for (size_t side = 0; side < 2; ++side) {
+    const FootPoints foot = footPoints(*character_, state, side == 0 ? kLeftFoot : kRightFoot);
+    data_.heelHeight[side].push_back(foot.heel.y());
+    data_.toeHeight[side].push_back(foot.toe.y());
+    data_.handHeight[side].push_back(state.links[side == 0 ? kLeftHand : kRightHand].com.y());
+  }
   for (size_t link = 0; link < kLinkCount; ++link)
     data_.contact[link].push_back(state.links[link].contact ? 1 : 0);
 }

@@ -48,6 +48,11 @@ struct PlotData {
   /// NaN when no foot touches.
   std::vector<double> supportLow;
   std::vector<double> supportHigh;
+  /// Per side (0 left, 1 right): the heel's and the toe's height (footPoints()) and the
+  /// hand's centre-of-mass height, metres.
+  std::array<std::vector<double>, 2> heelHeight;
+  std::array<std::vector<double>, 2> toeHeight;
+  std::array<std::vector<double>, 2> handHeight;
   /// Per link: 1 when it touches the environment, else 0.
   std::array<std::vector<std::uint8_t>, kLinkCount> contact;
   /// Phase boundaries, the first phase at the first sample's time included.

@@ -387,7 +387,8 @@ class Layout {
 double plotHeight(const PlotSelection& selection, double textSize) {
   double rows = kHeaderRows + kAxisRows;
   const double panels = 2.0 * static_cast<double>(selection.joints.size()) +
-                        (selection.com ? 1.0 : 0.0) + (selection.heights ? 1.0 : 0.0);
+                        (selection.com ? 1.0 : 0.0) + (selection.heights ? 1.0 : 0.0) +
+                        (selection.feet ? 1.0 : 0.0) + (selection.hands ? 1.0 : 0.0);
   rows += panels * (kPanelRows + kGapRows);
   if (selection.contacts) rows += kLinkCount * kContactRows + kGapRows;
   return rows * textSize;
@@ -419,6 +420,17 @@ void drawPlots(PlotCanvas& canvas, const PlotData& data, const PlotSelection& se
     layout.linePanel("heights", "m",
                      {{"com.height", "COM height", &data.comHeight, kComX, 1.8},
                       {"head.height", "head height", &data.headHeight, kHeadColour, 1.8}});
+  if (selection.feet)
+    layout.linePanel(
+        "feet", "m",
+        {{"leftHeel.height", "left heel", &data.heelHeight[0], kComX, 1.6},
+         {"leftToe.height", "left toe", &data.toeHeight[0], kComX, 1.2, true},
+         {"rightHeel.height", "right heel", &data.heelHeight[1], kHeadColour, 1.6},
+         {"rightToe.height", "right toe", &data.toeHeight[1], kHeadColour, 1.2, true}});
+  if (selection.hands)
+    layout.linePanel("hands", "m",
+                     {{"leftHand.height", "left hand", &data.handHeight[0], kComX, 1.6},
+                      {"rightHand.height", "right hand", &data.handHeight[1], kHeadColour, 1.6}});
   if (selection.contacts) layout.contactStrip();
   const double bottom = layout.y() - 0.5 * kGapRows * frame.textSize;
   layout.phaseLines(bottom);

@@ -24,10 +24,14 @@ struct PlotSelection {
   bool com = false;
   /// Centre-of-mass height and head height.
   bool heights = false;
+  /// Heel and toe heights of both feet (heel-off, toe-off, a foot flat on the ground).
+  bool feet = false;
+  /// Hand heights.
+  bool hands = false;
   /// A strip per link, filled where it touches.
   bool contacts = false;
   /// True when nothing is selected.
-  bool empty() const { return joints.empty() && !com && !heights && !contacts; }
+  bool empty() const { return joints.empty() && !com && !heights && !feet && !hands && !contacts; }
 };
 
 /// A colour, 0-255 per channel.
