@@ -104,6 +104,14 @@ bool isEffector(int joint) {
 
 std::string inQuotes(std::string_view text) { return "'" + quoteToken(text) + "'"; }
 
+// A time from this many seconds up is more likely milliseconds (`after 500`).
+constexpr double kLongestLikelyTime = 100.0;
+// The largest angle, degrees, that could be radians: a little over pi.
+constexpr double kLargestRadianAngle = 3.2;
+// At most this many `when contact` transitions are kept to warn about at the end (the
+// sink keeps at most 100 warnings anyway).
+constexpr size_t kMaxContactWaits = 100;
+
 // A joint that PD-type primitives of the phase drive, and where.
 struct Drive {
   int joint;
@@ -152,6 +160,7 @@ class Binder {
     const int index = static_cast<int>(program_.phases.size());
     bindPhase(phase, index);
     if (!last && phase.exit) {
+      noteContactWait(*phase.exit);
       program_.phases[index].exit = bindTransition(*phase.exit, index + 1);
       if (phase.exit->backto && phase.exit->times)
         bindCycle(*phase.exit->backto, *phase.exit->times, *program_.phases[index].exit);
@@ -174,6 +183,7 @@ class Binder {
 
   std::optional<Program> finish(const std::optional<sx::Finally>& finally) {
     if (finally && !program_.phases.empty()) {
+      noteContactWait(finally->transition);
       Transition& exit = program_.phases.back().exit.emplace();
       if (finally->times) {
         // Counted: back to the named phase, and after the last cycle nowhere: the last
@@ -186,6 +196,9 @@ class Binder {
         exit = bindTransition(finally->transition, std::max(target, 0));
       }
     }
+    // An endless `finally` cycle runs 10 s by default, not until the 60 s limit.
+    if (!finally || finally->times)
+      for (const ContactWait& wait : contactWaits_) sink_.warning(wait.location, wait.message);
     reportUnresolvedPhases();
     reportUnresolvedBlocks();
     if (sink_.errorCount() > errorsBefore_ || sink_.full()) return std::nullopt;
@@ -199,6 +212,7 @@ class Binder {
   // override wins (its `character:` is not even read); a character that cannot be loaded
   // is reported and the human stands in, so that the rest is still checked.
   void bindScene(const sx::SceneHeader& header) {
+    sceneHeader_ = true;
     if (!overridden_) {
       if (auto character = loadSceneCharacter(header, baseDirectory_, sink_)) {
         program_.character = std::move(character);
@@ -466,6 +480,7 @@ class Binder {
       }
     }
     if (pd.time) out.duration = duration(*pd.time, label_ + ".pd.time");
+    checkRadians(pd);
     return out;
   }
 
@@ -643,6 +658,25 @@ class Binder {
     return number(literal, Number::Unit::Plain, name);
   }
 
+  // Warns when a primitive's angles look like radians: every one small (|a| <= 3.2, about
+  // pi) and one of them a fraction, as `[knees -1.57, hips 0.785]`. Whole numbers are
+  // plausible degrees (`[waist 2]`), and an `@` number is no evidence: an optimizer may
+  // leave any fraction of a degree there.
+  void checkRadians(const sx::Pd& pd) {
+    const sx::NumberLit* fraction = nullptr;
+    for (const sx::PdItem& item : pd.items) {
+      const double angle = item.angle.value;
+      if (std::abs(angle) > kLargestRadianAngle) return;
+      if (!fraction && !item.angle.parameter && angle != std::floor(angle)) fraction = &item.angle;
+    }
+    if (!fraction) return;
+    const std::string written = formatNumber(fraction->value);
+    const double degrees = std::round(fraction->value * 180.0 / 3.14159265358979323846);
+    sink_.warning(fraction->location, "angles are degrees: " + written + " is " + written +
+                                          " deg; for " + written + " rad write " +
+                                          formatNumber(degrees));
+  }
+
   // Warns when a local target lies outside the joint limits: one warning naming the item
   // as written when every member is outside the same range, else one per member.
   void checkRange(const std::vector<int>& jointIndices, const sx::PdItem& item) {
@@ -742,6 +776,12 @@ class Binder {
     if (literal.value < 0)
       sink_.error(literal.location,
                   "time must not be negative (found " + formatNumber(literal.value) + ")");
+    // No phase of a motion lasts minutes: `after 500` meant 500 ms.
+    if (literal.value >= kLongestLikelyTime)
+      sink_.warning(literal.location, formatNumber(literal.value) +
+                                          " s: milliseconds? times are seconds: write " +
+                                          formatNumber(literal.value / 1000.0) + " for " +
+                                          formatNumber(literal.value) + " ms");
     return number(literal, Number::Unit::Plain, name);
   }
 
@@ -750,6 +790,22 @@ class Binder {
       sink_.warning(literal.location,
                     "strength " + formatNumber(literal.value) + " is outside [0, 1]");
     return number(literal, Number::Unit::Plain, name);
+  }
+
+  // A `when contact` without `or after` in a script whose scene header gives no
+  // duration: should the contact never come, the phase holds until the run's 60 s limit.
+  // Reported at the end, when it is known that the script is not an endless cycle (which
+  // runs 10 s). A script without a scene header is a listing whose scene and length the
+  // command line gives (`scl run --pose supine --duration 5`, as the thesis's).
+  void noteContactWait(const sx::Transition& transition) {
+    if (!transition.contact || transition.after || transition.timeout) return;
+    if (!sceneHeader_ || program_.scene.duration || contactWaits_.size() >= kMaxContactWaits)
+      return;
+    contactWaits_.push_back(
+        {transition.location,
+         "if this contact never comes, the phase waits until the run's 60 s limit (the scene "
+         "header gives no 'duration:'); add a fallback: '" +
+             printTransitionCondition(transition) + " or after T', T the longest wait in seconds"});
   }
 
   std::string uniqueName(const std::string& name) {
@@ -781,6 +837,13 @@ class Binder {
   std::string definingBlock_;
   std::map<std::string, int> phaseIndex_;
   std::map<std::string, int> parameterNameUses_;
+  // `when contact` transitions that may wait until the 60 s limit (noteContactWait()).
+  struct ContactWait {
+    SourceLocation location;
+    std::string message;
+  };
+  std::vector<ContactWait> contactWaits_;
+  bool sceneHeader_ = false;
   // Per phase: the display label and where each joint was last driven.
   std::string label_;
   std::array<std::optional<SourceLocation>, kJointCount> drivers_;

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <string>
 
+#include "base/format.h"
+
 namespace scl {
 
 namespace {
@@ -186,7 +188,34 @@ class Lexer {
       value = 0.0;
     }
     token.number = value;
+    skipUnitSuffix(start, value, location);
     return true;
+  }
+
+  // A unit written after a number (`0.5s`, `500ms`, `90deg`) would otherwise be the
+  // number and a stray name, and the parser's "expected ..." says nothing of units; the
+  // error says which unit the language uses, and the suffix is skipped so that nothing
+  // else is reported about it.
+  void skipUnitSuffix(size_t start, double value, const SourceLocation& location) {
+    size_t end = pos_;
+    while (end < source_.size() && isIdentChar(source_[end])) ++end;
+    const std::string_view unit = source_.substr(pos_, end - pos_);
+    std::string hint;
+    if (unit == "s" || unit == "sec" || unit == "secs" || unit == "seconds")
+      hint = "times are seconds: write " + formatNumber(value);
+    else if (unit == "ms")
+      hint = "times are seconds: write " + formatNumber(value / 1000.0) + " for " +
+             formatNumber(value) + " ms";
+    else if (unit == "deg" || unit == "degs" || unit == "degrees")
+      hint = "angles are degrees: write " + formatNumber(value);
+    else if (unit == "rad" || unit == "rads" || unit == "radians")
+      hint = "angles are degrees: write " +
+             formatNumber(std::round(value * 1800.0 / 3.14159265358979323846) / 10.0) + " for " +
+             formatNumber(value) + " rad";
+    if (hint.empty()) return;
+    sink_.error(location, "'" + quoteToken(source_.substr(start, end - start)) +
+                              "': no unit after a number; " + hint);
+    pos_ = end;
   }
 
   // Skips a run of bytes that start no token and reports it once.

@@ -1,6 +1,7 @@
 #include "scl/names.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "scl/character.h"
 #include "scl/diagnostics.h"
@@ -54,11 +55,79 @@ std::string turningHint(const Character& character, std::string_view name) {
   return "";
 }
 
+// The words of a name in any convention, lower case: split at `_` and `-` and where a
+// lower-case letter or digit is followed by a capital (`L_Knee`, `LeftKnee`, `left-knee`).
+std::vector<std::string> nameWords(std::string_view name) {
+  std::vector<std::string> words(1);
+  for (size_t i = 0; i < name.size(); ++i) {
+    const auto c = static_cast<unsigned char>(name[i]);
+    const bool separator = c == '_' || c == '-';
+    const bool capitalAfterLower = i > 0 && std::isupper(c) &&
+                                   (std::islower(static_cast<unsigned char>(name[i - 1])) ||
+                                    std::isdigit(static_cast<unsigned char>(name[i - 1])));
+    if ((separator || capitalAfterLower) && !words.back().empty()) words.emplace_back();
+    if (!separator) words.back() += static_cast<char>(std::tolower(c));
+  }
+  if (words.back().empty()) words.pop_back();
+  return words;
+}
+
+std::string_view sideOf(std::string_view word) {
+  if (word == "l" || word == "left") return "left";
+  if (word == "r" || word == "right") return "right";
+  return "";
+}
+
+// What a name means whatever its convention: its side and the rest of its words run
+// together, e.g. "left|knee" for `leftKnee`, `l_knee`, `L_Knee`, `left_knee`, `LeftKnee`,
+// `knee_l` and `lknee`. A name glued to a one-letter side (`lknee`) cannot be told from
+// a word that starts with l or r, so it has a second key: both are compared.
+std::vector<std::string> conventionKeys(std::string_view name) {
+  std::vector<std::string> words = nameWords(name);
+  if (words.empty()) return {};
+  std::string side;
+  if (words.size() > 1 && !sideOf(words.front()).empty()) {
+    side = sideOf(words.front());
+    words.erase(words.begin());
+  } else if (words.size() > 1 && !sideOf(words.back()).empty()) {
+    side = sideOf(words.back());
+    words.pop_back();
+  }
+  std::string rest;
+  for (const std::string& word : words) rest += word;
+  std::vector<std::string> keys = {side + "|" + rest};
+  if (side.empty()) {
+    for (std::string_view prefix : {"left", "right", "l", "r"})
+      if (rest.size() > prefix.size() + 1 && rest.starts_with(prefix)) {
+        keys.push_back(std::string(sideOf(prefix)) + "|" + rest.substr(prefix.size()));
+        break;
+      }
+  }
+  return keys;
+}
+
+// The candidate `name` means in another naming convention (`l_knee` for `leftKnee`,
+// `R_HIP` for `rightHip`), else the closest by edit distance when it is a likely typo;
+// empty when none is close.
+std::string_view suggestionFor(std::string_view name,
+                               std::span<const std::string_view> candidates) {
+  const std::vector<std::string> keys = conventionKeys(name);
+  for (std::string_view candidate : candidates) {
+    const std::vector<std::string> candidateKeys = conventionKeys(candidate);
+    if (!candidateKeys.empty() &&
+        std::find(keys.begin(), keys.end(), candidateKeys.front()) != keys.end())
+      return candidate;
+  }
+  return closestMatch(name, candidates);
+}
+
 }  // namespace
 
 std::string unknownNameMessage(std::string_view kind, std::string_view name,
                                std::span<const std::string_view> candidates) {
-  return "unknown " + std::string(kind) + " " + quoted(name) + didYouMean(name, candidates);
+  const std::string_view suggestion = suggestionFor(name, candidates);
+  return "unknown " + std::string(kind) + " " + quoted(name) +
+         (suggestion.empty() ? "" : "; did you mean " + quoted(suggestion) + "?");
 }
 
 CharacterNames::CharacterNames(const Character& character) : character_(&character) {
@@ -101,7 +170,7 @@ NameLookup CharacterNames::links(std::string_view name, Groups groups,
 // Of a small closed set, the message names every choice when no suggestion is close.
 std::string unknownChoiceMessage(std::string_view kind, std::string_view name,
                                  std::span<const std::string_view> choices) {
-  if (!closestMatch(name, choices).empty()) return unknownNameMessage(kind, name, choices);
+  if (!suggestionFor(name, choices).empty()) return unknownNameMessage(kind, name, choices);
   return unknownNameMessage(kind, name, choices) + " (" + std::string(kind) +
          "s: " + CharacterNames::joined(choices) + ")";
 }

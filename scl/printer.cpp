@@ -101,20 +101,7 @@ struct PrimitivePrinter {
 };
 
 std::string transition(const Transition& t) {
-  std::string out;
-  if (t.contact) {
-    out += t.after ? "and when contact" : "when contact";
-    if (t.event == ContactEvent::Established) out += " established";
-    if (t.event == ContactEvent::Lost) out += " lost";
-    if (t.event == ContactEvent::Changed) out += " changed";
-    if (t.quantifier == ContactQuantifier::Any) out += " any";
-    if (t.quantifier == ContactQuantifier::All) out += " all";
-    out += " " + joined(t.targets, [](const Name& n) { return n.text; });
-    if (t.after) out += " after " + number(*t.after);
-    if (t.timeout) out += " or after " + number(*t.timeout);
-  } else if (t.after) {
-    out += "after " + number(*t.after);
-  }
+  std::string out = printTransitionCondition(t);
   if (t.backto) {
     out += " backto " + t.backto->text;
     if (t.times) out += " " + number(*t.times) + " times";
@@ -262,6 +249,24 @@ std::string print(const syntax::Script& script) { return render(canonicalLines(s
 
 std::string print(const syntax::Script& script, const std::vector<Comment>& comments) {
   return render(withComments(canonicalLines(script), comments));
+}
+
+std::string printTransitionCondition(const syntax::Transition& t) {
+  std::string out;
+  if (t.contact) {
+    out += t.after ? "and when contact" : "when contact";
+    if (t.event == syntax::ContactEvent::Established) out += " established";
+    if (t.event == syntax::ContactEvent::Lost) out += " lost";
+    if (t.event == syntax::ContactEvent::Changed) out += " changed";
+    if (t.quantifier == syntax::ContactQuantifier::Any) out += " any";
+    if (t.quantifier == syntax::ContactQuantifier::All) out += " all";
+    out += " " + joined(t.targets, [](const syntax::Name& n) { return n.text; });
+    if (t.after) out += " after " + number(*t.after);
+    if (t.timeout) out += " or after " + number(*t.timeout);
+  } else if (t.after) {
+    out += "after " + number(*t.after);
+  }
+  return out;
 }
 
 }  // namespace scl

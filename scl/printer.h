@@ -28,5 +28,8 @@ namespace scl {
 std::string print(const syntax::Script& script);
 /// print() with the source's comments (scanComments(source)) kept.
 std::string print(const syntax::Script& script, const std::vector<Comment>& comments);
+/// A transition's condition in canonical form, without its `backto` part
+/// (`when contact all feet or after 0.4`), for messages that quote it.
+std::string printTransitionCondition(const syntax::Transition& transition);
 
 }  // namespace scl

@@ -178,6 +178,18 @@ TEST_CASE("scl bench --script: a missing file is a usage error", "[cli][contract
         std::string::npos);
 }
 
+TEST_CASE("an unknown subcommand is a usage error with a suggestion", "[cli][contract]") {
+  const Outcome typo = runScl("runn x.scl");
+  CHECK(typo.exitCode == 2);
+  CHECK(typo.out.empty());
+  CHECK(typo.err ==
+        "scl: unknown command 'runn'; did you mean 'run'? (run 'scl --help' for the list)\n");
+  CHECK(runScl("chekc x.scl").err.find("did you mean 'check'?") != std::string::npos);
+  const Outcome unknown = runScl("frobnicate");
+  CHECK(unknown.exitCode == 2);
+  CHECK(unknown.err == "scl: unknown command 'frobnicate' (run 'scl --help' for the list)\n");
+}
+
 TEST_CASE("every subcommand: an unknown option is a usage error", "[cli][contract]") {
   TempDir dir;
   const std::string script = dir / "good.scl";

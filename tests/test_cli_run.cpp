@@ -88,6 +88,7 @@ TEST_CASE("scl run summarises a supine script that does nothing") {
                                          "duration",
                                          "steps",
                                          "end",
+                                         "ended",
                                          "parameters",
                                          "pushes",
                                          "perturb_deg",
@@ -142,6 +143,17 @@ TEST_CASE("scl run summarises a supine script that does nothing") {
   CHECK(json["pushes"].is_array());
   CHECK(json["perturb_deg"].is_null());
   CHECK(json["seed"].is_null());
+  // The one phase has no exit: it waits for nothing.
+  nlohmann::json ended = json["ended"];
+  CHECK(ended["active"].get<double>() == Approx(1.0));
+  ended.erase("active");
+  CHECK(ended == nlohmann::json{{"phase", "idle"},
+                                {"phase_index", 0},
+                                {"phase_count", 1},
+                                {"reason", "the script's scene duration"},
+                                {"waiting_for", nullptr},
+                                {"waited", nullptr},
+                                {"never_fired", false}});
 
   Outcome human = runScl("run " + kCliScripts + "supine_idle.scl");
   REQUIRE(human.exitCode == 0);
@@ -207,6 +219,69 @@ TEST_CASE("scl run: the default duration follows the script") {
     CHECK(json["duration"].get<double>() == Approx(0.25));
     CHECK(json["steps"] == 1000);
   }
+}
+
+TEST_CASE("scl run says which phase was active at the end, and a contact that never came") {
+  // Lying still, the feet never leave the ground: without a scene duration the run goes on
+  // to the 60 s limit, and the summary says which transition it waited for.
+  // docs/cli.md (Summary) shows it as `scl run stuck.scl`: the script without its comment,
+  // the command and the lines it prints, all as this run gives them.
+  const std::string script = kCliScripts + "supine_stuck.scl";
+  const std::string commented = readText(script);
+  const std::string body = commented.substr(commented.find("\nscene ") + 1);
+  const std::string page = readText(SCL_SOURCE_DIR "/docs/cli.md");
+  CHECK_THAT(page, Catch::Contains("```\n" + body + "```\n"));
+  CHECK_THAT(page, Catch::Contains("\n$ scl run stuck.scl\n"));
+  TempDir dir;
+  writeText(dir / "stuck.scl", body);
+  RunOptions inDir;
+  inDir.workingDirectory = dir.path().string();
+  Outcome run = runScl("run stuck.scl", inDir);
+  REQUIRE(run.exitCode == 0);
+  const std::string shown =
+      "simulated          60.000 s in 240000 steps of 0.250 ms (end: the 60 s limit)\n"
+      "ended              in phase 'wait_for_lift' (2 of 3), active 59.500 s: the 60 s limit\n"
+      "                   phase 'wait_for_lift' (2 of 3) waited 59.5 s for 'when contact lost "
+      "all feet'; it never fired\n";
+  CHECK_THAT(run.out, Catch::Contains(shown));
+  CHECK_THAT(page, Catch::Contains(shown));
+  // scl check's warning, printed by scl run too, says what to add.
+  CHECK_THAT(run.err, Catch::Contains("stuck.scl:10:1: warning: if this contact never "
+                                      "comes, the phase waits until the run's 60 s limit"));
+  CHECK_THAT(run.err, Catch::Contains("'when contact lost all feet or after T'"));
+
+  Outcome json = runScl("run " + script + " --duration 3 --json");
+  REQUIRE(json.exitCode == 0);
+  nlohmann::json ended = parseJson(json.out)["ended"];
+  CHECK(ended["active"].get<double>() == Approx(2.5));
+  CHECK(ended["waited"].get<double>() == Approx(2.5));
+  ended.erase("active");
+  ended.erase("waited");
+  CHECK(ended == nlohmann::json{{"phase", "wait_for_lift"},
+                                {"phase_index", 1},
+                                {"phase_count", 3},
+                                {"reason", "--duration"},
+                                {"waiting_for", "when contact lost all feet"},
+                                {"never_fired", true}});
+  // The summary docs/cli.md shows first: its `ended` line as the command prints it.
+  RunOptions top;
+  top.workingDirectory = SCL_SOURCE_DIR;
+  const std::string sitToStand =
+      "scl run scripts/thesis/4.9-sit-to-stand.scl --pose sitting --duration 3";
+  CHECK_THAT(page, Catch::Contains("\n$ " + sitToStand + "\n"));
+  const Outcome sat = runScl(sitToStand.substr(4), top);
+  REQUIRE(sat.exitCode == 0);
+  const std::string endedLine =
+      "\nended              in phase 'standup' (2 of 2), active 2.600 s: "
+      "--duration\nphases ";
+  CHECK_THAT(sat.out, Catch::Contains(endedLine));
+  CHECK_THAT(page, Catch::Contains(endedLine));
+  // A run that ends in its last phase waits for nothing.
+  Outcome done = runScl("run " + kCliScripts + "two_phases.scl");
+  REQUIRE(done.exitCode == 0);
+  CHECK_THAT(done.out, Catch::Contains("ended              in phase 'rest' (2 of 2), active "
+                                       "3.000 s: the last phase had been active 3 s\n"
+                                       "phases "));
 }
 
 TEST_CASE("scl run --out writes a CSV with a header naming every column") {

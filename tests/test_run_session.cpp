@@ -3,6 +3,7 @@
 // the summary, and the same physics as a bare Runner loop.
 #include <catch2/catch.hpp>
 
+#include "runtime/phase_standing.h"
 #include "runtime/run_session.h"
 #include "scl/compile.h"
 #include "tests/test_support.h"
@@ -140,4 +141,39 @@ finally after 0.1 backto a 2 times)");
   REQUIRE(session.timeline().size() == 4);
   CHECK(session.timeline()[3].name == "b");
   CHECK(session.runner().time() == Approx(3.3).margin(1e-6));
+}
+
+TEST_CASE("run session: where the run stands, and a contact that never came") {
+  // Lying still, the feet never leave the ground: the second phase waits for them.
+  const scl::Program program = compileOk(R"(scene pose: supine duration: 3
+{ (settle) }
+after 0.5
+{ [knees -10] }
+when contact lost all feet
+{ (rest) })");
+  scl::RunSession session(program, definitionFor(program));
+  session.run();
+  const scl::PhaseStanding end = scl::phaseStanding(session.runner().controller());
+  CHECK(end.phase == 1);
+  CHECK(end.phaseCount == 3);
+  CHECK(end.name.empty());
+  CHECK(end.active == Approx(2.5).margin(1e-6));
+  CHECK(end.exit == "when contact lost all feet");
+  CHECK(end.exitOverdue);
+  CHECK(scl::phaseStandingLabel(end) == "phase #1 (2 of 3)");
+  // What `scl run`'s summary and the viewer's status line say.
+  CHECK(scl::waitingMessage(end) ==
+        "phase #1 (2 of 3) waited 2.5 s for 'when contact lost all feet'; it never fired");
+
+  // Not yet long enough to say so; a timer is never overdue; a last phase waits for nothing.
+  CHECK(scl::waitingMessage(scl::phaseStanding(program, 1, 1.5, false)).empty());
+  const scl::Program timed = compileOk("{ (a) } and when contact any hands after 4 { (b) }");
+  CHECK_FALSE(scl::phaseStanding(timed, 0, 3.0, false).exitOverdue);
+  const scl::PhaseStanding overdue = scl::phaseStanding(timed, 0, 5.0, false);
+  CHECK(scl::waitingMessage(overdue) ==
+        "phase 'a' (1 of 2) waited 5.0 s for 'and when contact any hands after 4'; it never fired");
+  CHECK_FALSE(scl::phaseStanding(compileOk("{ (a) } after 9 { (b) }"), 0, 5.0, false).exitOverdue);
+  const scl::PhaseStanding last = scl::phaseStanding(timed, 1, 30.0, true);
+  CHECK(last.exit.empty());
+  CHECK(scl::waitingMessage(last).empty());
 }

@@ -194,6 +194,7 @@ Recorded simulate(Program program, const SimulationDef& def, const RunRequest& r
   outcome.simulatedTime = session.runner().time();
   outcome.steps = session.steps();
   outcome.endReason = session.endReason();
+  outcome.ended = phaseStanding(session.runner().controller());
   outcome.parameters = session.program().parameters;
   // What the controller met (e.g. the feature QP failed and PD stood in), once per phase.
   for (const ControlWarning& warning : session.runner().controller().warnings())

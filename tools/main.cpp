@@ -5,7 +5,9 @@
 #include <iostream>
 #include <new>
 #include <string_view>
+#include <vector>
 
+#include "scl/diagnostics.h"
 #include "tools/cli.h"
 #include "tools/commands.h"
 #include "tools/version.h"
@@ -120,8 +122,12 @@ int main(int argc, char** argv) {
     return flushStandardStreams("--help") ? 0 : scl::kExitFailure;
   }
   if (name == "--version") name = "version";
-  for (const Subcommand& command : kSubcommands)
+  std::vector<std::string_view> names;
+  for (const Subcommand& command : kSubcommands) {
     if (command.name == name) return runCommand(command, argc - 1, argv + 1);
-  std::fprintf(stderr, "scl: unknown command '%s' (run 'scl --help' for the list)\n", argv[1]);
+    names.push_back(command.name);
+  }
+  std::fprintf(stderr, "scl: unknown command '%s'%s (run 'scl --help' for the list)\n",
+               scl::quoteToken(name).c_str(), scl::didYouMean(name, names).c_str());
   return 2;
 }

@@ -59,6 +59,9 @@ std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
   line("simulated", formatFixed(run.simulatedTime, 3) + " s in " + std::to_string(run.steps) +
                         " steps of " + formatFixed(run.def.timeStep * 1e3, 3) +
                         " ms (end: " + run.endReason + ")");
+  line("ended", "in " + phaseStandingLabel(run.ended) + ", active " +
+                    formatFixed(run.ended.active, 3) + " s: " + run.endReason);
+  if (const std::string waiting = waitingMessage(run.ended); !waiting.empty()) line("", waiting);
   if (!run.parameters.empty()) {
     std::string values;
     for (const Parameter& parameter : run.parameters)
@@ -154,6 +157,15 @@ nlohmann::ordered_json runSummaryJson(const RunRequest& request, const RunOutcom
   out["duration"] = number(run.simulatedTime);
   out["steps"] = run.steps;
   out["end"] = run.endReason;
+  const bool waiting = !run.ended.exit.empty();
+  out["ended"] = {{"phase", run.ended.name},
+                  {"phase_index", run.ended.phase},
+                  {"phase_count", run.ended.phaseCount},
+                  {"active", number(run.ended.active)},
+                  {"reason", run.endReason},
+                  {"waiting_for", waiting ? Json(run.ended.exit) : Json(nullptr)},
+                  {"waited", waiting ? number(run.ended.active) : Json(nullptr)},
+                  {"never_fired", !waitingMessage(run.ended).empty()}};
   out["parameters"] = parameters;
   out["pushes"] = pushes;
   out["perturb_deg"] = number(request.perturbDeg);

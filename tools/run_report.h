@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/phase_standing.h"
 #include "runtime/run_session.h"
 #include "tools/filmstrip.h"
 #include "tools/run_request.h"
@@ -24,6 +25,8 @@ struct RunOutcome {
   double setupWall = 0.0, runWall = 0.0;
   /// Why the run ended.
   std::string endReason;
+  /// The phase active at the end and the exit it was waiting for.
+  PhaseStanding ended;
   /// The `@` parameters with the values the run used.
   std::vector<Parameter> parameters;
   /// Trajectory rows written (0 without --out) and filmstrip frames (0 without it).

@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "base/files.h"
+#include "runtime/phase_standing.h"
 #include "scl/names.h"
 #include "tools/plot/plot_layout.h"
 #include "tools/reload/hot_reload.h"
@@ -448,6 +449,10 @@ HudInfo ViewerApp::hud() const {
   info.status = reloader_.statusLine();
   if (const std::string line = optimizerLine(); !line.empty())
     info.status = line + "   " + info.status;
+  // A phase stuck on a contact that does not come, said as `scl run`'s summary says it.
+  if (const std::string waiting = waitingMessage(phaseStanding(controller));
+      !waiting.empty() && !scrub_)
+    info.status = waiting + "   " + info.status;
   info.statusIsError = reloader_.status() != ReloadStatus::Running;
   if (reloader_.status() == ReloadStatus::CompileError)
     info.diagnostics = reloader_.renderedDiagnostics();
