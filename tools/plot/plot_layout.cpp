@@ -256,8 +256,9 @@ class Layout {
   }
 
   // Phase boundaries over every panel, named in the header row; then the cursor. Each
-  // name has the room up to the next boundary: shortened with "…" when it does not fit
-  // (a short phase keeps its number), so that names never overlap.
+  // name has the room up to the next boundary: shortened with "…" when it does not fit,
+  // so that names never overlap. Boundaries too close together for even their numbers
+  // share one label ("3-4 flight": phases 3 and 4 began there), so that none is dropped.
   void phaseLines(double bottom) {
     const double top = frame_.y + kHeaderRows * ts_;
     struct Shown {
@@ -267,29 +268,49 @@ class Layout {
     std::vector<Shown> shown;
     for (const PhaseMark& mark : data_.phases) {
       if (mark.time < window_.start - 1e-9 || mark.time > window_.end + 1e-9) continue;
-      shown.push_back({&mark, window_.x(mark.time)});
-    }
-    const double size = 0.85 * ts_;
-    for (size_t i = 0; i < shown.size(); ++i) {
-      const PhaseMark& mark = *shown[i].mark;
-      const double x = shown[i].x;
+      const double x = window_.x(mark.time);
+      shown.push_back({&mark, x});
       const PlotColour colour = mark.jumped ? kJump : mark.timedOut ? kTimeout : kPhase;
       canvas_.beginSeries("phase." + std::to_string(mark.index + 1), mark.time, mark.time,
                           mark.time, mark.time);
       canvas_.polyline(std::vector<PlotPoint>{{x, top}, {x, bottom}}, colour,
                        mark.jumped ? 1.6 : 1.0, true);
-      std::string label = std::to_string(mark.index + 1);
+      canvas_.endSeries();
+    }
+    const double size = 0.85 * ts_;
+    // Where the label of a group ending at boundary `last` must end.
+    auto endOf = [&](size_t last) {
+      return last + 1 < shown.size() ? shown[last + 1].x - 4.0 : frame_.x + frame_.width;
+    };
+    // "3", "3-5" (phases one after another) or "5,1" (a jump or a cycle).
+    auto numbers = [&](size_t first, size_t last) {
+      bool consecutive = true;
+      for (size_t i = first; i < last; ++i)
+        consecutive = consecutive && shown[i + 1].mark->index == shown[i].mark->index + 1;
+      std::string text = std::to_string(shown[first].mark->index + 1);
+      if (first == last) return text;
+      if (consecutive) return text + "-" + std::to_string(shown[last].mark->index + 1);
+      for (size_t i = first + 1; i <= last; ++i)
+        text += "," + std::to_string(shown[i].mark->index + 1);
+      return text;
+    };
+    for (size_t first = 0, last = 0; first < shown.size(); first = ++last) {
+      const double x = shown[first].x + 2.0;
+      while (last + 1 < shown.size() &&
+             canvas_.textWidth(numbers(first, last), size) > endOf(last) - x)
+        ++last;
+      const PhaseMark& mark = *shown[last].mark;  // the phase in force after the group
+      const std::string number = numbers(first, last);
+      std::string label = number;
       if (!mark.name.empty()) label += " " + mark.name;
       if (mark.jumped) label += " (jump)";
-      const double end = i + 1 < shown.size() ? shown[i + 1].x - 4.0 : frame_.x + frame_.width;
-      std::string fitted = fitText(canvas_, label, size, end - (x + 2.0));
-      // Rather the number alone than a number cut after its first digits.
-      const std::string number = std::to_string(mark.index + 1);
+      std::string fitted = fitText(canvas_, label, size, endOf(last) - x);
+      // Rather the numbers alone than numbers cut short.
       if (fitted.size() < number.size() + 2 || fitted.compare(0, number.size(), number) != 0)
-        fitted = canvas_.textWidth(number, size) <= end - (x + 2.0) ? number : "";
+        fitted = canvas_.textWidth(number, size) <= endOf(last) - x ? number : "";
+      const PlotColour colour = mark.jumped ? kJump : mark.timedOut ? kTimeout : kPhase;
       if (!fitted.empty())
-        canvas_.text(x + 2.0, top - 0.45 * ts_, fitted, colour, size, TextAnchor::Start);
-      canvas_.endSeries();
+        canvas_.text(x, top - 0.45 * ts_, fitted, colour, size, TextAnchor::Start);
     }
     if (frame_.cursor && *frame_.cursor >= window_.start && *frame_.cursor <= window_.end) {
       const double x = window_.x(*frame_.cursor);
