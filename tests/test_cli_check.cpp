@@ -133,7 +133,7 @@ TEST_CASE("scl check: objective and problem files by their own parsers", "[cli][
   CHECK_THAT(missing.err, Catch::Contains("objective 'none.objective' does not exist"));
 }
 
-TEST_CASE("warnings carry their kind; an allow comment silences them everywhere",
+TEST_CASE("warnings carry their kind, and an allow comment silences them everywhere",
           "[cli][check][lsp]") {
   TempDir dir;
   const std::string warned =

@@ -561,7 +561,7 @@ std::vector<std::vector<std::string>> tableAfter(const std::string& page,
   std::istringstream lines(page.substr(at + heading.size() + 2));
   bool inTable = false;
   for (std::string line; std::getline(lines, line);) {
-    if (line.rfind("|", 0) != 0) {
+    if (line.empty() || line.front() != '|') {
       if (inTable) break;
       continue;
     }

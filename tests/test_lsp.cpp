@@ -65,7 +65,7 @@ json position(int line, int character) { return {{"line", line}, {"character", c
 
 }  // namespace
 
-TEST_CASE("lsp: a warning's kind is its code; an allow comment silences it", "[lsp]") {
+TEST_CASE("lsp: a warning's kind is its code, and an allow comment silences it", "[lsp]") {
   LspClient client;
   client.open(kUri, "{\n  [knees -170]\n}\n");
   const json warned = client.diagnostics(kUri);
