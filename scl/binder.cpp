@@ -279,7 +279,8 @@ class Binder {
       return;
     }
     if (define.primitives.empty() && !define.recovered)
-      sink_.warning(name.location, "block " + inQuotes(name.text) + " is empty");
+      sink_.warning(name.location, WarningKind::EmptyBlock,
+                    "block " + inQuotes(name.text) + " is empty");
     definingBlock_ = name.text;
     Block block{bindPrimitives(define.primitives, define.recovered, "block"), name.location};
     definingBlock_.clear();
@@ -337,7 +338,7 @@ class Binder {
     BoundPrimitive copy;
     copy.primitive = mirrored(previous, character());
     if (signature(copy.primitive) == signature(previous)) {
-      sink_.warning(at,
+      sink_.warning(at, WarningKind::SymmSelf,
                     "[symm] copies a primitive that is its own mirror image (it acts on the "
                     "same links and joints); its effect is doubled or repeated");
       copy.checkDrives = false;
@@ -434,7 +435,7 @@ class Binder {
         ++end;
       }
       if (!names.empty())
-        sink_.warning(drives[i].location,
+        sink_.warning(drives[i].location, WarningKind::DrivenTwice,
                       names + " already driven by a PD-type primitive at line " +
                           std::to_string(earlierLine) + " of this phase; the later one wins");
       for (size_t k = i; k < end; ++k) drivers_[drives[k].joint] = drives[k].location;
@@ -697,10 +698,10 @@ class Binder {
       std::string who = inQuotes(asWritten ? std::string_view(item.joint.text) : def.name);
       if (!asWritten && item.joint.text != def.name)
         who += " (in " + inQuotes(item.joint.text) + ")";
-      sink_.warning(item.angle.location, "target " + formatNumber(angle) + " deg for " + who +
-                                             " is outside the joint range [" +
-                                             formatNumber(def.minDeg) + ", " +
-                                             formatNumber(def.maxDeg) + "] deg");
+      sink_.warning(item.angle.location, WarningKind::TargetRange,
+                    "target " + formatNumber(angle) + " deg for " + who +
+                        " is outside the joint range [" + formatNumber(def.minDeg) + ", " +
+                        formatNumber(def.maxDeg) + "] deg");
       if (asWritten) return;
     }
   }
@@ -787,7 +788,7 @@ class Binder {
 
   Number strength(const sx::NumberLit& literal, const std::string& name) {
     if (literal.value < 0 || literal.value > 1)
-      sink_.warning(literal.location,
+      sink_.warning(literal.location, WarningKind::StrengthRange,
                     "strength " + formatNumber(literal.value) + " is outside [0, 1]");
     return number(literal, Number::Unit::Plain, name);
   }

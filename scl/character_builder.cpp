@@ -378,7 +378,7 @@ class CharacterBuilder {
       ofLinks = link.has_value();
       const int index = link ? *link : *joint;
       if (std::find(group.members.begin(), group.members.end(), index) != group.members.end()) {
-        sink_.warning(member.location,
+        sink_.warning(member.location, WarningKind::GroupDuplicate,
                       inQuotes(member.text) + " is twice in group " + inQuotes(name));
         continue;
       }
@@ -596,6 +596,7 @@ CharacterLoad compileCharacter(std::string_view source, std::string_view fileNam
     return load;
   }
   DiagnosticSink sink;
+  sink.readAllowComments(source, FileName(fileName));
   std::shared_ptr<const Character> character = CharacterBuilder(parsed.file, sink).build();
   load.diagnostics = std::move(parsed.diagnostics);
   for (Diagnostic& diagnostic : sink.take()) load.diagnostics.push_back(std::move(diagnostic));

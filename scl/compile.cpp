@@ -64,6 +64,7 @@ class TreeTee : public ScriptVisitor {
 CompileResult compile(std::string_view source, std::string_view fileName,
                       const CompileOptions& options) {
   DiagnosticSink sink;
+  sink.readAllowComments(source, FileName(fileName));
   // Bind as the parser reads, phase by phase (a long script never has its whole syntax
   // tree in memory), and even after syntax errors, so that one pass also reports unknown
   // names; the parser dropped the broken pieces, and the program is kept only without

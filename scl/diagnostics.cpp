@@ -5,6 +5,8 @@
 #include <cctype>
 #include <optional>
 
+#include "scl/lexer.h"
+
 namespace scl {
 
 bool hasErrors(std::span<const Diagnostic> diagnostics) {
@@ -25,6 +27,13 @@ std::string_view severityName(Severity severity) {
 }
 
 namespace {
+
+constexpr std::array<std::string_view, 9> kWarningKindNames = {
+    "target-range",   "driven-twice",    "strength-range", "empty-block",   "symm-self",
+    "character-file", "group-duplicate", "scene",          "unknown-allow",
+};
+static_assert(kWarningKindNames.size() == static_cast<size_t>(WarningKind::UnknownAllow) + 1,
+              "a name for every WarningKind");
 
 // The text of 1-based line `line` of `source`, without its line break; nullopt-like empty
 // result with found=false when the source has fewer lines.
@@ -54,6 +63,12 @@ struct LineIndex {
 
 }  // namespace
 
+std::string_view warningKindName(WarningKind kind) {
+  return kWarningKindNames.at(static_cast<size_t>(kind));
+}
+
+std::span<const std::string_view> warningKindNames() { return kWarningKindNames; }
+
 std::string renderDiagnostics(std::span<const Diagnostic> diagnostics, std::string_view source) {
   const LineIndex sourceIndex(source);
   std::string out;
@@ -76,6 +91,11 @@ std::string renderDiagnostics(std::span<const Diagnostic> diagnostics, std::stri
     out += severityName(d.severity);
     out += ": ";
     out += d.message;
+    if (d.kind) {
+      out += " [";
+      out += warningKindName(*d.kind);
+      out += ']';
+    }
     out += '\n';
     if (at.line <= 0 || at.line > static_cast<int>(index.starts.size())) continue;
     std::string_view line;
@@ -98,8 +118,16 @@ std::string renderDiagnostics(std::span<const Diagnostic> diagnostics, std::stri
 }
 
 void DiagnosticSink::add(Severity severity, const SourceLocation& location, std::string message,
-                         std::shared_ptr<const std::string> fileText) {
+                         std::shared_ptr<const std::string> fileText,
+                         std::optional<WarningKind> kind) {
   if (full_) return;
+  if (severity == Severity::Note && silencing_) return;
+  silencing_ = false;
+  if (severity == Severity::Warning && kind && allows(location, *kind)) {
+    ++silencedWarnings_;
+    silencing_ = true;
+    return;
+  }
   if (severity == Severity::Error && errorCount_ >= maxErrors_) {
     full_ = true;
     diagnostics_.push_back({Severity::Note, location, "too many errors; stopping here"});
@@ -112,7 +140,61 @@ void DiagnosticSink::add(Severity severity, const SourceLocation& location, std:
   }
   if (severity == Severity::Error) ++errorCount_;
   if (severity == Severity::Warning) ++warningCount_;
-  diagnostics_.push_back({severity, location, std::move(message), std::move(fileText)});
+  diagnostics_.push_back({severity, location, std::move(message), std::move(fileText), kind});
+}
+
+bool DiagnosticSink::allows(const SourceLocation& location, WarningKind kind) const {
+  if (allowed_.empty() || !(location.file == allowFile_)) return false;
+  const auto line = allowed_.find(location.line);
+  return line != allowed_.end() &&
+         std::find(line->second.begin(), line->second.end(), kind) != line->second.end();
+}
+
+void DiagnosticSink::readAllowComments(std::string_view source, const FileName& fileName) {
+  allowFile_ = fileName;
+  allowed_.clear();
+  constexpr std::string_view kDirective = "allow:";
+  if (source.find(kDirective) == std::string_view::npos) return;  // the usual case: cheap
+  for (const Comment& comment : scanComments(source)) {
+    // `//`, spaces, `allow:`: a comment that merely mentions the word is no directive.
+    std::string_view text = std::string_view(comment.text).substr(2);
+    const size_t start = text.find_first_not_of(" \t");
+    if (start == std::string_view::npos || text.substr(start, kDirective.size()) != kDirective)
+      continue;
+    size_t at = start + kDirective.size();
+    const int line = comment.ownLine ? comment.line + 1 : comment.line;
+    // KIND [, KIND ...]; what follows the list is the author's reason, free text.
+    while (true) {
+      while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
+      size_t end = at;
+      while (end < text.size() &&
+             (std::islower(static_cast<unsigned char>(text[end])) ||
+              std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '-'))
+        ++end;
+      const std::string_view name = text.substr(at, end - at);
+      const SourceLocation where{fileName, comment.line, comment.column + 2 + static_cast<int>(at)};
+      const auto known = std::find(kWarningKindNames.begin(), kWarningKindNames.end(), name);
+      if (known != kWarningKindNames.end()) {
+        allowed_[line].push_back(static_cast<WarningKind>(known - kWarningKindNames.begin()));
+      } else {
+        std::string message =
+            name.empty() ? std::string("'allow:' names no kind of warning")
+                         : "unknown kind of warning '" + quoteToken(name) + "' in 'allow:'";
+        std::string hint = name.empty() ? "" : didYouMean(name, kWarningKindNames);
+        if (hint.empty()) {
+          hint = " (the kinds: ";
+          for (size_t i = 0; i < kWarningKindNames.size(); ++i)
+            hint += (i ? ", " : "") + std::string(kWarningKindNames[i]);
+          hint += ')';
+        }
+        warning(where, WarningKind::UnknownAllow, message + hint);
+      }
+      at = end;
+      while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
+      if (at >= text.size() || text[at] != ',') break;
+      ++at;
+    }
+  }
 }
 
 std::vector<Diagnostic> DiagnosticSink::take() {
@@ -131,8 +213,9 @@ std::vector<Diagnostic> DiagnosticSink::take() {
 void DiagnosticSink::error(const SourceLocation& location, std::string message) {
   add(Severity::Error, location, std::move(message));
 }
-void DiagnosticSink::warning(const SourceLocation& location, std::string message) {
-  add(Severity::Warning, location, std::move(message));
+void DiagnosticSink::warning(const SourceLocation& location, WarningKind kind,
+                             std::string message) {
+  add(Severity::Warning, location, std::move(message), nullptr, kind);
 }
 void DiagnosticSink::note(const SourceLocation& location, std::string message,
                           std::shared_ptr<const std::string> fileText) {

@@ -183,7 +183,7 @@ std::shared_ptr<const Character> loadSceneCharacter(const syntax::SceneHeader& h
     if (severity == Severity::Error)
       sink.error(name.location, message);
     else
-      sink.warning(name.location, message);
+      sink.warning(name.location, WarningKind::CharacterFile, message);
     for (const Diagnostic* diagnostic : group)
       sink.note(diagnostic->location,
                 diagnostic->severity == Severity::Note ? diagnostic->message
@@ -233,7 +233,7 @@ Scene bindScene(const syntax::SceneHeader& header, const Scene& base, const Char
     if (issue.severity == Severity::Error)
       sink.error(location, issue.message);
     else
-      sink.warning(location, issue.message);
+      sink.warning(location, WarningKind::Scene, issue.message);
   }
   return resolution.scene;
 }

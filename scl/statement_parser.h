@@ -45,7 +45,9 @@ class StatementParser {
 
  protected:
   StatementParser(std::string_view source, std::string_view fileName)
-      : source_(source), file_(fileName) {}
+      : source_(source), file_(fileName) {
+    sink_.readAllowComments(source, FileName(fileName));
+  }
   virtual ~StatementParser() = default;
 
   /// Parses every line, then (when no line had an error) checkComplete(); returns the

@@ -561,3 +561,66 @@ TEST_CASE("at most 100 warnings are shown, with a count of the rest", "[cli][con
     CHECK(outcome.err.find("50 more warnings not shown") != std::string::npos);
   }
 }
+
+namespace {
+
+// The rows of the first table after `heading` in a page: each row's cells, trimmed.
+std::vector<std::vector<std::string>> tableAfter(const std::string& page,
+                                                 const std::string& heading) {
+  std::vector<std::vector<std::string>> rows;
+  const size_t at = page.find("\n" + heading + "\n");
+  REQUIRE(at != std::string::npos);
+  std::istringstream lines(page.substr(at + heading.size() + 2));
+  bool inTable = false;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty() || line.front() != '|') {
+      if (inTable) break;
+      continue;
+    }
+    inTable = true;
+    if (line.rfind("|---", 0) == 0) continue;
+    std::vector<std::string> cells;
+    std::istringstream row(line.substr(1));
+    for (std::string cell; std::getline(row, cell, '|');) {
+      cell.erase(0, cell.find_first_not_of(' '));
+      cell.erase(cell.find_last_not_of(' ') + 1);
+      cells.push_back(cell);
+    }
+    rows.push_back(cells);
+  }
+  if (!rows.empty()) rows.erase(rows.begin());  // the header
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("docs/viewer.md's exit codes are docs/cli.md's, and scl view exits by them",
+          "[cli][contract][docs]") {
+  const auto cli = tableAfter(readText(SCL_SOURCE_DIR "/docs/cli.md"), "## Exit codes");
+  const auto viewer =
+      tableAfter(readText(SCL_SOURCE_DIR "/docs/viewer.md"), "## Exit codes and errors");
+  REQUIRE(cli.size() >= 5);
+  // Every code of every command, with the same meaning word for word.
+  REQUIRE(viewer.size() == cli.size());
+  for (size_t i = 0; i < cli.size(); ++i) {
+    INFO("cli.md: " << cli[i][0] << " " << cli[i][1]);
+    REQUIRE(viewer[i].size() >= 3);
+    CHECK(viewer[i][0] == cli[i][0]);
+    CHECK(viewer[i][1] == cli[i][1]);
+  }
+  // What the viewer's table says of its inputs, checked where no display is needed: a
+  // missing script is a usage error (2), one that does not compile an input error (1).
+  TempDir dir;
+  RunOptions noDisplay;
+  noDisplay.unsetEnvironment = {"DISPLAY", "WAYLAND_DISPLAY"};
+  CHECK(runScl("view " + std::string(dir / "missing.scl"), noDisplay).exitCode == 2);
+  if (!viewerBuilt()) {
+    WARN("scl was built without the viewer");
+    return;
+  }
+  const std::string bad = dir / "bad.scl";
+  writeText(bad, "{ [kness 0] }\n");
+  const Outcome compiled = runScl("view " + bad, noDisplay);
+  CHECK(compiled.exitCode == 1);
+  CHECK(compiled.err.find("unknown joint 'kness'") != std::string::npos);
+}

@@ -65,6 +65,17 @@ json position(int line, int character) { return {{"line", line}, {"character", c
 
 }  // namespace
 
+TEST_CASE("lsp: a warning's kind is its code, and an allow comment silences it", "[lsp]") {
+  LspClient client;
+  client.open(kUri, "{\n  [knees -170]\n}\n");
+  const json warned = client.diagnostics(kUri);
+  REQUIRE(warned.size() == 2);  // leftKnee and rightKnee
+  CHECK(warned[0]["severity"] == 2);
+  CHECK(warned[0]["code"] == "target-range");
+  client.change(kUri, 2, 1, 14, 1, 14, "  // allow: target-range");
+  CHECK(client.diagnostics(kUri).empty());
+}
+
 TEST_CASE("lsp: initialize, shutdown and exit", "[lsp]") {
   LspClient client;
   const json& capabilities = client.initializeResult["result"]["capabilities"];

@@ -95,12 +95,17 @@ TEST_CASE("scl check --format json: the diagnostics of the text output", "[lsp][
   const json& file = report["files"][0];
   CHECK(file["file"] == script);
   CHECK(file["errors"] == 2);
-  // Each diagnostic and note is a `file:line:col: severity: message` line of the text.
+  // Each diagnostic and note is a `file:line:col: severity: message` line of the text, a
+  // warning's ending with its kind: `... [target-range]`.
   for (const json& diagnostic : file["diagnostics"]) {
     const auto line = [&](const json& item, const std::string& severity) {
-      return item["file"].get<std::string>() + ":" + std::to_string(item["line"].get<int>()) + ":" +
-             std::to_string(item["column"].get<int>()) + ": " + severity + ": " +
-             item["message"].get<std::string>() + "\n";
+      std::string rendered = item["file"].get<std::string>();
+      rendered += ":" + std::to_string(item["line"].get<int>());
+      rendered += ":" + std::to_string(item["column"].get<int>());
+      rendered += ": " + severity + ": ";
+      rendered += item["message"].get<std::string>();
+      if (item.contains("kind")) rendered += " [" + item["kind"].get<std::string>() + "]";
+      return rendered += "\n";
     };
     CHECK_THAT(text.err, Catch::Contains(line(diagnostic, diagnostic["severity"])));
     for (const json& note : diagnostic["notes"])

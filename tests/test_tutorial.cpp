@@ -1,8 +1,9 @@
 // docs/tutorial.md, run as a reader would: every `scl` command the page shows (in a
 // ```sh block or inline) is one this test runs from the top of a copy of the source tree
 // (the viewer's, `scl view`, runs headless in tests/viewer_smoke.sh), every line of a
-// ```text block after a command is a line that command prints, and the scripts and the
-// objective the page shows are the files in docs/tutorial/, verbatim.
+// ```text block after a command is a line that command prints, the files the commands
+// write all go into the scratch directory `out/` (the page's `mkdir -p out`), and the
+// scripts and the objective the page shows are the files in docs/tutorial/, verbatim.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -70,6 +71,15 @@ bool contains(const std::string& text, const std::string& what) {
   return text.find(what) != std::string::npos;
 }
 
+// Every file under `top`, as paths relative to it.
+std::vector<std::string> filesUnder(const fs::path& top) {
+  std::vector<std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(top))
+    if (!entry.is_directory()) files.push_back(fs::relative(entry.path(), top).string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 }  // namespace
 
 TEST_CASE("docs/tutorial.md: every command runs and prints what the page shows",
@@ -92,12 +102,17 @@ TEST_CASE("docs/tutorial.md: every command runs and prints what the page shows",
   fs::copy_file(kSource / "scripts/jump.scl", tree.path() / "scripts/jump.scl");
   scl::testing::RunOptions top;
   top.workingDirectory = tree.path().string();
+  const std::vector<std::string> treeBefore = filesUnder(tree.path());
 
   // What each command must also do beyond the lines the page shows.
   std::map<std::string, int> runs;
   for (const PageCommand& shown : commandsOf(page)) {
     const std::string& command = shown.command;
     INFO(command);
+    if (command == "mkdir -p out") {  // the scratch directory every output goes into
+      fs::create_directories(tree.path() / "out");
+      continue;
+    }
     REQUIRE(command.rfind("scl ", 0) == 0);
     if (command.rfind("scl view ", 0) == 0) {
       // Run headless by tests/viewer_smoke.sh; the page must show the command it runs.
@@ -118,25 +133,39 @@ TEST_CASE("docs/tutorial.md: every command runs and prints what the page shows",
     }
     // The claims the prose makes about it.
     if (command == "scl check docs/tutorial/1-stand.scl") CHECK(outcome.out + outcome.err == "");
-    if (command == "scl run docs/tutorial/2-balance.scl --filmstrip stand.svg --out stand.csv") {
+    if (command ==
+        "scl run docs/tutorial/2-balance.scl --filmstrip out/stand.svg --out out/stand.csv") {
       CHECK(contains(outcome.out, "standing at end    yes, standing since 1.000 s"));
-      CHECK(contains(readText(tree.path() / "stand.svg"), "<svg"));
-      CHECK(contains(readText(tree.path() / "stand.csv"), ",leftFoot_contact,"));
+      CHECK(contains(readText(tree.path() / "out/stand.svg"), "<svg"));
+      CHECK(contains(readText(tree.path() / "out/stand.csv"), ",leftFoot_contact,"));
     }
     if (command == "scl run docs/tutorial/4-limp-ankles.scl") {
       CHECK(contains(outcome.out, "fell               yes, at 2.793 s"));
       CHECK(contains(outcome.out, "distance           -0.708 m"));
     }
-    if (command == "scl run jump.opt/best.scl") {
+    if (command == "scl run out/jump.opt/best.scl") {
       CHECK(contains(outcome.out, "standing at end    yes"));
       CHECK(contains(outcome.out, "longest 0.474 s at once"));
       CHECK(contains(outcome.out, "1.376 m in the air"));
-      CHECK(contains(readText(tree.path() / "jump.opt/best.scl"), "@"));  // `@` kept
+      CHECK(contains(readText(tree.path() / "out/jump.opt/best.scl"), "@"));  // `@` kept
     }
   }
+  // Everything the commands wrote is in out/: the reader's tree stays as it was.
+  std::vector<std::string> written;
+  for (const std::string& file : filesUnder(tree.path()))
+    if (!std::binary_search(treeBefore.begin(), treeBefore.end(), file)) written.push_back(file);
+  REQUIRE_FALSE(written.empty());
+  for (const std::string& file : written) {
+    INFO(file);
+    CHECK(file.rfind("out/", 0) == 0);
+  }
+  // The page states the optimization's cost in evaluations, which every machine
+  // agrees on, not in seconds.
+  CHECK(contains(page, "\nstopped after generation 4 (generations), 32 evaluations\n"));
+  CHECK_FALSE(std::regex_search(page, std::regex("take[s]? about [0-9.]+ s")));
   // Every command the page shows was run (a command dropped from the page is noticed by
   // the claims above, one added to it runs here).
   CHECK(runs.size() >= 9);
-  CHECK(runs.count("scl run jump.opt/best.scl") == 1);
+  CHECK(runs.count("scl run out/jump.opt/best.scl") == 1);
   CHECK(runs.count("scl run docs/tutorial/4-limp-ankles.scl") == 1);
 }

@@ -1,7 +1,8 @@
 // The viewer as an authoring studio, without a display: the session's plot series and
 // history (scrubbing back, replaying deterministically with the user's pushes, jumps and
-// controller swaps, resuming), the window layout that keeps text off the scene, and the
-// camera that keeps the whole character in view.
+// controller swaps, resuming), the window layout that keeps text off the scene, the plot
+// panel's text kept whole within the panel, and the camera that keeps the whole character
+// in view.
 #include <catch2/catch.hpp>
 
 #ifdef SCL_HAVE_VIEWER
@@ -13,6 +14,7 @@
 #include "scl/compile.h"
 #include "tools/viewer/camera.h"
 #include "tools/viewer/layout.h"
+#include "tools/viewer/plot_panel.h"
 #include "tools/viewer/recorder.h"
 #include "tools/viewer/session.h"
 
@@ -39,6 +41,56 @@ bool sameState(const scl::CharacterState& a, const scl::CharacterState& b) {
 
 bool overlap(const scl::PixelRect& a, const scl::PixelRect& b) {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+// The text a plot layout draws, and where: its horizontal extent by the canvas's measure.
+class TextRecorder : public scl::PlotCanvas {
+ public:
+  struct Text {
+    std::string text;
+    double left = 0.0, right = 0.0, y = 0.0;
+  };
+  std::vector<Text> texts;
+  void polyline(std::span<const scl::PlotPoint>, scl::PlotColour, double, bool) override {}
+  void polygon(std::span<const scl::PlotPoint>, scl::PlotColour, double) override {}
+  void rect(double, double, double, double, scl::PlotColour, double) override {}
+  void text(double x, double y, std::string_view text, scl::PlotColour, double size,
+            scl::TextAnchor anchor) override {
+    const double width = textWidth(text, size);
+    const double left = anchor == scl::TextAnchor::Start    ? x
+                        : anchor == scl::TextAnchor::Middle ? x - 0.5 * width
+                                                            : x - width;
+    texts.push_back({std::string(text), left, left + width, y});
+  }
+};
+
+// A run as the plot panel shows it: 8 s, values whose legends are long, and phases with
+// long names, two of them 0.4 s apart.
+scl::PlotData longLabelledRun() {
+  scl::PlotData data;
+  for (int i = 0; i <= 800; ++i) {
+    const double t = 0.01 * i;
+    data.time.push_back(t);
+    for (size_t j = 0; j < scl::kJointCount; ++j) {
+      data.angleDeg[j].push_back(-123.456 + t);
+      data.targetDeg[j].push_back(-98.7654 - t);
+      data.torque[j].push_back(-1234.56 + t);
+    }
+    data.comX.push_back(-0.123456);
+    data.comHeight.push_back(0.987654);
+    data.headHeight.push_back(1.23456);
+    data.supportLow.push_back(-0.234567);
+    data.supportHigh.push_back(0.034567);
+    for (auto& contact : data.contact) contact.push_back(i % 3 == 0);
+  }
+  data.torqueLimit.fill(300.0);
+  data.phases = {{0.0, 0, "settle_into_a_crouch"},
+                 {1.0, 1, "push_off_with_both_legs"},
+                 {1.4, 2, "push_harder"},
+                 {1.45, 3, "flight"},
+                 {3.0, 4, "land_and_absorb_the_impact"},
+                 {5.0, 5, "stand_up_straight_again"}};
+  return data;
 }
 
 }  // namespace
@@ -131,6 +183,85 @@ TEST_CASE("viewer studio: the layout keeps text off the scene", "[viewer][studio
       CHECK(layout.status.y + layout.status.height <= height + 1e-9);
       CHECK((plots ? layout.plots.width > 0.0 : layout.plots.width == 0.0));
     }
+}
+
+TEST_CASE("viewer studio: the plot panel's text stays whole within the panel", "[viewer][studio]") {
+  const scl::PlotData data = longLabelledRun();
+  for (int joints : {1, 2})
+    for (const auto& [width, height] : {std::pair{800.0, 600.0}, std::pair{1280.0, 720.0}}) {
+      INFO(width << "x" << height << ", " << joints << " joint(s) plotted");
+      const scl::ViewerLayout layout = scl::viewerLayout(width, height, true);
+      scl::PlotSelection selection;
+      selection.joints = joints == 1 ? std::vector<int>{11} : std::vector<int>{11, 4};
+      selection.com = selection.heights = selection.contacts = true;
+      const scl::PlotPanelView view = scl::plotWindow(selection, 8.0);
+      const scl::PlotFrame frame = scl::plotPanelFrame(layout.plots, view);
+      TextRecorder canvas;
+      scl::drawPlots(canvas, data, selection, frame);
+      REQUIRE_FALSE(canvas.texts.empty());
+      for (const TextRecorder::Text& text : canvas.texts) {
+        INFO("'" << text.text << "' from " << text.left << " to " << text.right);
+        CHECK(text.left >= layout.plots.x - 1e-9);
+        CHECK(text.right <= layout.plots.x + layout.plots.width + 1e-9);
+      }
+      // No two labels of the header row (the phases) overlap, and every phase is
+      // labelled: by its number, or with the boundaries too close to label apart ("3-4"),
+      // then the name of the phase in force, whole or its start and "…".
+      std::vector<TextRecorder::Text> phases;
+      for (const TextRecorder::Text& text : canvas.texts)
+        if (text.y < frame.y + 1.6 * frame.textSize - 0.2 * frame.textSize) phases.push_back(text);
+      std::vector<int> numbered;
+      for (size_t i = 0; i < phases.size(); ++i) {
+        const std::string& text = phases[i].text;
+        INFO(text);
+        const size_t numbersEnd = std::min(text.find(' '), text.find("…"));
+        const std::string numbers = text.substr(0, numbersEnd);
+        const size_t dash = numbers.find('-');
+        const int from = std::stoi(numbers.substr(0, dash));
+        const int to = dash == std::string::npos ? from : std::stoi(numbers.substr(dash + 1));
+        for (int n = from; n <= to; ++n) numbered.push_back(n);
+        std::string name = text.substr(std::min(numbersEnd, text.size()));
+        if (name.ends_with("…")) name.resize(name.size() - 3);
+        CHECK((" " + data.phases[static_cast<size_t>(to - 1)].name).starts_with(name));
+        if (i > 0) CHECK(phases[i - 1].right <= phases[i].left);
+      }
+      CHECK(numbered == std::vector<int>{1, 2, 3, 4, 5, 6});
+      // Link names are whole, shortened ("rForearm") or cut with "…": never split.
+      for (std::string_view link : scl::kLinkNames) {
+        const std::string name(link);
+        std::string shorter = name;
+        if (name.starts_with("left")) shorter = "l" + name.substr(4);
+        if (name.starts_with("right")) shorter = "r" + name.substr(5);
+        bool found = false;
+        for (const TextRecorder::Text& text : canvas.texts)
+          found = found || text.text == name || text.text == shorter ||
+                  (text.text.ends_with("…") &&
+                   shorter.starts_with(text.text.substr(0, text.text.size() - 3)));
+        INFO(name);
+        CHECK(found);
+      }
+      // The legends keep their labels whole at these sizes (only the values may go).
+      for (const char* label : {"angle", "PD target", "torque", "limit", "COM x", "support",
+                                "COM height", "head height"}) {
+        bool found = false;
+        for (const TextRecorder::Text& text : canvas.texts)
+          found = found || text.text.starts_with(label);
+        INFO(label);
+        CHECK(found);
+      }
+    }
+}
+
+TEST_CASE("viewer studio: fitting text cuts whole characters and marks the cut",
+          "[viewer][studio]") {
+  TextRecorder canvas;
+  const double size = 10.0;
+  const double each = canvas.textWidth("x", size);
+  CHECK(scl::fitText(canvas, "rightForearm", size, 12 * each) == "rightForearm");
+  CHECK(scl::fitText(canvas, "rightForearm", size, 6 * each) == "right…");
+  CHECK(scl::fitText(canvas, "2 push", size, 3.5 * each) == "2…");  // no space before the mark
+  CHECK(scl::fitText(canvas, "höhe", size, 3 * each) == "hö…");     // "ö" is 2 bytes, 1 glyph
+  CHECK(scl::fitText(canvas, "abc", size, 0.5 * each) == "");
 }
 
 TEST_CASE("viewer studio: the camera keeps the whole character in view", "[viewer][studio]") {

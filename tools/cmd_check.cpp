@@ -11,8 +11,10 @@
 
 #include "scl/character_file.h"
 #include "scl/compile.h"
+#include "scl/objective.h"
 #include "scl/parser.h"
 #include "scl/printer.h"
+#include "scl/problem.h"
 #include "tools/cli.h"
 #include "tools/commands.h"
 #include "tools/lsp/check_json.h"
@@ -56,12 +58,40 @@ bool isCharacterFile(const std::string& path) {
   return std::filesystem::path(path).extension() == ".character";
 }
 
+// What `scl check` reads a file as: by its extension, so that an objective is not read
+// as a script (whose parser would report a syntax error at its first line).
+enum class CheckedKind { Script, Character, Objective, Problem };
+
+CheckedKind checkedKindOf(const std::string& path) {
+  const std::filesystem::path extension = std::filesystem::path(path).extension();
+  if (extension == ".character") return CheckedKind::Character;
+  if (extension == ".objective") return CheckedKind::Objective;
+  if (extension == ".problem") return CheckedKind::Problem;
+  return CheckedKind::Script;
+}
+
+// The name readInputFile() gives a file of `kind` in its messages.
+std::string_view fileKindName(CheckedKind kind) {
+  switch (kind) {
+    case CheckedKind::Character:
+      return "character file";
+    case CheckedKind::Objective:
+      return "objective";
+    case CheckedKind::Problem:
+      return "problem";
+    case CheckedKind::Script:
+      break;
+  }
+  return "script";
+}
+
 }  // namespace
 
 int sclCheckMain(int argc, char** argv) {
   cxxopts::Options options("scl check",
-                           "Check SCL scripts and character files (*.character): print errors "
-                           "and warnings.\n"
+                           "Check SCL scripts, character files (*.character), objective files "
+                           "(*.objective) and problem files (*.problem), each told by its "
+                           "extension: print errors and warnings.\n"
                            "Exit 0 when no file has an error, 1 otherwise, 2 on a usage error.");
   options.positional_help("FILE...");
   std::vector<std::string> files;
@@ -84,10 +114,10 @@ int sclCheckMain(int argc, char** argv) {
   // before one with errors (1).
   int code = kExitOk;
   for (const std::string& file : files) {
-    const bool character = isCharacterFile(file);
+    const CheckedKind kind = checkedKindOf(file);
     std::string source;
     try {
-      source = readInputFile(file, character ? "character file" : "script");
+      source = readInputFile(file, fileKindName(kind));
     } catch (const InputFileError& error) {
       std::cerr << "scl check: " << error.what() << "\n";
       if (json) report.push_back(lsp::uncheckedFileJson(file, error.what()));
@@ -96,14 +126,31 @@ int sclCheckMain(int argc, char** argv) {
     }
     std::vector<Diagnostic> diagnostics;
     bool ok = false;
-    if (character) {
-      CharacterLoad load = compileCharacter(source, file);
-      diagnostics = std::move(load.diagnostics);
-      ok = load.ok();
-    } else {
-      CompileResult result = compile(source, file, compileOptions);
-      diagnostics = std::move(result.diagnostics);
-      ok = result.ok();
+    switch (kind) {
+      case CheckedKind::Character: {
+        CharacterLoad load = compileCharacter(source, file);
+        diagnostics = std::move(load.diagnostics);
+        ok = load.ok();
+        break;
+      }
+      case CheckedKind::Objective: {
+        ObjectiveParseResult parsed = parseObjective(source, file);
+        diagnostics = std::move(parsed.diagnostics);
+        ok = parsed.ok();
+        break;
+      }
+      case CheckedKind::Problem: {
+        ProblemParseResult parsed = parseProblem(source, file);
+        diagnostics = std::move(parsed.diagnostics);
+        ok = parsed.ok();
+        break;
+      }
+      case CheckedKind::Script: {
+        CompileResult result = compile(source, file, compileOptions);
+        diagnostics = std::move(result.diagnostics);
+        ok = result.ok();
+        break;
+      }
     }
     if (json)
       report.push_back(lsp::checkedFileJson(file, diagnostics, source));

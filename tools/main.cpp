@@ -39,7 +39,8 @@ struct Subcommand {
 };
 
 constexpr Subcommand kSubcommands[] = {
-    {"check", "check scripts and character files and print their diagnostics", scl::sclCheckMain},
+    {"check", "check scripts, character, objective and problem files: print their diagnostics",
+     scl::sclCheckMain},
     {"fmt", "print a script or a character file in canonical form", scl::sclFmtMain},
     {"run", "simulate a script headless: summary, trajectory CSV, filmstrip SVG", scl::sclRunMain},
     {"view", "show a script in a window and reload it on every save", scl::sclViewMain},

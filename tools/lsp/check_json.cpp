@@ -23,6 +23,7 @@ json located(const Diagnostic& diagnostic, const TextDocument& text, const std::
   }
   if (diagnostic.severity != Severity::Note) out["severity"] = severityName(diagnostic.severity);
   out["message"] = diagnostic.message;
+  if (diagnostic.kind) out["kind"] = warningKindName(*diagnostic.kind);
   return out;
 }
 

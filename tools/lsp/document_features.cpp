@@ -141,6 +141,8 @@ json diagnostics(const DocumentView& document, const ClientSupport& client) {
         {"severity", severityCode(diagnostic.severity)},
         {"source", "scl"},
         {"message", (here ? "" : locationPrefix(diagnostic.location)) + diagnostic.message}};
+    // The warning's kind: what an `// allow: KIND` comment names to silence it.
+    if (diagnostic.kind) item["code"] = warningKindName(*diagnostic.kind);
     out.push_back(std::move(item));
   }
   return out;

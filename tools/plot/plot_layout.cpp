@@ -212,8 +212,9 @@ class Layout {
       const double y = top + static_cast<double>(link) * row;
       canvas_.rect(window_.left, y, window_.right - window_.left, row - 1.0,
                    link % 2 ? PlotColour{238, 240, 244} : PlotColour{246, 247, 250}, 1.0);
-      canvas_.text(window_.left - 4.0, y + 0.8 * row, kLinkNames[link], kText, 0.8 * ts_,
-                   TextAnchor::End);
+      canvas_.text(window_.left - 4.0, y + 0.8 * row,
+                   linkLabel(kLinkNames[link], window_.left - 4.0 - (frame_.x + 2.0)), kText,
+                   0.8 * ts_, TextAnchor::End);
       const std::vector<std::uint8_t>& touching = data_.contact[link];
       canvas_.beginSeries("contact." + std::string(kLinkNames[link]), first(touching),
                           last(touching), 0.0, 1.0);
@@ -254,26 +255,62 @@ class Layout {
                  TextAnchor::End);
   }
 
-  // Phase boundaries over every panel, named in the header row; then the cursor.
+  // Phase boundaries over every panel, named in the header row; then the cursor. Each
+  // name has the room up to the next boundary: shortened with "…" when it does not fit,
+  // so that names never overlap. Boundaries too close together for even their numbers
+  // share one label ("3-4 flight": phases 3 and 4 began there), so that none is dropped.
   void phaseLines(double bottom) {
     const double top = frame_.y + kHeaderRows * ts_;
-    double lastLabelEnd = -1e9;
+    struct Shown {
+      const PhaseMark* mark;
+      double x;
+    };
+    std::vector<Shown> shown;
     for (const PhaseMark& mark : data_.phases) {
       if (mark.time < window_.start - 1e-9 || mark.time > window_.end + 1e-9) continue;
       const double x = window_.x(mark.time);
+      shown.push_back({&mark, x});
       const PlotColour colour = mark.jumped ? kJump : mark.timedOut ? kTimeout : kPhase;
       canvas_.beginSeries("phase." + std::to_string(mark.index + 1), mark.time, mark.time,
                           mark.time, mark.time);
       canvas_.polyline(std::vector<PlotPoint>{{x, top}, {x, bottom}}, colour,
                        mark.jumped ? 1.6 : 1.0, true);
-      std::string label = std::to_string(mark.index + 1);
+      canvas_.endSeries();
+    }
+    const double size = 0.85 * ts_;
+    // Where the label of a group ending at boundary `last` must end.
+    auto endOf = [&](size_t last) {
+      return last + 1 < shown.size() ? shown[last + 1].x - 4.0 : frame_.x + frame_.width;
+    };
+    // "3", "3-5" (phases one after another) or "5,1" (a jump or a cycle).
+    auto numbers = [&](size_t first, size_t last) {
+      bool consecutive = true;
+      for (size_t i = first; i < last; ++i)
+        consecutive = consecutive && shown[i + 1].mark->index == shown[i].mark->index + 1;
+      std::string text = std::to_string(shown[first].mark->index + 1);
+      if (first == last) return text;
+      if (consecutive) return text + "-" + std::to_string(shown[last].mark->index + 1);
+      for (size_t i = first + 1; i <= last; ++i)
+        text += "," + std::to_string(shown[i].mark->index + 1);
+      return text;
+    };
+    for (size_t first = 0, last = 0; first < shown.size(); first = ++last) {
+      const double x = shown[first].x + 2.0;
+      while (last + 1 < shown.size() &&
+             canvas_.textWidth(numbers(first, last), size) > endOf(last) - x)
+        ++last;
+      const PhaseMark& mark = *shown[last].mark;  // the phase in force after the group
+      const std::string number = numbers(first, last);
+      std::string label = number;
       if (!mark.name.empty()) label += " " + mark.name;
       if (mark.jumped) label += " (jump)";
-      if (x >= lastLabelEnd) {
-        canvas_.text(x + 2.0, top - 0.45 * ts_, label, colour, 0.85 * ts_, TextAnchor::Start);
-        lastLabelEnd = x + 0.5 * ts_ * static_cast<double>(label.size()) + 4.0;
-      }
-      canvas_.endSeries();
+      std::string fitted = fitText(canvas_, label, size, endOf(last) - x);
+      // Rather the numbers alone than numbers cut short.
+      if (fitted.size() < number.size() + 2 || fitted.compare(0, number.size(), number) != 0)
+        fitted = canvas_.textWidth(number, size) <= endOf(last) - x ? number : "";
+      const PlotColour colour = mark.jumped ? kJump : mark.timedOut ? kTimeout : kPhase;
+      if (!fitted.empty())
+        canvas_.text(x, top - 0.45 * ts_, fitted, colour, size, TextAnchor::Start);
     }
     if (frame_.cursor && *frame_.cursor >= window_.start && *frame_.cursor <= window_.end) {
       const double x = window_.x(*frame_.cursor);
@@ -348,30 +385,80 @@ class Layout {
     canvas_.endSeries();
   }
 
+  // The panel's title and its series' legend on one line above the plot, within the
+  // panel: when the whole does not fit, the last values go first, then the labels share
+  // the width left, each shortened with "…".
   void legend(const std::string& title, const std::vector<Series>& series, double top,
               const std::vector<std::pair<std::string, PlotColour>>& dashed) {
-    double x = window_.left + 6.0;
-    const double y = top + 1.0 * ts_;
-    canvas_.text(x, y, title, kText, ts_, TextAnchor::Start);
-    x += 0.62 * ts_ * static_cast<double>(title.size()) + ts_;
+    struct Entry {
+      std::string label, value;
+      PlotColour colour;
+      double width;
+      bool dashed;
+    };
+    std::vector<Entry> entries;
     for (const Series& one : series) {
       if (one.label.empty()) continue;
-      canvas_.polyline(std::vector<PlotPoint>{{x, y - 0.35 * ts_}, {x + 1.6 * ts_, y - 0.35 * ts_}},
-                       one.colour, 2.0, one.dashed);
-      x += 2.0 * ts_;
-      std::string label = one.label;
+      std::string value;
       const Range range = rangeOf(*one.values, window_);
-      if (frame_.legendValues && std::isfinite(range.last)) {
-        label += " " + formatSignificant(range.last, 3);
-      }
-      canvas_.text(x, y, label, kText, 0.9 * ts_, TextAnchor::Start);
-      x += 0.55 * ts_ * static_cast<double>(label.size()) + ts_;
+      if (frame_.legendValues && std::isfinite(range.last))
+        value = formatSignificant(range.last, 3);
+      entries.push_back({one.label, value, one.colour, 2.0, one.dashed});
     }
-    for (const auto& [label, colour] : dashed) {
+    for (const auto& [label, colour] : dashed) entries.push_back({label, "", colour, 1.2, true});
+    const double labelSize = 0.9 * ts_;
+    const double swatch = 2.0 * ts_;  // the line, 1.6 text sizes, and a gap
+    const double gap = ts_;
+    const double left = window_.left + 6.0;
+    const double room = window_.right - left;
+    auto shownLabel = [](const Entry& entry, bool values) {
+      return values && !entry.value.empty() ? entry.label + " " + entry.value : entry.label;
+    };
+    auto widthWith = [&](bool values) {
+      double width = canvas_.textWidth(title, ts_) + gap;
+      for (const Entry& entry : entries)
+        width += swatch + canvas_.textWidth(shownLabel(entry, values), labelSize) + gap;
+      return width - gap;
+    };
+    const bool values = widthWith(true) <= room;
+    std::string shownTitle = title;
+    // Each label's room when even the labels alone do not fit: the title keeps at most
+    // half the width, the labels share the rest.
+    double labelRoom = std::numeric_limits<double>::infinity();
+    if (!values && widthWith(false) > room) {
+      shownTitle = fitText(canvas_, title, ts_, 0.5 * room);
+      const double rest = room - canvas_.textWidth(shownTitle, ts_) - gap -
+                          static_cast<double>(entries.size()) * (swatch + gap);
+      labelRoom = entries.empty() ? 0.0 : std::max(0.0, rest / static_cast<double>(entries.size()));
+    }
+    double x = left;
+    const double y = top + 1.0 * ts_;
+    canvas_.text(x, y, shownTitle, kText, ts_, TextAnchor::Start);
+    x += canvas_.textWidth(shownTitle, ts_) + gap;
+    for (const Entry& entry : entries) {
+      if (x + 1.6 * ts_ > window_.right) break;  // not even its line fits
       canvas_.polyline(std::vector<PlotPoint>{{x, y - 0.35 * ts_}, {x + 1.6 * ts_, y - 0.35 * ts_}},
-                       colour, 1.2, true);
-      canvas_.text(x + 2.0 * ts_, y, label, kText, 0.9 * ts_, TextAnchor::Start);
+                       entry.colour, entry.width, entry.dashed);
+      x += swatch;
+      const std::string label = fitText(canvas_, shownLabel(entry, values), labelSize,
+                                        std::min(labelRoom, window_.right - x));
+      canvas_.text(x, y, label, kText, labelSize, TextAnchor::Start);
+      x += canvas_.textWidth(label, labelSize) + gap;
     }
+  }
+
+  // A link's name in at most `room` pixels: whole, else with "left"/"right" shortened to
+  // "l"/"r" (`rForearm`), else cut with "…"; never broken mid-word without the mark.
+  std::string linkLabel(std::string_view name, double room) const {
+    const double size = 0.8 * ts_;
+    if (canvas_.textWidth(name, size) <= room) return std::string(name);
+    std::string shorter(name);
+    for (std::string_view side : {"left", "right"})
+      if (name.starts_with(side) && name.size() > side.size()) {
+        shorter = std::string(1, side.front()) + std::string(name.substr(side.size()));
+        break;
+      }
+    return fitText(canvas_, shorter, size, room);
   }
 
   PlotCanvas& canvas_;
@@ -383,6 +470,39 @@ class Layout {
 };
 
 }  // namespace
+
+double PlotCanvas::textWidth(std::string_view text, double size) const {
+  // Characters, not bytes: a UTF-8 continuation byte starts none ("…" is three bytes).
+  double characters = 0.0;
+  for (char c : text) characters += (static_cast<unsigned char>(c) & 0xC0) == 0x80 ? 0.0 : 1.0;
+  return 0.62 * size * characters;
+}
+
+std::string fitText(const PlotCanvas& canvas, std::string_view text, double size, double width) {
+  if (canvas.textWidth(text, size) <= width) return std::string(text);
+  constexpr std::string_view kEllipsis = "\u2026";
+  // The start of `length` bytes with the mark (no space before it).
+  auto cut = [&](size_t length) {
+    std::string candidate(text.substr(0, length));
+    while (!candidate.empty() && candidate.back() == ' ') candidate.pop_back();
+    return candidate += kEllipsis;
+  };
+  // Cut at a character's first byte only; the longest start that fits, by bisection (a
+  // start is never narrower than a shorter one).
+  std::vector<size_t> cuts;
+  for (size_t i = 0; i < text.size(); ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) cuts.push_back(i);
+  size_t low = 0, high = cuts.size();  // cuts[low] fits (checked below), cuts[high] not
+  if (canvas.textWidth(cut(0), size) > width) return "";
+  while (high - low > 1) {
+    const size_t middle = low + (high - low) / 2;
+    if (canvas.textWidth(cut(cuts[middle]), size) <= width)
+      low = middle;
+    else
+      high = middle;
+  }
+  return cut(cuts[low]);
+}
 
 double plotHeight(const PlotSelection& selection, double textSize) {
   double rows = kHeaderRows + kAxisRows;

@@ -63,6 +63,11 @@ class PlotCanvas {
   /// One line of text, `size` pixels high.
   virtual void text(double x, double y, std::string_view text, PlotColour colour, double size,
                     TextAnchor anchor) = 0;
+  /// How wide `text` is drawn at `size` pixels, pixels: what the layout fits labels by.
+  /// By default an estimate for DejaVu Sans (0.62 `size` per character, its widest common
+  /// glyphs: digits and most capitals), which an SVG viewer's sans-serif font rarely
+  /// exceeds; the viewer measures its font.
+  virtual double textWidth(std::string_view text, double size) const;
   /// The series drawn next (until endSeries) is `id` ("leftHip.angle", "com.height"),
   /// with its statistics over the plotted samples (SVG writes them as data attributes).
   virtual void beginSeries(std::string_view /*id*/, double /*first*/, double /*last*/,
@@ -85,6 +90,11 @@ struct PlotFrame {
   /// Draw each legend entry's last value in the time window.
   bool legendValues = true;
 };
+
+/// `text` as drawn in at most `width` pixels at `size` pixels on `canvas`: whole when it
+/// fits, else its longest start that fits followed by "…" (never a broken UTF-8 sequence),
+/// else "" (not even "…" fits).
+std::string fitText(const PlotCanvas& canvas, std::string_view text, double size, double width);
 
 /// The height a selection needs at `frame.textSize`, pixels (an SVG sizes itself by it).
 double plotHeight(const PlotSelection& selection, double textSize = 12.0);

@@ -71,6 +71,15 @@ class SfmlCanvas : public PlotCanvas {
     target_.draw(shape);
   }
 
+  double textWidth(std::string_view text, double size) const override {
+    if (!font_) return PlotCanvas::textWidth(text, size);
+    // Measured as text() draws it: the font's glyphs at the rounded size.
+    const sf::Text label(sf::String::fromUtf8(text.begin(), text.end()), *font_,
+                         static_cast<unsigned>(std::lround(size)));
+    const sf::FloatRect bounds = label.getLocalBounds();
+    return bounds.left + bounds.width;
+  }
+
   void text(double x, double y, std::string_view text, PlotColour colour, double size,
             TextAnchor anchor) override {
     if (!font_) return;
@@ -124,6 +133,10 @@ void drawPlotPanel(sf::RenderTarget& target, const sf::Font* font, const PixelRe
   background.setFillColor(sf::Color::White);
   target.draw(background);
   SfmlCanvas canvas(target, font);
+  drawPlots(canvas, data, view.selection, plotPanelFrame(area, view));
+}
+
+PlotFrame plotPanelFrame(const PixelRect& area, const PlotPanelView& view) {
   // The panels shrink to fit the area's height: the text size scales them.
   const double wanted = plotHeight(view.selection, 12.0);
   PlotFrame frame;
@@ -136,7 +149,7 @@ void drawPlotPanel(sf::RenderTarget& target, const sf::Font* font, const PixelRe
   frame.start = view.start;
   frame.end = view.end;
   frame.cursor = view.cursor;
-  drawPlots(canvas, data, view.selection, frame);
+  return frame;
 }
 
 double timeBarTime(const PixelRect& bar, const TimeBarView& view, double x) {

@@ -24,6 +24,10 @@ struct PlotPanelView {
 /// start while the run is shorter).
 PlotPanelView plotWindow(const PlotSelection& selection, double cursor, double span = 8.0);
 
+/// Where drawPlotPanel lays the panels out in `area`: the text size that fits the
+/// selection's panels into its height.
+PlotFrame plotPanelFrame(const PixelRect& area, const PlotPanelView& view);
+
 /// Draws the plot panel in `area` (a white background, the panels, the cursor).
 void drawPlotPanel(sf::RenderTarget& target, const sf::Font* font, const PixelRect& area,
                    const PlotData& data, const PlotPanelView& view);

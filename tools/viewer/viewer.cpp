@@ -14,6 +14,7 @@
 #include "base/files.h"
 #include "runtime/phase_standing.h"
 #include "scl/names.h"
+#include "tools/cli.h"
 #include "tools/plot/plot_layout.h"
 #include "tools/reload/hot_reload.h"
 #include "tools/viewer/camera.h"
@@ -528,7 +529,7 @@ int ViewerApp::runHeadless() {
     std::cerr << "scl view: no display available (set DISPLAY or run under xvfb-run)\n";
     return 2;
   }
-  if (!startRecording()) return 1;
+  if (!startRecording()) return kExitFailure;
   // Each frame is a fixed slice of simulated time: 1/60 s, or 1/fps when recording.
   double frameTime = recorder_ ? 1.0 / def_.recordFps : 1.0 / kFrameRate;
   if (tuningDirty_) applyTuning();
@@ -546,19 +547,19 @@ int ViewerApp::runHeadless() {
     render();
   }
   if (recorder_ && !recorder_->finish()) std::cerr << "scl view: ffmpeg reported an error\n";
-  if (!def_.optimizePhase.empty() && !optimizeHeadless()) return 1;
+  if (!def_.optimizePhase.empty() && !optimizeHeadless()) return kExitInputError;
   // What the HUD shows (the figures of `scl run`'s summary), for scripts and tests.
   std::cerr << "scl view: t = " << session_->time()
             << " s: " << summaryFigures(session_->run().summary()) << "\n";
   if (def_.writeBack) {
     const bool written = writeBack();
     std::cerr << "scl view: " << message_ << "\n";
-    if (!written) return 1;
+    if (!written) return kExitFailure;  // an output (the script) not written
   }
   if (!def_.screenshot.empty()) {
     if (!canvas_.getTexture().copyToImage().saveToFile(def_.screenshot)) {
       std::cerr << "scl view: cannot write " << def_.screenshot << "\n";
-      return 1;
+      return kExitFailure;
     }
     std::cerr << "scl view: wrote " << def_.screenshot << " (" << def_.width << "x" << def_.height
               << ", " << def_.frames << " frames, t = " << session_->time() << " s)\n";
@@ -598,7 +599,7 @@ int ViewerApp::runInteractive() {
   // real time.
   if (def_.record.empty()) window.setFramerateLimit(static_cast<unsigned>(kFrameRate));
   Clock::time_point nextFrame = Clock::now();
-  if (!startRecording()) return 1;
+  if (!startRecording()) return kExitFailure;
 
   sf::Sprite frame(canvas_.getTexture());
   Clock::time_point last = Clock::now();
@@ -1014,7 +1015,7 @@ int runViewer(const ViewerDef& def) {
       break;
     case ReloadEvent::Missing:
       std::cerr << "scl view: " << def.script << ": no such file\n";
-      return 1;
+      return kExitUsageError;  // a missing input file, as for every command
     default:
       if (reloader.status() == ReloadStatus::CompileError)
         std::cerr << reloader.renderedDiagnostics();
