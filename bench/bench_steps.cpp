@@ -25,8 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "optimize/optimizer.h"
 #include "base/thread_pool.h"
+#include "optimize/optimizer.h"
 #include "runtime/motion_trial.h"
 #include "scl/compile.h"
 

@@ -5,8 +5,8 @@
 #include <stdexcept>
 
 #include "base/format.h"
-#include "optimize/checkpoint_json.h"
 #include "base/thread_pool.h"
+#include "optimize/checkpoint_json.h"
 
 namespace scl {
 namespace {

@@ -12,8 +12,8 @@
 
 #include "base/files.h"
 #include "base/format.h"
-#include "optimize/checkpoint_json.h"
 #include "base/thread_pool.h"
+#include "optimize/checkpoint_json.h"
 #include "runtime/output_files.h"
 #include "scl/compile.h"
 

@@ -198,7 +198,8 @@ class Binder {
     }
     // An endless `finally` cycle runs 10 s by default, not until the 60 s limit.
     if (!finally || finally->times)
-      for (const ContactWait& wait : contactWaits_) sink_.warning(wait.location, wait.message);
+      for (const ContactWait& wait : contactWaits_)
+        sink_.warning(wait.location, WarningKind::ContactWait, wait.message);
     reportUnresolvedPhases();
     reportUnresolvedBlocks();
     if (sink_.errorCount() > errorsBefore_ || sink_.full()) return std::nullopt;
@@ -673,9 +674,9 @@ class Binder {
     if (!fraction) return;
     const std::string written = formatNumber(fraction->value);
     const double degrees = std::round(fraction->value * 180.0 / 3.14159265358979323846);
-    sink_.warning(fraction->location, "angles are degrees: " + written + " is " + written +
-                                          " deg; for " + written + " rad write " +
-                                          formatNumber(degrees));
+    sink_.warning(fraction->location, WarningKind::Radians,
+                  "angles are degrees: " + written + " is " + written + " deg; for " + written +
+                      " rad write " + formatNumber(degrees));
   }
 
   // Warns when a local target lies outside the joint limits: one warning naming the item
@@ -779,10 +780,10 @@ class Binder {
                   "time must not be negative (found " + formatNumber(literal.value) + ")");
     // No phase of a motion lasts minutes: `after 500` meant 500 ms.
     if (literal.value >= kLongestLikelyTime)
-      sink_.warning(literal.location, formatNumber(literal.value) +
-                                          " s: milliseconds? times are seconds: write " +
-                                          formatNumber(literal.value / 1000.0) + " for " +
-                                          formatNumber(literal.value) + " ms");
+      sink_.warning(literal.location, WarningKind::LongTime,
+                    formatNumber(literal.value) + " s: milliseconds? times are seconds: write " +
+                        formatNumber(literal.value / 1000.0) + " for " +
+                        formatNumber(literal.value) + " ms");
     return number(literal, Number::Unit::Plain, name);
   }
 

@@ -28,11 +28,12 @@ std::string_view severityName(Severity severity) {
 
 namespace {
 
-constexpr std::array<std::string_view, 9> kWarningKindNames = {
-    "target-range",   "driven-twice",    "strength-range", "empty-block",   "symm-self",
-    "character-file", "group-duplicate", "scene",          "unknown-allow",
+constexpr std::array<std::string_view, 12> kWarningKindNames = {
+    "target-range",  "driven-twice",   "strength-range",  "empty-block",
+    "symm-self",     "character-file", "group-duplicate", "scene",
+    "unknown-allow", "long-time",      "radians",         "contact-wait",
 };
-static_assert(kWarningKindNames.size() == static_cast<size_t>(WarningKind::UnknownAllow) + 1,
+static_assert(kWarningKindNames.size() == static_cast<size_t>(WarningKind::ContactWait) + 1,
               "a name for every WarningKind");
 
 // The text of 1-based line `line` of `source`, without its line break; nullopt-like empty

@@ -33,6 +33,9 @@ enum class WarningKind {
   GroupDuplicate,  ///< "group-duplicate": a name twice in a character file's group
   Scene,           ///< "scene": a doubtful value of a scene header
   UnknownAllow,    ///< "unknown-allow": an `allow:` comment names no kind of warning
+  LongTime,        ///< "long-time": a time of 100 s or more (milliseconds meant?)
+  Radians,         ///< "radians": PD angles that all look like radians
+  ContactWait,     ///< "contact-wait": a contact transition that may wait until the 60 s limit
 };
 
 /// The stable name of a kind ("target-range").

@@ -11,10 +11,10 @@
 #include <set>
 #include <stdexcept>
 
+#include "base/thread_pool.h"
 #include "optimize/checkpoint_json.h"
 #include "optimize/cmaes.h"
 #include "optimize/random.h"
-#include "base/thread_pool.h"
 
 using namespace scl;
 

@@ -8,9 +8,9 @@
 #include <stdexcept>
 #include <thread>
 
+#include "base/thread_pool.h"
 #include "optimize/evaluation_farm.h"
 #include "optimize/evaluator_threads.h"
-#include "base/thread_pool.h"
 
 namespace {
 

@@ -4,10 +4,10 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "base/thread_pool.h"
 #include "optimize/random.h"
 #include "optimize/sam/sam_model.h"
 #include "optimize/sam/sam_query.h"
-#include "base/thread_pool.h"
 
 namespace {
 

@@ -6,8 +6,8 @@
 #include <map>
 #include <vector>
 
-#include "optimize/sam/sam_sampler.h"
 #include "base/thread_pool.h"
+#include "optimize/sam/sam_sampler.h"
 
 namespace {
 

@@ -16,12 +16,12 @@
 
 #include "base/csv.h"
 #include "base/format.h"
+#include "base/thread_pool.h"
 #include "base/threads.h"
 #include "optimize/optimizer.h"
 #include "optimize/sam/sam_files.h"
 #include "optimize/sam/sam_inputs.h"
 #include "optimize/sam/sampling_job.h"
-#include "base/thread_pool.h"
 #include "runtime/output_files.h"
 #include "scl/printer.h"
 #include "tools/cli.h"

@@ -14,9 +14,9 @@
 #include <stdexcept>
 
 #include "base/files.h"
+#include "base/thread_pool.h"
 #include "optimize/random.h"
 #include "optimize/sam/svm_model_text.h"
-#include "base/thread_pool.h"
 
 namespace scl {
 

@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "optimize/checkpoint_json.h"
 #include "base/thread_pool.h"
+#include "optimize/checkpoint_json.h"
 
 namespace scl {
 

@@ -17,8 +17,8 @@
 #include <thread>
 #include <vector>
 
-#include "optimize/optimizer.h"
 #include "base/thread_pool.h"
+#include "optimize/optimizer.h"
 #include "scl/compile.h"
 
 namespace scl {
