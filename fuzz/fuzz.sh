@@ -94,6 +94,7 @@ for target in "${targets[@]}"; do
   echo "fuzz: $target for $seconds s with $workers worker(s) on $seeds" \
     "($(find "$seeds" -type f | wc -l) seeds, $(find "$kept" -type f | wc -l) kept in $kept)"
   # New inputs go to the first corpus directory, the kept one.
+  started=$SECONDS
   if "$build/fuzz/$target" -max_total_time="$seconds" -max_len="$max_len" -timeout=10 \
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" "${mode[@]}" \
     "$kept" "$seeds" "${regressions[@]}" >"$log" 2>&1; then
@@ -119,7 +120,8 @@ for target in "${targets[@]}"; do
     tail -n 1 || true)
   [ -n "$executions" ] ||
     executions=$(grep -oE '^#[0-9]+' "$log" | tail -n 1 | tr -d '#' || true)
+  # The seconds it ran (less than asked when it failed early).
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$target" "$workers" \
-    "$seconds" "${executions:-0}" "$result" >>"$ledger"
+    "$((SECONDS - started))" "${executions:-0}" "$result" >>"$ledger"
 done
 exit $status

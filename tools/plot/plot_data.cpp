@@ -109,11 +109,13 @@ void PlotRecorder::observe(const PlotSample& sample, bool force) {
         {began, sample.phase, std::string(sample.phaseName), sample.phaseTimedOut, jumpPending_});
     jumpPending_ = false;
   }
-  const bool due = time + 0.5 * timeStep_ >= static_cast<double>(nextSample_) / rate_;
+  const bool due = time + 0.5 * timeStep_ >= nextSample_ / rate_;
   if (!due && !force) return;
   if (!data_.time.empty() && time <= data_.time.back()) return;  // already sampled
   append(sample);
-  nextSample_ = static_cast<long>(std::floor(time * rate_ + 0.5)) + 1;
+  // A double: a trajectory CSV's times (read at rate 1e9) may be any finite number, and
+  // their sample index no integer type holds.
+  nextSample_ = std::floor(time * rate_ + 0.5) + 1.0;
   if (data_.size() > 2 * maxSamples_) data_.dropFront(data_.size() - maxSamples_);
 }
 
@@ -145,7 +147,7 @@ void PlotRecorder::append(const PlotSample& sample) {
 
 void PlotRecorder::truncateAfter(double time) {
   data_.truncateAfter(time);
-  nextSample_ = static_cast<long>(std::floor(time * rate_ + 0.5)) + 1;
+  nextSample_ = std::floor(time * rate_ + 0.5) + 1.0;
   jumpPending_ = false;
 }
 
@@ -153,7 +155,7 @@ void PlotRecorder::clear() {
   const auto limits = data_.torqueLimit;
   data_ = PlotData{};
   data_.torqueLimit = limits;
-  nextSample_ = 0;
+  nextSample_ = 0.0;
   jumpPending_ = false;
 }
 

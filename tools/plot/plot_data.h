@@ -119,7 +119,8 @@ class PlotRecorder {
   double rate_;
   double timeStep_;
   size_t maxSamples_;
-  long nextSample_ = 0;
+  /// The index of the next sample due (time × rate), a whole number.
+  double nextSample_ = 0.0;
   bool jumpPending_ = false;
   PlotData data_;
 };
