@@ -84,5 +84,7 @@ struct FootPoints {
 
 /// A foot's heel and toe (any link's two caps' lowest points) in `state`.
 FootPoints footPoints(const Character& character, const CharacterState& state, int link);
+/// The same of a link of shape `def` in pose `at`.
+FootPoints footPoints(const LinkDef& def, const LinkState& at);
 
 }  // namespace scl

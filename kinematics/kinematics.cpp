@@ -9,12 +9,16 @@ Vec2 linkAxis(const Character& character, int link, double worldAngle) {
   return Vec2(sign * std::cos(worldAngle), sign * std::sin(worldAngle));
 }
 
-FootPoints footPoints(const Character& character, const CharacterState& state, int link) {
-  const LinkDef& def = character.links[static_cast<size_t>(link)];
-  const LinkState& at = state.links[static_cast<size_t>(link)];
-  const Vec2 distal = at.origin + def.length * linkAxis(character, link, at.angle);
+FootPoints footPoints(const LinkDef& def, const LinkState& at) {
+  const Vec2 axis(def.axisSign * std::cos(at.angle), def.axisSign * std::sin(at.angle));
+  const Vec2 distal = at.origin + def.length * axis;
   return {at.origin - Vec2(0.0, 0.5 * def.proximalThickness),
           distal - Vec2(0.0, 0.5 * def.distalThickness)};
+}
+
+FootPoints footPoints(const Character& character, const CharacterState& state, int link) {
+  return footPoints(character.links[static_cast<size_t>(link)],
+                    state.links[static_cast<size_t>(link)]);
 }
 
 std::array<double, kLinkCount> worldAnglesFromJoints(

@@ -23,6 +23,7 @@ ReferenceHeights referenceHeights(const Character& character) {
 MetricsDef metricsFor(const Character& character) {
   MetricsDef def;
   const double scale = referenceHeights(character).head / referenceHeights(*humanCharacter()).head;
+  def.feet = {character.links[kLeftFoot], character.links[kRightFoot]};
   if (scale == 1.0) return def;
   def.standingHeadHeight *= scale;
   def.riseHeadHeight *= scale;
@@ -32,6 +33,7 @@ MetricsDef metricsFor(const Character& character) {
 MetricsDef metricsFor(const Character& character, const Scene& scene) {
   MetricsDef def = metricsFor(character);
   def.uprightFromStart = scene.pose == "standing";
+  if (const ChairDef* chair = scene.chair()) def.seatHeight = chair->seatHeight;
   return def;
 }
 
@@ -50,6 +52,36 @@ bool MotionMetrics::bodyTouches(const CharacterState& state) {
     if (state.links[link].contact && !isFootOrHand(link)) return true;
   return false;
 }
+
+bool MotionMetrics::sitsOnSeat(const CharacterState& state, int link, double seatHeight) {
+  if (link != kPelvis && link != kLeftThigh && link != kRightThigh) return false;
+  const LinkState& at = state.links[static_cast<size_t>(link)];
+  if (!at.contact || at.contactPointCount == 0) return false;
+  for (int i = 0; i < at.contactPointCount; ++i)
+    if (std::abs(at.contactPoints[static_cast<size_t>(i)].y() - seatHeight) > kSeatContactTolerance)
+      return false;
+  return true;
+}
+
+namespace {
+
+// Whether every foot that touches the environment lies within `tolerance` (radians) of
+// flat: its heel-to-toe line's slope. `feet`: the left and right foot's shapes.
+bool touchingFeetFlat(const std::vector<LinkDef>& feet, const CharacterState& state,
+                      double tolerance) {
+  if (feet.size() != 2) return true;
+  const std::array<int, 2> links = {kLeftFoot, kRightFoot};
+  for (size_t side = 0; side < 2; ++side) {
+    const LinkState& at = state.links[static_cast<size_t>(links[side])];
+    if (!at.contact) continue;
+    const FootPoints points = footPoints(feet[side], at);
+    const Vec2 sole = points.toe - points.heel;
+    if (std::abs(std::atan2(sole.y(), std::abs(sole.x()))) > tolerance) return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 void MotionMetrics::observe(const CharacterState& state,
                             const std::array<double, kJointCount>& torques, double dt, int phase) {
@@ -70,7 +102,8 @@ void MotionMetrics::observe(const CharacterState& state,
     s.touched[i] = true;
     anyContact = true;
     nonFootContact = nonFootContact || (i != kLeftFoot && i != kRightFoot);
-    bodyContact = bodyContact || !isFootOrHand(i);
+    const bool sitting = def_.seatHeight && sitsOnSeat(state, i, *def_.seatHeight);
+    bodyContact = bodyContact || (!isFootOrHand(i) && !sitting);
   }
   if (nonFootContact) lastNonFootContact_ = t;
 
@@ -78,7 +111,8 @@ void MotionMetrics::observe(const CharacterState& state,
   double trunkAngle = state.links[kTrunk].angle;
   bool trunkUpright = std::abs(trunkAngle - kPi / 2.0) <= def_.standingTrunkTolerance;
   s.standing = t - lastNonFootContact_ >= def_.standingWindow - 1e-9 && !nonFootContact &&
-               s.headHeight >= def_.standingHeadHeight && trunkUpright;
+               s.headHeight >= def_.standingHeadHeight && trunkUpright &&
+               touchingFeetFlat(def_.feet, state, def_.standingFootTolerance);
   if (s.standing && !s.firstStanding) s.firstStanding = t;
   if (!s.standing)
     s.standingSince.reset();

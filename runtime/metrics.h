@@ -4,6 +4,7 @@
 
 #include <array>
 #include <optional>
+#include <vector>
 
 #include "kinematics/character_state.h"
 #include "scl/program.h"
@@ -19,6 +20,17 @@ struct MetricsDef {
   double standingTrunkTolerance = degToRad(20.0);
   /// Standing: no link but the feet touched the environment for this long, seconds.
   double standingWindow = 1.0;
+  /// Standing: every foot that touches lies roughly flat: its sole (heel to toe,
+  /// footPoints()) within this of horizontal, radians. A foot on its heel with the toes up
+  /// (an ankle at its limit) or on tiptoe is not stood on.
+  double standingFootTolerance = degToRad(25.0);
+  /// The shapes of the left and the right foot for that test (metricsFor() copies them
+  /// from the character); empty: feet are not checked (states made up by tests).
+  std::vector<LinkDef> feet;
+  /// The chair's seat height when the scene has one, metres: the pelvis or a thigh resting
+  /// on the seat (every contact point within kSeatContactTolerance of it) is sitting, not a
+  /// fall — a scene with a chair allows sitting on it, before or after standing.
+  std::optional<double> seatHeight;
   /// Rise time: the first time head height reaches this, metres. The thesis's 1.8 m is
   /// its standing head height; here a straight standing pose puts neckTop at 1.79 m, so
   /// the rise threshold is 1.75 m (98 % of it).
@@ -42,12 +54,16 @@ ReferenceHeights referenceHeights(const Character& character);
 
 /// The thresholds of docs/marks.md for `character`: the human's (MetricsDef{}), with the
 /// head heights scaled by the ratio of its reference head height to the human's, so that
-/// "standing" means the same posture on a smaller or larger body. The human gets exactly
-/// MetricsDef{}.
+/// "standing" means the same posture on a smaller or larger body (the human gets exactly
+/// MetricsDef{}'s thresholds), and the character's feet for the flat-foot test.
 MetricsDef metricsFor(const Character& character);
 /// metricsFor(character) for a run of `scene`: meant upright from t = 0 when the scene
-/// starts standing (docs/marks.md, Standing and fallen), else from the first standing.
+/// starts standing (docs/marks.md, Standing and fallen), else from the first standing;
+/// sitting on the scene's chair, if it has one, is no fall.
 MetricsDef metricsFor(const Character& character, const Scene& scene);
+
+/// How far a contact point may lie from the seat's top and still be on it, metres.
+inline constexpr double kSeatContactTolerance = 0.03;
 
 /// Summary figures of a run so far.
 struct MotionSummary {
@@ -61,7 +77,7 @@ struct MotionSummary {
   /// stood, squatted and stood again since firstStanding); nullopt when not standing.
   std::optional<double> standingSince;
   /// First time it fell (a link other than the feet and hands touched while it was meant
-  /// to be upright), seconds.
+  /// to be upright, sitting on a scene's chair excepted), seconds.
   std::optional<double> fell;
   /// First time head height reached MetricsDef::riseHeadHeight, seconds; nullopt for a
   /// motion that starts with the head that high (standing, walking): it does not rise.
@@ -106,6 +122,9 @@ class MotionMetrics {
   /// Whether a link other than the feet and hands touches the environment: "fallen"
   /// when the motion is meant to be upright (docs/marks.md, Standing and fallen).
   static bool bodyTouches(const CharacterState& state);
+  /// Whether `link` rests on the seat of height `seatHeight`: the pelvis or a thigh, every
+  /// contact point within kSeatContactTolerance of the seat's top.
+  static bool sitsOnSeat(const CharacterState& state, int link, double seatHeight);
   /// Whether `link` is a foot or a hand (the links an upright character may touch with).
   static bool isFootOrHand(int link);
 

@@ -204,7 +204,8 @@ TEST_CASE("FeatureController: no contacts and no features solve to finite torque
 TEST_CASE("the feature sit-to-stand stands up from every chair height, 0.20 to 0.65 m",
           "[feature]") {
   // One script, unchanged; its header's table (nominal starts, standing at 4 s). The
-  // thesis listing 4.9 stands only from 0.35 to 0.60 m (docs/features.md, Results).
+  // thesis listing 4.9 stands only from 0.40 to 0.60 m (docs/features.md, Results; from
+  // 0.35 m it ends on its heels, toes 63° up: not standing, docs/marks.md).
   const Program program = compileScript("scripts/feature-sit-to-stand.scl");
   const Program listing = compileScript("scripts/thesis/4.9-sit-to-stand.scl");
   auto standsFrom = [](const Program& script, double chairHeight, double duration) {
@@ -229,5 +230,5 @@ TEST_CASE("the feature sit-to-stand stands up from every chair height, 0.20 to 0
     listingStands += standsFrom(listing, height, 3.0) ? 1 : 0;
   }
   CHECK(featureStands == 10);
-  CHECK(listingStands == 6);  // 0.35 to 0.60 m
+  CHECK(listingStands == 5);  // 0.40 to 0.60 m
 }

@@ -63,6 +63,64 @@ TEST_CASE("a tilted trunk or a low head is not standing") {
   CHECK_FALSE(metrics.summary().standing);
 }
 
+// Standing on feet with the toes 60° up (the ankles at their limits, on the heels) is not
+// standing: the feet must lie roughly flat.
+TEST_CASE("standing needs the feet that touch roughly flat") {
+  const MetricsDef def = metricsFor(*humanCharacter());
+  REQUIRE(def.feet.size() == 2);
+  MotionMetrics flat(def), onHeels(def), withoutFeet;
+  for (double t = 0.0; t < 1.5; t += kDt) {
+    flat.observe(standingState(t), kNoTorque, kDt, 0);
+    CharacterState heels = standingState(t);
+    for (int foot : {kLeftFoot, kRightFoot}) heels.links[foot].angle += degToRad(60);
+    onHeels.observe(heels, kNoTorque, kDt, 0);
+    withoutFeet.observe(heels, kNoTorque, kDt, 0);  // no feet given: not checked
+  }
+  CHECK(flat.summary().standing);
+  CHECK_FALSE(onHeels.summary().standing);
+  CHECK(withoutFeet.summary().standing);
+  // The flat foot's heel and toe are on the ground (the lowest points of its caps).
+  const FootPoints points = footPoints(*humanCharacter(), standingState(0), kLeftFoot);
+  CHECK(points.heel.y() == Approx(points.toe.y()).margin(0.005));
+  CHECK(points.toe.x() > points.heel.x());
+}
+
+// A scene with a chair allows sitting on it: the thighs on the seat after standing are no
+// fall, anything else still is.
+TEST_CASE("sitting back down on the scene's chair is no fall") {
+  Scene scene;
+  scene.pose = "sitting";
+  scene.bodies = environmentBodies(Environment::Chair, {});
+  const MetricsDef def = metricsFor(*humanCharacter(), scene);
+  REQUIRE(def.seatHeight);
+  const auto seated = [&](double time, double contactHeight) {
+    CharacterState state = standingState(time);
+    for (int thigh : {kLeftThigh, kRightThigh}) {
+      LinkState& link = state.links[thigh];
+      link.contact = true;
+      link.contactPointCount = 1;
+      link.contactPoints[0] = Vec2(0.1, contactHeight);
+    }
+    state.jointPositions[kNeckTop].y() = 1.3;  // head lowered, seated
+    return state;
+  };
+  MotionMetrics onChair(def), noChair(metricsFor(*humanCharacter())), offSeat(def);
+  double t = 0.0;
+  for (; t < 1.5; t += kDt)
+    for (MotionMetrics* metrics : {&onChair, &noChair, &offSeat})
+      metrics->observe(standingState(t), kNoTorque, kDt, 0);
+  REQUIRE(onChair.summary().firstStanding);
+  for (; t < 2.5; t += kDt) {
+    onChair.observe(seated(t, *def.seatHeight), kNoTorque, kDt, 1);
+    noChair.observe(seated(t, *def.seatHeight), kNoTorque, kDt, 1);
+    offSeat.observe(seated(t, *def.seatHeight - 0.2), kNoTorque, kDt, 1);  // below the seat
+  }
+  CHECK_FALSE(onChair.summary().fell);
+  CHECK_FALSE(onChair.summary().standing);  // sitting is not standing
+  CHECK(noChair.summary().fell);
+  CHECK(offSeat.summary().fell);
+}
+
 TEST_CASE("airborne time, pelvis height in the air, energy and distance") {
   MotionMetrics metrics;
   std::array<double, kJointCount> torques{};
