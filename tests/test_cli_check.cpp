@@ -131,6 +131,16 @@ TEST_CASE("scl check: objective and problem files by their own parsers", "[cli][
   const auto missing = runScl("check none.objective", inDir);
   CHECK(missing.exitCode == 2);
   CHECK_THAT(missing.err, Catch::Contains("objective 'none.objective' does not exist"));
+
+  // scl fmt has no form for them: a usage error saying so, not a script's syntax error.
+  for (const char* file : {"bad.objective", "bad.problem"}) {
+    INFO(file);
+    const auto fmt = runScl(std::string("fmt ") + file, inDir);
+    CHECK(fmt.exitCode == 2);
+    CHECK(fmt.out.empty());
+    CHECK_THAT(fmt.err, Catch::Contains("has no canonical form to print") &&
+                            Catch::Contains(std::string("'scl check ") + file + "' checks it"));
+  }
 }
 
 TEST_CASE("warnings carry their kind, and an allow comment silences them everywhere",

@@ -178,6 +178,16 @@ int sclFmtMain(int argc, char** argv) {
     return 2;
   }
   const std::string& file = files.front();
+  if (const CheckedKind kind = checkedKindOf(file);
+      kind == CheckedKind::Objective || kind == CheckedKind::Problem) {
+    // Read as a script, its first statement would be a confusing syntax error.
+    std::cerr << "scl fmt: '" << file << "' is " << (kind == CheckedKind::Objective ? "an " : "a ")
+              << fileKindName(kind)
+              << " file, which has no canonical form to print (one statement per line "
+                 "already); 'scl check "
+              << file << "' checks it\n";
+    return kExitUsageError;
+  }
   if (isCharacterFile(file)) {
     const std::string source = readInputFile(file, "character file");
     CharacterParseResult parsed = parseCharacterFile(source, file);
