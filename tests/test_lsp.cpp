@@ -173,6 +173,31 @@ TEST_CASE("lsp: diagnostics are scl check's, with UTF-16 ranges", "[lsp]") {
   }
 }
 
+// Objective and problem files get scl check's diagnostics from their own parsers (not a
+// script's syntax error), and nothing else: no completion, hover or formatting.
+TEST_CASE("lsp: objective and problem files", "[lsp]") {
+  LspClient client;
+  client.open("file:///w/a.objective", "duration 2\nterm 1 heigth\n");
+  const json objective = client.diagnostics("file:///w/a.objective");
+  REQUIRE(objective.size() == 1);
+  CHECK(objective[0]["message"] == "unknown term 'heigth'; did you mean 'height'?");
+  CHECK(objective[0]["range"]["start"] == position(1, 7));
+  client.open("file:///w/a.problem",
+              "state height 0.15 0.75 scale 10 start 0.45\n"
+              "action lean.pd.waist 0 90 scale 1/40\ncompatible standng at end\n");
+  const json problem = client.diagnostics("file:///w/a.problem");
+  REQUIRE(problem.size() == 1);
+  CHECK_THAT(problem[0]["message"].get<std::string>(),
+             Catch::StartsWith("expected 'standing at end' or 'no fall'"));
+  CHECK(
+      client.result("textDocument/hover", LspClient::at("file:///w/a.objective", 1, 8)).is_null());
+  CHECK(client
+            .request("textDocument/formatting",
+                     {{"textDocument", {{"uri", "file:///w/a.objective"}}},
+                      {"options", {{"tabSize", 2}, {"insertSpaces", true}}}})
+            .contains("error"));
+}
+
 TEST_CASE("lsp: character files, and a script naming one with errors", "[lsp]") {
   scl::testing::TempDir dir;
   std::string bad = readFile(SCL_SOURCE_DIR "/characters/human.character");

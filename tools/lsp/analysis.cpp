@@ -6,7 +6,9 @@
 
 #include "scl/character_file.h"
 #include "scl/compile.h"
+#include "scl/objective.h"
 #include "scl/printer.h"
+#include "scl/problem.h"
 
 namespace scl::lsp {
 
@@ -78,8 +80,20 @@ bool isCharacterFileName(std::string_view fileName) {
   return fileName.size() >= 10 && fileName.substr(fileName.size() - 10) == ".character";
 }
 
+bool isStatementFileName(std::string_view fileName) {
+  return fileName.ends_with(".objective") || fileName.ends_with(".problem");
+}
+
 Analysis analyze(std::string_view text, const std::string& fileName) {
   Analysis analysis;
+  if (isStatementFileName(fileName)) {
+    analysis.statementFile = true;
+    analysis.diagnostics = fileName.ends_with(".objective")
+                               ? parseObjective(text, fileName).diagnostics
+                               : parseProblem(text, fileName).diagnostics;
+    analysis.character = humanCharacter();
+    return analysis;
+  }
   if (isCharacterFileName(fileName)) {
     analysis.characterFile = true;
     CharacterLoad load = compileCharacter(text, fileName);

@@ -40,6 +40,9 @@ struct Occurrence {
 struct Analysis {
   /// A character file (`*.character`) rather than a script: only `diagnostics` are set.
   bool characterFile = false;
+  /// An objective or problem file (`*.objective`, `*.problem`): only `diagnostics` are set
+  /// (as `scl check` reports them); they have no canonical form and no completion.
+  bool statementFile = false;
   /// The syntax tree as far as the parser could read it.
   syntax::Script tree;
   /// Errors, warnings and notes, as `scl check` reports them (notes after their diagnostic).
@@ -61,6 +64,8 @@ Analysis analyze(std::string_view text, const std::string& fileName);
 
 /// True when `fileName` is a character file (by its extension).
 bool isCharacterFileName(std::string_view fileName);
+/// True when `fileName` is an objective or a problem file (by its extension).
+bool isStatementFileName(std::string_view fileName);
 
 /// The occurrence whose name covers byte `column` (1-based) of `line` (1-based), if any.
 const Occurrence* occurrenceAt(const Analysis& analysis, int line, int column);

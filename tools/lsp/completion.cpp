@@ -300,7 +300,7 @@ json completion(const DocumentView& document, Position position,
   const std::string_view text = document.text.text();
   const size_t offset = document.text.offsetAt(position, document.encoding);
   Items items(document);
-  if (document.analysis.characterFile) return items.take();
+  if (document.analysis.characterFile || document.analysis.statementFile) return items.take();
   // Nothing to complete in a comment or a string.
   const int line = document.text.lineOf(offset);
   const std::string_view before =

@@ -195,6 +195,9 @@ json formatting(const DocumentView& document) {
   const std::string& source = document.text.text();
   std::string formatted;
   std::vector<Diagnostic> problems;
+  if (document.analysis.statementFile)
+    throw RequestError(kRequestFailed,
+                       "objective and problem files have no canonical form to format");
   if (document.analysis.characterFile) {
     CharacterParseResult parsed = parseCharacterFile(source, document.fileName);
     problems = std::move(parsed.diagnostics);

@@ -105,7 +105,7 @@ json semanticTokensLegend() {
 
 json semanticTokens(const DocumentView& document) {
   std::vector<int> data;
-  if (!document.analysis.characterFile) {
+  if (!document.analysis.characterFile && !document.analysis.statementFile) {
     const std::vector<Classified> classified = classify(document);
     data.reserve(classified.size() * 5);
     Position previous;

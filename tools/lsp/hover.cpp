@@ -147,7 +147,7 @@ std::string plain(std::string text) {
 json hover(const DocumentView& document, Position position, const ClientSupport& client) {
   const TextDocument& text = document.text;
   const Analysis& analysis = document.analysis;
-  if (analysis.characterFile) return nullptr;
+  if (analysis.characterFile || analysis.statementFile) return nullptr;
   const size_t offset = text.offsetAt(position, document.encoding);
   const int line = text.lineOf(offset);
   const size_t lineStart = text.lineStart(line);
