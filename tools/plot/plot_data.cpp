@@ -185,6 +185,9 @@ class CsvColumns {
 // joint or link), far fewer than a runaway line's.
 constexpr size_t kMaxTrajectoryColumns = 1000;
 
+// Far more phases than any script has (a phase per line of a 64 MiB file is fewer).
+constexpr double kMaxPhaseIndex = 1e8;
+
 double parseField(const std::string& field, int line, const std::string& column) {
   double value = 0.0;
   const char* end = field.data() + field.size();
@@ -260,7 +263,13 @@ PlotData readTrajectoryCsv(std::string_view text, const Character& character) {
       state.links[link].contact = number(contactColumn[link]) != 0.0;
     // The file's centre of mass is the simulation's; the kinematic one differs slightly.
     state.com = Vec2(number(comX), number(comY));
-    const int phase = static_cast<int>(number(phaseColumn));
+    // A phase index is a whole number a script can have; anything else (1e87) is no int.
+    const double phaseValue = number(phaseColumn);
+    if (!(phaseValue >= 0 && phaseValue <= kMaxPhaseIndex) || phaseValue != std::floor(phaseValue))
+      throw std::invalid_argument("line " + std::to_string(lineNumber) +
+                                  ": column 'phase' is not a phase index (" +
+                                  quoteForMessage(fields[phaseColumn]) + ")");
+    const int phase = static_cast<int>(phaseValue);
     const bool started =
         !recorder.data().phases.empty() && recorder.data().phases.back().index != phase;
     recorder.observe({state, phase, fields[nameColumn], started, false, nullptr, torques}, true);
