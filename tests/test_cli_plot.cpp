@@ -91,6 +91,22 @@ TEST_CASE("scl plot: bad input gets clear messages and the documented exit codes
   CHECK_THAT(quoted.err, Catch::Contains("column 'time' is not a number ('777"));
   CHECK_THAT(quoted.err, Catch::Contains(" bytes))"));
   CHECK(quoted.err.size() < 400);
+  // A phase index no int holds (the fuzzer's 1e87, once undefined behaviour) or a fraction
+  // is refused with its line.
+  for (const char* phase : {"1e87", "1.5", "-1"}) {
+    INFO(phase);
+    std::string badPhase = readText(trajectory);
+    const size_t first = badPhase.find('\n') + 1;
+    const size_t comma = badPhase.find(',', first);
+    const size_t next = badPhase.find(',', comma + 1);
+    badPhase.replace(comma + 1, next - comma - 1, phase);
+    writeText(notTrajectory, badPhase);
+    const auto refused = runScl("plot " + shellQuote(notTrajectory));
+    CHECK(refused.exitCode == 1);
+    CHECK_THAT(refused.err, Catch::Contains(std::string("line 2: column 'phase' is not a phase "
+                                                        "index ('") +
+                                            phase + "')"));
+  }
 
   // Times so large that a tick step is below their spacing (1e17 s, 16 s apart): the axis
   // once stepped t += step forever. It ends, and draws.
