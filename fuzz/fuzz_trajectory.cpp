@@ -7,8 +7,8 @@
 // a header but no rows": the campaign's one finding was a header alone, when this check
 // knew only the first two forms) in at most a few hundred bytes, however long the input's
 // fields (two more findings were real: a time and a phase index beyond what an integer
-// holds, undefined behaviour, regressions-trajectory/); a file that reads gives series of one length with times increasing,
-// and every plot of it renders to an SVG document.
+// holds, undefined behaviour, regressions-trajectory/); a file that reads gives series of one
+// length with times increasing, and every plot of it renders to an SVG document.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
