@@ -28,15 +28,6 @@ if [ -n "$asan_runtime" ]; then
     echo "viewer_smoke: $driver not found; LeakSanitizer may report Mesa's blocks" >&2
   fi
 fi
-# Each X server on a display number no earlier step used: xvfb-run stops its server
-# without waiting, and a server still shutting down removes its socket, which may by then
-# be a new server's on the same number ("Failed to open X11 display" under load). -n
-# before -a: -a searches for a free number from it.
-display=$((200 + RANDOM % 300))
-xvfb_run() {
-  display=$((display + 1))
-  xvfb-run -n "$display" -a "$@"
-}
 # Runs a step up to three times: starting Xvfb can race with another server starting at
 # the same moment (the machine may be shared).
 attempt() {
@@ -50,7 +41,7 @@ attempt() {
   "$@"
 }
 render() {
-  xvfb_run -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view \
+  xvfb-run -a -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view \
     "$source_dir/tests/viewer/stand.scl" --headless-frames 30 --screenshot "$screenshot" --size 800x600
 }
 attempt "the first screenshot" render
@@ -61,23 +52,18 @@ SCL_VIEWER_SCREENSHOT="$screenshot" "$checker" "[screenshot]"
 # tree, with --headless-frames so that it ends (tests/test_tutorial.cpp checks the page
 # still shows this command).
 tutorial() {
-  # In this shell, not a subshell: xvfb_run's display count must carry on.
-  local here=$PWD status=0
-  cd "$source_dir" || return 1
-  xvfb_run -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view \
-    docs/tutorial/2-balance.scl --headless-frames 10 || status=$?
-  cd "$here" || return 1
-  return $status
+  (cd "$source_dir" && xvfb-run -a -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view \
+    docs/tutorial/2-balance.scl --headless-frames 10)
 }
 attempt "the tutorial view" tutorial
 
 # The studio (docs/viewer.md): the plot panel beside the scene, and the scene scrubbed back
 # to an earlier moment through the time bar's history (test_viewer_screenshot checks both).
 studio() {
-  xvfb_run -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view \
+  xvfb-run -a -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view \
     "$source_dir/tests/viewer/stand.scl" --headless-frames 30 --plot-joints leftKnee \
     --screenshot "$work_dir/plots.png" --size 800x600 &&
-    xvfb_run -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view \
+    xvfb-run -a -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view \
       "$source_dir/scripts/kipup.scl" --headless-frames 120 --scrub 0.5 \
       --screenshot "$work_dir/scrub.png" --size 800x600
 }
@@ -93,10 +79,10 @@ SCL_VIEWER_SCRUB_SCREENSHOT="$work_dir/scrub.png" "$checker" --warn NoTests "[.s
 tune="$work_dir/tune.scl"
 tuning() {
   cp "$source_dir/tests/viewer/tune.scl" "$tune" &&
-    xvfb_run -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view "$tune" \
+    xvfb-run -a -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view "$tune" \
       --set stand.pd.waist=8 --headless-frames 30 --screenshot "$work_dir/sliders.png" \
       --size 800x600 &&
-    xvfb_run -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view "$tune" \
+    xvfb-run -a -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view "$tune" \
       --set stand.pd.waist=8 --headless-frames 120 --write-back 2>"$work_dir/tune.log"
 }
 rm -f "$work_dir/sliders.png" "$work_dir/tune.log"
@@ -115,7 +101,7 @@ SCL_VIEWER_TUNE_LOG="$work_dir/tune.log" SCL_VIEWER_TUNE_JSON="$work_dir/tune.js
 lean="$work_dir/lean.scl"
 optimize() {
   cp "$source_dir/tests/viewer/lean.scl" "$lean" &&
-    xvfb_run -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view "$lean" \
+    xvfb-run -a -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view "$lean" \
       --optimize-phase lean --generations 3 --headless-frames 10 --write-back \
       --screenshot "$work_dir/optimize.png" --size 800x600 2>"$work_dir/optimize.log"
 }
