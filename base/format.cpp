@@ -80,4 +80,14 @@ std::string formatSignificant(double value, int digits) {
   return convert(value, std::chars_format::general, std::clamp(digits, 1, kMaxPrecision));
 }
 
+size_t displayWidth(std::string_view text) {
+  return static_cast<size_t>(
+      std::count_if(text.begin(), text.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
+
+std::string padded(std::string_view text, size_t width, bool alignRight) {
+  const std::string padding(width - std::min(width, displayWidth(text)), ' ');
+  return alignRight ? padding + std::string(text) : std::string(text) + padding;
+}
+
 }  // namespace scl

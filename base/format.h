@@ -46,6 +46,13 @@ inline constexpr size_t kMaxQuotedLength = 80;
 /// A 100 MB field or number is never echoed whole.
 std::string quoteForMessage(std::string_view text);
 
+/// Columns `text` takes on a terminal: its UTF-8 characters (continuation bytes take none).
+size_t displayWidth(std::string_view text);
+
+/// `text` padded with spaces to `width` columns (displayWidth), on the right, or on the left
+/// when `alignRight`; a longer text is returned whole.
+std::string padded(std::string_view text, size_t width, bool alignRight = false);
+
 /// A finite number written in full (`12`, `-0.5`, `1e-3`: what formatNumber writes and
 /// more), else nullopt: text around it, NaN and infinities are no number.
 std::optional<double> parseFiniteNumber(std::string_view text);

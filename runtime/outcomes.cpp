@@ -110,7 +110,8 @@ const OutcomeClaim* OutcomeLines::quota() const {
   return nullptr;
 }
 
-OutcomeLines readOutcomeLines(std::string_view source, const Character& character) {
+OutcomeLines readOutcomeLines(std::string_view source, std::string_view fileName,
+                              const Character& character) {
   OutcomeLines lines;
   int number = 0;
   size_t position = 0;
@@ -126,7 +127,9 @@ OutcomeLines readOutcomeLines(std::string_view source, const Character& characte
     if (error.empty())
       lines.claims.push_back(std::move(claim));
     else
-      lines.errors.push_back("line " + std::to_string(number) + ": " + error);
+      lines.errors.push_back({Severity::Error,
+                              {fileName, number, static_cast<int>(kTag.size()) + 1},
+                              std::move(error)});
   }
   return lines;
 }

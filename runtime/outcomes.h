@@ -21,6 +21,7 @@
 
 #include "runtime/metrics.h"
 #include "scl/character.h"
+#include "scl/diagnostics.h"
 
 namespace scl {
 
@@ -54,18 +55,20 @@ struct OutcomeClaim {
   std::vector<int> links;
 };
 
-/// The outcome lines of a script, and what was wrong with the ones that could not be read
-/// ("line 12: unknown outcome 'standing'", "line 14: unknown link 'leftFot'").
+/// The outcome lines of a script, and what was wrong with the ones that could not be read:
+/// errors located at the line's words ("unknown outcome 'standing'", "unknown link
+/// 'leftFot'; did you mean 'leftFoot'?"), rendered as every diagnostic is.
 struct OutcomeLines {
   std::vector<OutcomeClaim> claims;
-  std::vector<std::string> errors;
+  std::vector<Diagnostic> errors;
   /// The `N of 20 perturbed starts` line, if any.
   const OutcomeClaim* quota() const;
 };
 
-/// Reads every line of `source` that starts with `// outcome: `; link names are the
-/// character's.
-OutcomeLines readOutcomeLines(std::string_view source, const Character& character);
+/// Reads every line of `source` (the file `fileName`, for locations) that starts with
+/// `// outcome: `; link names are the character's.
+OutcomeLines readOutcomeLines(std::string_view source, std::string_view fileName,
+                              const Character& character);
 
 /// Whether a run's summary meets a claim. Mark and PerturbedQuota are not claims about one
 /// run: nullopt.

@@ -61,7 +61,8 @@ TEST_CASE("every example script does what its header says", "[examples]") {
     const std::string source = readFile(path);
     CompileResult compiled = compile(source, path.string());
     REQUIRE(compiled.ok());
-    const OutcomeLines outcomes = readOutcomeLines(source, *compiled.program->character);
+    const OutcomeLines outcomes =
+        readOutcomeLines(source, path.string(), *compiled.program->character);
     CHECK(outcomes.errors.empty());
     CHECK_FALSE(outcomes.claims.empty());  // every example declares what it does
     std::optional<MotionSummary> summary;  // computed once, when a line needs it
@@ -91,7 +92,8 @@ TEST_CASE("examples hold from perturbed starts as often as their headers say",
     const std::string source = readFile(path);
     CompileResult compiled = compile(source, path.string());
     REQUIRE(compiled.ok());
-    const OutcomeLines outcomes = readOutcomeLines(source, *compiled.program->character);
+    const OutcomeLines outcomes =
+        readOutcomeLines(source, path.string(), *compiled.program->character);
     if (!outcomes.quota()) continue;
     INFO(path.string());
     SweepDef sweep;

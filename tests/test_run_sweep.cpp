@@ -75,7 +75,7 @@ TEST_CASE("sweep: outcome lines read, and name what they cannot read", "[sweep]"
       "// outcome: standing\n"
       "// outcome: 21 of 20 perturbed starts\n"
       "//outcome: ignored, not the tag\n",
-      human);
+      "o.scl", human);
   REQUIRE(lines.claims.size() == 4);
   CHECK(lines.claims[1].kind == OutcomeKind::FellBy);
   CHECK(lines.claims[1].value == 2.5);
@@ -86,10 +86,18 @@ TEST_CASE("sweep: outcome lines read, and name what they cannot read", "[sweep]"
   CHECK(quotaFor(*lines.quota(), 10) == 9);
   CHECK(quotaFor(*lines.quota(), 3) == 3);
   REQUIRE(lines.errors.size() == 4);
-  CHECK(lines.errors[0] == "line 5: expected a number after 'travels at least '");
-  CHECK(lines.errors[1].rfind("line 6: unknown link 'leftFot'; did you mean 'leftFoot'?", 0) == 0);
-  CHECK(lines.errors[2].rfind("line 7: unknown outcome 'standing'", 0) == 0);
-  CHECK(lines.errors[3].rfind("line 8: expected a whole number from 0 to 20", 0) == 0);
+  // Located at the line's words, after `// outcome: `.
+  const auto error = [&](size_t i) {
+    const Diagnostic& d = lines.errors[i];
+    CHECK(d.severity == Severity::Error);
+    CHECK(d.location.file == "o.scl");
+    CHECK(d.location.column == 13);
+    return std::to_string(d.location.line) + ": " + d.message;
+  };
+  CHECK(error(0) == "5: expected a number after 'travels at least '");
+  CHECK(error(1).rfind("6: unknown link 'leftFot'; did you mean 'leftFoot'?", 0) == 0);
+  CHECK(error(2).rfind("7: unknown outcome 'standing'", 0) == 0);
+  CHECK(error(3).rfind("8: expected a whole number from 0 to 20", 0) == 0);
 
   MotionSummary summary;
   summary.standing = true;
@@ -105,7 +113,7 @@ TEST_CASE("sweep: the same on 1 and 2 threads, and the same as each start run al
   CompileResult compiled = compile(kStance, "stance.scl");
   REQUIRE(compiled.ok());
   const Program& program = *compiled.program;
-  const OutcomeLines outcomes = readOutcomeLines(kStance, *program.character);
+  const OutcomeLines outcomes = readOutcomeLines(kStance, "stance.scl", *program.character);
   const SweepResult one = runSweep(program, outcomes, sweepOf(program, {1, 2, 3, 4}, 1));
   const SweepResult two = runSweep(program, outcomes, sweepOf(program, {1, 2, 3, 4}, 2));
   CHECK(one.threads == 1);
@@ -170,8 +178,9 @@ TEST_CASE("sweep: scl run --seeds prints a line per start and checks the outcome
   writeText(dir.path() / "typo.scl", "// outcome: standing at the end\n" + kStance);
   const Outcome typo = runScl("run " + (dir / "typo.scl") + " --seeds 2");
   CHECK(typo.exitCode == 1);
-  CHECK(typo.err.find("typo.scl:line 1: unknown outcome 'standing at the end'") !=
+  CHECK(typo.err.find("typo.scl:1:13: error: unknown outcome 'standing at the end'") !=
         std::string::npos);
+  CHECK(typo.err.find("// outcome: standing at the end\n") != std::string::npos);  // the line
 }
 
 TEST_CASE("sweep: what --seeds refuses", "[sweep][cli]") {

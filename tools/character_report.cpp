@@ -165,17 +165,6 @@ std::string markdownTable(const Table& table) {
   return text;
 }
 
-// Characters on screen: UTF-8 continuation bytes take no column.
-size_t displayWidth(std::string_view text) {
-  return static_cast<size_t>(
-      std::count_if(text.begin(), text.end(), [](char c) { return (c & 0xC0) != 0x80; }));
-}
-
-std::string padded(const std::string& cell, size_t width, bool right) {
-  std::string padding(width - std::min(width, displayWidth(cell)), ' ');
-  return right ? padding + cell : cell + padding;
-}
-
 std::string textTable(const Table& table) {
   std::vector<size_t> widths(table.header.size(), 0);
   auto measure = [&](const Row& row) {

@@ -231,10 +231,9 @@ void checkRunOutputs(const RunRequest& request, const Character& character) {
 // lines.
 int sweepCommand(const RunRequest& request, const std::string& source, const Program& program,
                  const SimulationDef& def) {
-  const OutcomeLines outcomes = readOutcomeLines(source, *program.character);
+  const OutcomeLines outcomes = readOutcomeLines(source, request.script, *program.character);
   if (!outcomes.errors.empty()) {
-    for (const std::string& error : outcomes.errors)
-      std::fprintf(stderr, "%s:%s\n", request.script.c_str(), error.c_str());
+    std::fputs(renderDiagnostics(outcomes.errors, source).c_str(), stderr);
     return fail(kExitInputError,
                 "'" + request.script + "' has outcome lines a sweep cannot check (see above)");
   }

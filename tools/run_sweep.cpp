@@ -68,14 +68,6 @@ std::string riseText(const MotionSummary& summary) {
   return summary.riseTime ? formatFixed(*summary.riseTime, 2) + " s" : "-";
 }
 
-std::string padded(std::string text, size_t width) {
-  if (text.size() < width) text.append(width - text.size(), ' ');
-  return text;
-}
-std::string padLeft(const std::string& text, size_t width) {
-  return text.size() < width ? std::string(width - text.size(), ' ') + text : text;
-}
-
 // Seeds of the starts for which `failed(start)`.
 template <typename Failed>
 std::vector<std::uint64_t> seedsWhere(const SweepResult& result, Failed failed) {
@@ -196,9 +188,9 @@ std::string sweepText(const std::string& script, const SweepDef& def, const Outc
   for (const SweepStart& start : result.starts) {
     if (!start.ran) continue;
     const MotionSummary& s = start.summary;
-    out << padLeft(std::to_string(start.seed), 4) << "  " << padded(yesNo(s.standing), 8) << "  "
-        << padded(start.diverged ? "diverged" : fellText(s), 8) << "  " << padded(riseText(s), 8)
-        << "  " << padded(formatFixed(s.distance, 2) + " m", 8) << "  "
+    out << padded(std::to_string(start.seed), 4, true) << "  " << padded(yesNo(s.standing), 8)
+        << "  " << padded(start.diverged ? "diverged" : fellText(s), 8) << "  "
+        << padded(riseText(s), 8) << "  " << padded(formatFixed(s.distance, 2) + " m", 8) << "  "
         << padded(formatFixed(s.longestAirborne, 2) + " s", 8) << "  "
         << "'" << start.endPhaseName << "' (" << start.endPhase + 1 << " of " << start.phaseCount
         << "): " << start.endReason << (start.meetsAll ? "" : "  *") << "\n";
