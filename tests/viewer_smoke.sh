@@ -10,8 +10,7 @@ screenshot="$work_dir/stand.png"
 rm -f "$screenshot"
 
 # xvfb-run's default screen (640x480, 8-bit) is smaller than the window; give it a real
-# one. Starting Xvfb can race with another server starting at the same moment, so retry
-# once.
+# one.
 # Under AddressSanitizer, LeakSanitizer checks the viewer at exit like every test. Mesa's
 # software GL driver (swrast_dri.so, dlopen()ed through GLX) is unloaded when the display
 # closes, before LeakSanitizer scans; the blocks its globals still point to then look
@@ -28,23 +27,14 @@ if [ -n "$asan_runtime" ]; then
     echo "viewer_smoke: $driver not found; LeakSanitizer may report Mesa's blocks" >&2
   fi
 fi
-# Runs a step up to three times: starting Xvfb can race with another server starting at
-# the same moment (the machine may be shared).
-attempt() {
-  local what=$1
-  shift
-  for try in 1 2; do
-    "$@" && return 0
-    echo "viewer_smoke: $what failed (attempt $try), retrying" >&2
-    sleep 1
-  done
-  "$@"
-}
+# Each step runs once, without retries: the viewer holds its probe's X connection for as
+# long as it runs (tools/viewer/display_probe.h), so Xvfb's reset when its last client
+# leaves can no longer hang up on SFML ("Failed to open X11 display" under load).
 render() {
   xvfb-run -a -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view \
     "$source_dir/tests/viewer/stand.scl" --headless-frames 30 --screenshot "$screenshot" --size 800x600
 }
-attempt "the first screenshot" render
+render
 [ -s "$screenshot" ] || { echo "viewer_smoke: no screenshot written" >&2; exit 1; }
 SCL_VIEWER_SCREENSHOT="$screenshot" "$checker" "[screenshot]"
 
@@ -55,7 +45,7 @@ tutorial() {
   (cd "$source_dir" && xvfb-run -a -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view \
     docs/tutorial/2-balance.scl --headless-frames 10)
 }
-attempt "the tutorial view" tutorial
+tutorial
 
 # The studio (docs/viewer.md): the plot panel beside the scene, and the scene scrubbed back
 # to an earlier moment through the time bar's history (test_viewer_screenshot checks both).
@@ -68,7 +58,7 @@ studio() {
       --screenshot "$work_dir/scrub.png" --size 800x600
 }
 rm -f "$work_dir/plots.png" "$work_dir/scrub.png"
-attempt "the studio screenshots" studio
+studio
 SCL_VIEWER_PLOTS_SCREENSHOT="$work_dir/plots.png" "$checker" --warn NoTests "[.plots]"
 SCL_VIEWER_SCRUB_SCREENSHOT="$work_dir/scrub.png" "$checker" --warn NoTests "[.scrub]"
 
@@ -86,7 +76,7 @@ tuning() {
       --set stand.pd.waist=8 --headless-frames 120 --write-back 2>"$work_dir/tune.log"
 }
 rm -f "$work_dir/sliders.png" "$work_dir/tune.log"
-attempt "the slider runs" tuning
+tuning || { cat "$work_dir/tune.log" >&2; exit 1; }
 grep -q '(stand) \[waist @8, knees @0\]' "$tune" ||
   { echo "viewer_smoke: not written back" >&2; cat "$tune" >&2; exit 1; }
 "$scl" check "$tune"
@@ -105,7 +95,7 @@ optimize() {
       --optimize-phase lean --generations 3 --headless-frames 10 --write-back \
       --screenshot "$work_dir/optimize.png" --size 800x600 2>"$work_dir/optimize.log"
 }
-attempt "the phase optimization" optimize
+optimize || { cat "$work_dir/optimize.log" >&2; exit 1; }
 cat "$work_dir/optimize.log" >&2
 line=$(grep "optimized 'lean' 3/3: best J" "$work_dir/optimize.log")
 best=$(sed -E 's/.*best J ([^ ]+) \(start ([^)]+)\).*/\1/' <<<"$line")

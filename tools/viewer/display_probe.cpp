@@ -10,15 +10,27 @@
 
 namespace scl {
 
-bool displayAvailable() {
-  const char* display = std::getenv("DISPLAY");
-  if (!display || !*display) return false;
+struct DisplayConnection::Handle {
 #ifdef SCL_HAVE_X11
-  ::Display* connection = XOpenDisplay(nullptr);
-  if (!connection) return false;
-  XCloseDisplay(connection);
+  ::Display* connection = nullptr;
 #endif
-  return true;
+};
+
+DisplayConnection::DisplayConnection() : handle_(std::make_unique<Handle>()) {
+  const char* display = std::getenv("DISPLAY");
+  if (!display || !*display) return;
+#ifdef SCL_HAVE_X11
+  handle_->connection = XOpenDisplay(nullptr);
+  available_ = handle_->connection != nullptr;
+#else
+  available_ = true;
+#endif
+}
+
+DisplayConnection::~DisplayConnection() {
+#ifdef SCL_HAVE_X11
+  if (handle_->connection) XCloseDisplay(handle_->connection);
+#endif
 }
 
 }  // namespace scl

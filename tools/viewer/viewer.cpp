@@ -1046,7 +1046,8 @@ int runViewer(const ViewerDef& def) {
       return 2;
     }
   }
-  if (!displayAvailable()) {
+  const DisplayConnection display;  // held until the viewer ends (see display_probe.h)
+  if (!display.available()) {
     std::cerr << "scl view: no display available (set DISPLAY or run under xvfb-run)\n";
     return 2;
   }
