@@ -61,7 +61,7 @@ int run(int argc, char** argv) {
   const long steps = skipped + std::lround(kTimed / def.timeStep);
 
   std::vector<scl::CharacterState> states;
-  std::vector<std::array<double, scl::kJointCount>> torques;
+  std::vector<std::array<double, scl::kMaxJoints>> torques;
   states.reserve(static_cast<size_t>(steps));
   torques.reserve(static_cast<size_t>(steps));
   {

@@ -29,15 +29,15 @@ bool isValid(const PlanarModel& model) {
 
 PlanarModel planarModelFromCharacter(const Character& character) {
   PlanarModel model;
-  model.bodies.resize(kLinkCount);
-  for (int i = 0; i < kLinkCount; ++i) {
+  model.bodies.resize(character.links.size());
+  for (int i = 0; i < character.linkCount(); ++i) {
     const LinkDef& link = character.links[i];
     PlanarBody& body = model.bodies[i];
     body.mass = link.mass;
     body.inertia = link.inertia;  // the exact capped-trapezoid values (scl/character.h)
     body.comOffset = Vec2(link.axisSign * link.comOffset, 0.0);
   }
-  for (int j = 0; j < kJointCount; ++j) {
+  for (int j = 0; j < character.jointCount(); ++j) {
     const JointDef& joint = character.joints[j];
     // The coordinate layout relies on the table's order: joint j moves link j + 1.
     assert(joint.childLink == j + 1 && joint.parentLink < joint.childLink);

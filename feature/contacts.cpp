@@ -10,7 +10,7 @@ namespace scl {
 ContactSet::ContactSet(const Character& character, const PlanarDynamics& dynamics,
                        const SupportSet& support, const FeatureSettings& settings)
     : character_(character), dynamics_(dynamics), support_(support), settings_(settings) {
-  const size_t capacity = 2 * static_cast<size_t>(kLinkCount);
+  const size_t capacity = 2 * static_cast<size_t>(character.linkCount());
   points_.reserve(capacity);
   forceUnknowns_.reserve(capacity);
   normalUnknown_.reserve(capacity);
@@ -19,7 +19,7 @@ ContactSet::ContactSet(const Character& character, const PlanarDynamics& dynamic
 
 void ContactSet::gather(const CharacterState& state) {
   points_.clear();
-  for (int link = 0; link < kLinkCount; ++link) {
+  for (int link = 0; link < character_.linkCount(); ++link) {
     const LinkState& linkState = state.links[link];
     if (support_.links[link] && linkState.contactPointCount > 0) gatherLink(link, linkState);
   }

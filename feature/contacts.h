@@ -32,7 +32,7 @@ class ContactSet {
   /// Force unknowns this step (columns of the QP after the joints' accelerations).
   int forceCount() const { return static_cast<int>(forceUnknowns_.size()); }
   /// Most rows addRows() appends: three per touching link.
-  static int rowCapacity() { return 3 * kLinkCount; }
+  static int rowCapacity() { return 3 * kMaxLinks; }
   /// Appends the contact rows, and writes each force unknown's generalized force (its
   /// column of J_cᵀ, dofs × forceCount()) into jacobian().
   void addRows(ObjectiveRows& rows);

@@ -57,7 +57,7 @@ struct FeatureController::Impl {
         cascade(levels.count(), character, this->settings),
         q(dynamics.dofCount()),
         qd(dynamics.dofCount()) {
-    planned.reserve(2 * static_cast<size_t>(kLinkCount));
+    planned.reserve(2 * static_cast<size_t>(character.linkCount()));
   }
 
   void setState(const CharacterState& state) {
@@ -101,11 +101,11 @@ struct FeatureController::Impl {
     const int solved = cascade.solve(objective, reduced, contacts, input, result);
     if (solved < 0) return;
     const Eigen::VectorXd& y = cascade.solution(solved);
-    Eigen::Map<Eigen::Matrix<double, kJointCount, 1>> torques(result.torques.data());
+    Eigen::Map<Eigen::VectorXd> torques(result.torques.data(), character.jointCount());
     torques = reduced.torqueOffset();
     torques.noalias() += reduced.torqueRows() * y;
     bool finite = true;
-    for (int j = 0; j < kJointCount; ++j) finite = finite && std::isfinite(result.torques[j]);
+    for (int j = 0; j < character.jointCount(); ++j) finite = finite && std::isfinite(result.torques[j]);
     if (!finite) {
       result.qpStatus = QpStatus::InvalidInput;
       result.failedLevel = solved + 1;

@@ -79,12 +79,12 @@ struct FeatureSettings {
 /// What the phase's other primitives decided this step, for the QP.
 struct FeatureStepInput {
   /// Posture targets: the local PD target of each joint, radians.
-  std::array<double, kJointCount> postureTargets{};
+  std::array<double, kMaxJoints> postureTargets{};
   /// Whether the posture task holds each joint (false for a relaxed joint).
-  std::array<bool, kJointCount> postureHeld{};
+  std::array<bool, kMaxJoints> postureHeld{};
   /// The torques virtual forces, stance balance and gravity compensation add, N·m: part
   /// of Sᵀτ, and where the torque regularization pulls the torques.
-  std::array<double, kJointCount> addedTorques{};
+  std::array<double, kMaxJoints> addedTorques{};
 };
 
 /// How a solve ended.
@@ -113,7 +113,7 @@ struct FeatureStepResult {
   QpStatus qpStatus = QpStatus::Optimal;
   int failedLevel = 0;
   /// Net joint torques, N·m: the added torques included (unclamped).
-  std::array<double, kJointCount> torques{};
+  std::array<double, kMaxJoints> torques{};
   /// The origin of the targets' frame, world metres: the middle of the supporting feet's
   /// soles when the phase began (docs/features.md, The frame).
   Vec2 frameOrigin = Vec2::Zero();

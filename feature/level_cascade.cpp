@@ -67,7 +67,7 @@ void LevelCascade::buildLevel(int level, const Step& step) {
     if (row.level == kHardRow) ++hard;
     if (isHeld(row, level)) ++held;
   }
-  const int inequalities = 2 * kJointCount + step.contacts.inequalityCount() + 2 * held;
+  const int inequalities = 2 * character_.jointCount() + step.contacts.inequalityCount() + 2 * held;
   QpProblem& problem = problems_[static_cast<size_t>(level)];
   fit(problem.objectiveMatrix, n, n);
   fit(problem.objectiveVector, n);
@@ -93,14 +93,14 @@ void LevelCascade::buildLevel(int level, const Step& step) {
   b.setZero();
   const Eigen::MatrixXd& torqueRows = step.reduced.torqueRows();
   const Eigen::VectorXd& torqueOffset = step.reduced.torqueOffset();
-  c.topRows(kJointCount) = torqueRows;
-  c.middleRows(kJointCount, kJointCount) = -torqueRows;
-  for (int j = 0; j < kJointCount; ++j) {
+  c.topRows(character_.jointCount()) = torqueRows;
+  c.middleRows(character_.jointCount(), character_.jointCount()) = -torqueRows;
+  for (int j = 0; j < character_.jointCount(); ++j) {
     const double limit = character_.joints[j].maxTorque;
     b[j] = -limit - torqueOffset[j];
-    b[kJointCount + j] = torqueOffset[j] - limit;
+    b[character_.jointCount() + j] = torqueOffset[j] - limit;
   }
-  const int row = step.contacts.addInequalities(c, b, 2 * kJointCount, step.reduced.forceStart());
+  const int row = step.contacts.addInequalities(c, b, 2 * character_.jointCount(), step.reduced.forceStart());
   addEarlierLevels(level, step, problem, row);
 }
 
@@ -117,8 +117,8 @@ void LevelCascade::addObjective(int level, const Step& step, QpProblem& problem)
   g.setZero();
   a.setZero();
   const int total = static_cast<int>(info.size());
-  fit(weighted_, total + kJointCount, n);
-  fit(weightedTargets_, total + kJointCount);
+  fit(weighted_, total + character_.jointCount(), n);
+  fit(weightedTargets_, total + character_.jointCount());
   int count = 0;
   for (int r = 0; r < total; ++r) {
     const RowInfo& row = info[r];
@@ -137,10 +137,10 @@ void LevelCascade::addObjective(int level, const Step& step, QpProblem& problem)
   // root's accelerations are not regularized: y's own regularization below keeps G
   // positive definite, and their rows were a tenth of G's cost.)
   const double wt = std::sqrt(settings_.torqueWeight);
-  Eigen::Map<const Eigen::VectorXd> added(step.input.addedTorques.data(), kJointCount);
-  weighted_.middleRows(count, kJointCount) = wt * step.reduced.torqueRows();
-  weightedTargets_.segment(count, kJointCount) = wt * (added - step.reduced.torqueOffset());
-  count += kJointCount;
+  Eigen::Map<const Eigen::VectorXd> added(step.input.addedTorques.data(), character_.jointCount());
+  weighted_.middleRows(count, character_.jointCount()) = wt * step.reduced.torqueRows();
+  weightedTargets_.segment(count, character_.jointCount()) = wt * (added - step.reduced.torqueOffset());
+  count += character_.jointCount();
   // G's lower triangle only (all the solver reads), as blocks of dot products of the
   // stack's columns: at these sizes (about 30 rows of 20–30 unknowns) a blocked rank
   // update spends more on packing than on arithmetic.

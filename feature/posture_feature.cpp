@@ -24,14 +24,14 @@ class PostureFeature final : public TaskFeatureKind<PostureTask> {
     tasks_.push_back({posture, priority});
   }
 
-  int rowCapacity() const override { return kJointCount; }
+  int rowCapacity() const override { return kMaxJoints; }
 
   // q̈_j = kp (target − q_j) − kd q̇_j; a relaxed joint's row has weight 0.
   void addRows(const FeatureStep& step, ObjectiveRows& rows,
                FeatureStepResult& /*result*/) override {
     const PostureTask& task = tasks_.front();
     const PosturePrimitive& posture = task.definition;
-    for (int j = 0; j < kJointCount; ++j) {
+    for (int j = 0; j < step.state.jointCount; ++j) {
       const int coordinate = characterJointCoordinate(j);
       const double desired =
           posture.kp.value * (step.input.postureTargets[j] - step.q[coordinate]) -

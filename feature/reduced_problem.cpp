@@ -15,13 +15,14 @@ void ReducedProblem::build(const PlanarDynamics& dynamics, const Eigen::MatrixXd
                            const ObjectiveRows& objective) {
   const int forces = static_cast<int>(contactJacobian.cols());
   const int n = dofs_ + forces;
+  const int joints = dofs_ - kRootCoordinates;
   dynamics.massMatrix(massMatrix_);
   dynamics.biasForces(h_);
-  fit(torqueRows_, kJointCount, n);
-  fit(torqueOffset_, kJointCount);
-  torqueRows_.leftCols(dofs_) = massMatrix_.bottomRows(kJointCount);
-  torqueRows_.rightCols(forces) = -contactJacobian.bottomRows(kJointCount);
-  torqueOffset_ = h_.tail(kJointCount);
+  fit(torqueRows_, joints, n);
+  fit(torqueOffset_, joints);
+  torqueRows_.leftCols(dofs_) = massMatrix_.bottomRows(joints);
+  torqueRows_.rightCols(forces) = -contactJacobian.bottomRows(joints);
+  torqueOffset_ = h_.tail(joints);
   eliminateRoot(contactJacobian, objective);
 }
 
@@ -31,17 +32,18 @@ void ReducedProblem::eliminateRoot(const Eigen::MatrixXd& contactJacobian,
                                    const ObjectiveRows& objective) {
   const int forces = static_cast<int>(contactJacobian.cols());
   const int m = dofs_ + forces - kRootCoordinates;
+  const int joints = dofs_ - kRootCoordinates;
   // M_rr is 3×3, symmetric positive definite (the whole body's mass and inertia about
   // the root): its inverse, by cofactors, times one column at a time (fixed-size
   // products, inlined; Eigen's solve against the 3×m block took its blocked path).
   const Eigen::Matrix3d rootInertia = massMatrix_.topLeftCorner<3, 3>();
   const Eigen::Matrix3d inverse = rootInertia.inverse();
   rootMap_.resize(kRootCoordinates, m);
-  for (int c = 0; c < kJointCount; ++c)
+  for (int c = 0; c < joints; ++c)
     rootMap_.col(c).noalias() =
         -(inverse * massMatrix_.block<kRootCoordinates, 1>(0, kRootCoordinates + c));
   for (int c = 0; c < forces; ++c)
-    rootMap_.col(kJointCount + c).noalias() =
+    rootMap_.col(joints + c).noalias() =
         inverse * contactJacobian.block<kRootCoordinates, 1>(0, c);
   rootOffset_.noalias() = -(inverse * h_.head<3>());
 
@@ -60,9 +62,9 @@ void ReducedProblem::eliminateRoot(const Eigen::MatrixXd& contactJacobian,
   reduceRows(objective.rows(), general, reducedRows_);
   const auto rootColumns = objective.rows().topLeftCorner(general, kRootCoordinates);
   reducedTargets_.head(general).noalias() -= rootColumns.lazyProduct(rootOffset_);
-  fit(reducedTorqueRows_, kJointCount, m);
-  fit(reducedTorqueOffset_, kJointCount);
-  reduceRows(torqueRows_, kJointCount, reducedTorqueRows_);
+  fit(reducedTorqueRows_, joints, m);
+  fit(reducedTorqueOffset_, joints);
+  reduceRows(torqueRows_, joints, reducedTorqueRows_);
   const auto torqueRootColumns = torqueRows_.leftCols<kRootCoordinates>();
   reducedTorqueOffset_ = torqueOffset_;
   reducedTorqueOffset_.noalias() += torqueRootColumns.lazyProduct(rootOffset_);

@@ -16,7 +16,7 @@ namespace scl {
 struct SupportSet {
   /// Whether each link's contacts may carry the body: the links `[support]` names (all of
   /// its lines together), or every link when the phase has none.
-  std::array<bool, kLinkCount> links{};
+  std::array<bool, kMaxLinks> links{};
   /// `[support]` was written: its links that do not touch are set down.
   bool named = false;
 };

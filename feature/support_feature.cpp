@@ -19,7 +19,7 @@ SupportSet supportSetOf(std::span<const Primitive> phasePrimitives) {
 
 Vec2 supportFeetMiddle(const Character& character, const PlanarDynamics& dynamics,
                        const SupportSet& support, const CharacterState& state) {
-  const std::array<int, 2> feet = {kLeftFoot, kRightFoot};
+  const std::array<int, 2> feet = character.roles.feet();
   int candidates = 0, touching = 0;
   Vec2 all = Vec2::Zero(), touched = Vec2::Zero(), both = Vec2::Zero();
   for (int foot : feet) {
@@ -61,7 +61,7 @@ class SupportFeature final : public FeatureKind {
   void addRows(const FeatureStep& step, ObjectiveRows& rows,
                FeatureStepResult& /*result*/) override {
     if (!support_.named) return;
-    for (int link = 0; link < kLinkCount; ++link)
+    for (int link = 0; link < character_.linkCount(); ++link)
       if (support_.links[link] && step.state.links[link].contactPointCount == 0)
         addLandingRows(link, step.dynamics, rows);
   }

@@ -34,9 +34,9 @@ void checkData(const scl::PlotData& data) {
   if (data.comX.size() != size || data.comHeight.size() != size || data.headHeight.size() != size ||
       data.supportLow.size() != size || data.supportHigh.size() != size)
     std::abort();
-  for (size_t joint = 0; joint < scl::kJointCount; ++joint)
+  for (size_t joint = 0; joint < scl::kBipedJointCount; ++joint)
     if (data.angleDeg[joint].size() != size || data.torque[joint].size() != size) std::abort();
-  for (size_t link = 0; link < scl::kLinkCount; ++link)
+  for (size_t link = 0; link < scl::kBipedLinkCount; ++link)
     if (data.contact[link].size() != size) std::abort();
   for (size_t i = 1; i < size; ++i)
     if (!(data.time[i - 1] < data.time[i])) std::abort();
@@ -44,7 +44,7 @@ void checkData(const scl::PlotData& data) {
 
 void checkSvg(const scl::PlotData& data) {
   scl::PlotSelection selection;
-  selection.joints = {0, 4, static_cast<int>(scl::kJointCount) - 1};
+  selection.joints = {0, 4, static_cast<int>(scl::kBipedJointCount) - 1};
   selection.com = selection.heights = selection.contacts = true;
   const std::string svg = scl::renderPlotSvg(data, selection);
   if (svg.rfind("<svg", 0) != 0 && svg.rfind("<?xml", 0) != 0) std::abort();

@@ -42,14 +42,18 @@ struct LinkState {
   std::array<Vec2, kMaxContactPoints> contactNormals{};
 };
 
+/// Holds kMaxLinks links and kMaxJoints joints; the character's own are the first
+/// linkCount and jointCount (the rest stay at their defaults: no contact, zero).
 struct CharacterState {
-  std::array<LinkState, kLinkCount> links;
+  int linkCount = 0;
+  int jointCount = 0;
+  std::array<LinkState, kMaxLinks> links;
   /// World position of each joint, metres.
-  std::array<Vec2, kJointCount> jointPositions;
+  std::array<Vec2, kMaxJoints> jointPositions;
   /// Joint angle = child world angle - parent world angle, radians.
-  std::array<double, kJointCount> jointAngles{};
+  std::array<double, kMaxJoints> jointAngles{};
   /// Joint angular velocity (child - parent), rad/s.
-  std::array<double, kJointCount> jointVelocities{};
+  std::array<double, kMaxJoints> jointVelocities{};
   /// Whole-body centre of mass and its velocity.
   Vec2 com = Vec2::Zero();
   Vec2 comVelocity = Vec2::Zero();
@@ -60,16 +64,16 @@ struct CharacterState {
 /// Unit vector of a link's axis (from its origin toward its distal cap) at world angle.
 Vec2 linkAxis(const Character& character, int link, double worldAngle);
 
-/// Link world angles from the head's world angle and the joint angles (radians).
-std::array<double, kLinkCount> worldAnglesFromJoints(
+/// Link world angles from the root's world angle and the joint angles (radians).
+std::array<double, kMaxLinks> worldAnglesFromJoints(
     const Character& character, double headAngle,
-    const std::array<double, kJointCount>& jointAngles);
+    const std::array<double, kMaxJoints>& jointAngles);
 
-/// A static state (zero velocities, no contact) from the head's origin and angle and the
+/// A static state (zero velocities, no contact) from the root's origin and angle and the
 /// joint angles: link origins, joint positions, centres of mass, whole-body COM.
 CharacterState forwardKinematics(const Character& character, const Vec2& headOrigin,
                                  double headAngle,
-                                 const std::array<double, kJointCount>& jointAngles);
+                                 const std::array<double, kMaxJoints>& jointAngles);
 
 /// Recomputes joint positions, joint angles/velocities and the whole-body COM and its
 /// velocity from the per-link fields (origin, angle, com, velocities).

@@ -21,11 +21,11 @@ FootPoints footPoints(const Character& character, const CharacterState& state, i
                     state.links[static_cast<size_t>(link)]);
 }
 
-std::array<double, kLinkCount> worldAnglesFromJoints(
+std::array<double, kMaxLinks> worldAnglesFromJoints(
     const Character& character, double headAngle,
-    const std::array<double, kJointCount>& jointAngles) {
-  std::array<double, kLinkCount> angles{};
-  angles[kHead] = headAngle;
+    const std::array<double, kMaxJoints>& jointAngles) {
+  std::array<double, kMaxLinks> angles{};
+  angles[static_cast<size_t>(character.root)] = headAngle;
   for (int j : character.treeOrder) {
     const JointDef& joint = character.joints[j];
     angles[joint.childLink] = angles[joint.parentLink] + jointAngles[j];
@@ -35,18 +35,20 @@ std::array<double, kLinkCount> worldAnglesFromJoints(
 
 CharacterState forwardKinematics(const Character& character, const Vec2& headOrigin,
                                  double headAngle,
-                                 const std::array<double, kJointCount>& jointAngles) {
+                                 const std::array<double, kMaxJoints>& jointAngles) {
   CharacterState state;
-  std::array<double, kLinkCount> angles = worldAnglesFromJoints(character, headAngle, jointAngles);
-  for (int i = 0; i < kLinkCount; ++i) state.links[i].angle = angles[i];
-  state.links[kHead].origin = headOrigin;
+  state.linkCount = character.linkCount();
+  state.jointCount = character.jointCount();
+  std::array<double, kMaxLinks> angles = worldAnglesFromJoints(character, headAngle, jointAngles);
+  for (int i = 0; i < character.linkCount(); ++i) state.links[i].angle = angles[i];
+  state.links[static_cast<size_t>(character.root)].origin = headOrigin;
   for (int j : character.treeOrder) {
     const JointDef& joint = character.joints[j];
     const LinkState& parent = state.links[joint.parentLink];
     state.links[joint.childLink].origin =
         parent.origin + joint.anchorOnParent * linkAxis(character, joint.parentLink, parent.angle);
   }
-  for (int i = 0; i < kLinkCount; ++i) {
+  for (int i = 0; i < character.linkCount(); ++i) {
     LinkState& link = state.links[i];
     link.com = link.origin + character.links[i].comOffset * linkAxis(character, i, link.angle);
   }
@@ -55,14 +57,16 @@ CharacterState forwardKinematics(const Character& character, const Vec2& headOri
 }
 
 void completeDerivedState(const Character& character, CharacterState& state) {
+  state.linkCount = character.linkCount();
+  state.jointCount = character.jointCount();
   Vec2 weightedPosition = Vec2::Zero(), weightedVelocity = Vec2::Zero();
-  for (int i = 0; i < kLinkCount; ++i) {
+  for (int i = 0; i < character.linkCount(); ++i) {
     weightedPosition += character.links[i].mass * state.links[i].com;
     weightedVelocity += character.links[i].mass * state.links[i].comVelocity;
   }
   state.com = weightedPosition / character.totalMass;
   state.comVelocity = weightedVelocity / character.totalMass;
-  for (int j = 0; j < kJointCount; ++j) {
+  for (int j = 0; j < character.jointCount(); ++j) {
     const JointDef& joint = character.joints[j];
     const LinkState& parent = state.links[joint.parentLink];
     const LinkState& child = state.links[joint.childLink];

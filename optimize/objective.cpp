@@ -20,9 +20,10 @@ double wrappedDifference(double angle, double reference) {
 }
 
 double skid(const Character& character, const CharacterState& state, double tolerance) {
-  const double flat = degToRad(character.footFlatAngleDeg());
   double total = 0.0;
-  for (int foot : {kLeftFoot, kRightFoot}) {
+  for (int side = 0; side < 2; ++side) {
+    const int foot = character.roles.sides[static_cast<size_t>(side)].foot;
+    const double flat = degToRad(character.footFlatAngleDeg(side));
     if (!state.links[foot].contact) continue;
     const double deviation = wrappedDifference(state.links[foot].angle, flat);
     if (std::abs(deviation) > tolerance) total += deviation * deviation;
@@ -36,7 +37,7 @@ bool airborne(const CharacterState& state) {
 }
 
 double rawQuantity(const Quantity& quantity, const Character& character,
-                   const CharacterState& state, const std::array<double, kJointCount>& torques) {
+                   const CharacterState& state, const std::array<double, kMaxJoints>& torques) {
   const int i = quantity.index;
   switch (quantity.kind) {
     case QuantityKind::Constant:
@@ -74,7 +75,7 @@ double rawQuantity(const Quantity& quantity, const Character& character,
     case QuantityKind::ComVy:
       return state.comVelocity.y();
     case QuantityKind::HeadHeight:
-      return objectiveHeadHeight(state);
+      return objectiveHeadHeight(character, state);
     case QuantityKind::Airborne:
       return airborne(state) ? 1.0 : 0.0;
     case QuantityKind::Contacts:
@@ -108,7 +109,7 @@ bool compare(double value, Comparison comparison, double threshold) {
 }
 
 bool allHold(const std::vector<Condition>& conditions, const Character& character,
-             const CharacterState& state, const std::array<double, kJointCount>& torques) {
+             const CharacterState& state, const std::array<double, kMaxJoints>& torques) {
   return std::all_of(conditions.begin(), conditions.end(), [&](const Condition& condition) {
     return conditionHolds(condition, character, state, torques);
   });
@@ -116,10 +117,12 @@ bool allHold(const std::vector<Condition>& conditions, const Character& characte
 
 }  // namespace
 
-double objectiveHeadHeight(const CharacterState& state) { return MotionMetrics::headHeight(state); }
+double objectiveHeadHeight(const Character& character, const CharacterState& state) {
+  return MotionMetrics::headHeight(character, state);
+}
 
 double quantityValue(const Quantity& quantity, const Character& character,
-                     const CharacterState& state, const std::array<double, kJointCount>& torques) {
+                     const CharacterState& state, const std::array<double, kMaxJoints>& torques) {
   const double value = rawQuantity(quantity, character, state, torques);
   switch (quantity.transform) {
     case QuantityTransform::None:
@@ -133,7 +136,7 @@ double quantityValue(const Quantity& quantity, const Character& character,
 }
 
 bool conditionHolds(const Condition& condition, const Character& character,
-                    const CharacterState& state, const std::array<double, kJointCount>& torques) {
+                    const CharacterState& state, const std::array<double, kMaxJoints>& torques) {
   const auto touches = [&](int link) { return state.links[link].contact; };
   switch (condition.kind) {
     case ConditionKind::Airborne:
@@ -141,7 +144,7 @@ bool conditionHolds(const Condition& condition, const Character& character,
     case ConditionKind::Grounded:
       return !airborne(state);
     case ConditionKind::Fallen:
-      return MotionMetrics::bodyTouches(state);
+      return MotionMetrics::bodyTouches(character, state);
     case ConditionKind::Contact:
       return condition.all ? std::all_of(condition.links.begin(), condition.links.end(), touches)
                            : std::any_of(condition.links.begin(), condition.links.end(), touches);
@@ -164,7 +167,7 @@ ObjectiveAccumulator::ObjectiveAccumulator(const ObjectiveDef& objective,
       lastValues_(objective.terms.size()) {}
 
 void ObjectiveAccumulator::observe(const CharacterState& state,
-                                   const std::array<double, kJointCount>& torques, double dt) {
+                                   const std::array<double, kMaxJoints>& torques, double dt) {
   const auto& terms = objective_->terms;
   for (size_t i = 0; i < terms.size(); ++i) {
     StepValue step;

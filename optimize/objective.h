@@ -24,7 +24,7 @@
 namespace scl {
 
 /// Head height as the objectives measure it: the neckTop joint's height, metres.
-double objectiveHeadHeight(const CharacterState& state);
+double objectiveHeadHeight(const Character& character, const CharacterState& state);
 
 /// Folds the steps of one simulation into the objective's term values.
 class ObjectiveAccumulator {
@@ -34,7 +34,7 @@ class ObjectiveAccumulator {
                                 const Character& character = *humanCharacter());
 
   /// Records one step: the state after it, the torques applied during it, its length.
-  void observe(const CharacterState& state, const std::array<double, kJointCount>& torques,
+  void observe(const CharacterState& state, const std::array<double, kMaxJoints>& torques,
                double dt);
   /// Records the last observed step `count` more times (early termination: the rest of
   /// the run is charged as if the final state stayed). No-op before the first observe().
@@ -75,10 +75,10 @@ class ObjectiveAccumulator {
 
 /// The value of a quantity in a state (after the transform).
 double quantityValue(const Quantity& quantity, const Character& character,
-                     const CharacterState& state, const std::array<double, kJointCount>& torques);
+                     const CharacterState& state, const std::array<double, kMaxJoints>& torques);
 /// Whether a condition holds in a state.
 bool conditionHolds(const Condition& condition, const Character& character,
-                    const CharacterState& state, const std::array<double, kJointCount>& torques);
+                    const CharacterState& state, const std::array<double, kMaxJoints>& torques);
 
 /// The outcome of simulating one candidate.
 struct ObjectiveEvaluation {

@@ -16,7 +16,7 @@
 namespace scl {
 
 /// Local joint targets, radians, one per joint (kJoints order).
-using JointTargets = std::array<double, kJointCount>;
+using JointTargets = std::array<double, kMaxJoints>;
 
 /// Standard gravity, m/s² (the world's gravity is (0, -kGravityAcceleration)).
 inline constexpr double kGravityAcceleration = 9.81;
@@ -46,11 +46,11 @@ struct ControlFrame {
   /// Local PD target per joint, radians (a relaxed joint: its current angle).
   JointTargets target{};
   /// Drive per joint; Track unless a relax primitive is the last to name the joint.
-  std::array<DriveMode, kJointCount> mode{};
+  std::array<DriveMode, kMaxJoints> mode{};
   /// Relax strength per joint (used when mode is Relax), 0..1.
-  std::array<double, kJointCount> relaxStrength{};
+  std::array<double, kMaxJoints> relaxStrength{};
   /// Torque added by virtual forces, stance balance and gravity compensation, N·m.
-  std::array<double, kJointCount> addedTorque{};
+  std::array<double, kMaxJoints> addedTorque{};
   /// The forces those torques stand for. Capacity is kept between steps.
   std::vector<AppliedForce> forces;
 

@@ -9,28 +9,31 @@ using Loads = std::vector<GravityCompensationInstance::Load>;
 // Every link outside the base's subtree, carried wholly through the base.
 Loads loadsThrough(const Character& character, int base) {
   Loads loads;
-  for (int link = 0; link < kLinkCount; ++link)
+  for (int link = 0; link < character.linkCount(); ++link)
     if (!inSubtree(character, link, base))
       loads.push_back({link, 1.0, chainBetween(character, base, link)});
   return loads;
 }
 
-bool isLegLink(int link, int side) {
-  return side == 0 ? (link == kLeftThigh || link == kLeftShank)
-                   : (link == kRightThigh || link == kRightShank);
+// A link of the leg on `side` above its foot (the human's thigh and shank; a bird's leg
+// has a link more).
+bool isLegLink(const Character& character, int link, int side) {
+  const SideRoles& leg = character.roles.sides[static_cast<size_t>(side)];
+  return link != leg.foot && inSubtree(character, link, leg.thigh);
 }
 
 Loads loadsThroughBothFeet(const Character& character) {
   Loads loads;
-  for (int link = 0; link < kLinkCount; ++link) {
-    if (link == kLeftFoot || link == kRightFoot) continue;
-    if (isLegLink(link, 0)) {
-      loads.push_back({link, 1.0, chainBetween(character, kLeftFoot, link)});
-    } else if (isLegLink(link, 1)) {
-      loads.push_back({link, 1.0, chainBetween(character, kRightFoot, link)});
+  const auto [leftFoot, rightFoot] = character.roles.feet();
+  for (int link = 0; link < character.linkCount(); ++link) {
+    if (link == leftFoot || link == rightFoot) continue;
+    if (isLegLink(character, link, 0)) {
+      loads.push_back({link, 1.0, chainBetween(character, leftFoot, link)});
+    } else if (isLegLink(character, link, 1)) {
+      loads.push_back({link, 1.0, chainBetween(character, rightFoot, link)});
     } else {
-      loads.push_back({link, 0.5, chainBetween(character, kLeftFoot, link)});
-      loads.push_back({link, 0.5, chainBetween(character, kRightFoot, link)});
+      loads.push_back({link, 0.5, chainBetween(character, leftFoot, link)});
+      loads.push_back({link, 0.5, chainBetween(character, rightFoot, link)});
     }
   }
   return loads;
@@ -40,12 +43,14 @@ Loads loadsThroughBothFeet(const Character& character) {
 
 GravityCompensationInstance::GravityCompensationInstance(const GravityCompPrimitive& definition,
                                                          const Character& character)
-    : byJoint_(definition.byJoint >= 0), strength_(definition.strength.value) {
+    : byJoint_(definition.byJoint >= 0),
+      strength_(definition.strength.value),
+      feet_(character.roles.feet()) {
   if (byJoint_) {
     fixedBase_ = loadsThrough(character, character.joints[definition.byJoint].childLink);
   } else {
-    leftOnly_ = loadsThrough(character, kLeftFoot);
-    rightOnly_ = loadsThrough(character, kRightFoot);
+    leftOnly_ = loadsThrough(character, character.roles.left().foot);
+    rightOnly_ = loadsThrough(character, character.roles.right().foot);
     bothFeet_ = loadsThroughBothFeet(character);
   }
   for (auto* loads : {&fixedBase_, &leftOnly_, &rightOnly_, &bothFeet_})
@@ -62,7 +67,8 @@ const std::vector<GravityCompensationInstance::Load>& GravityCompensationInstanc
 }
 
 void GravityCompensationInstance::apply(const CharacterState& state, double, ControlFrame& out) {
-  const Loads& active = loads(state.links[kLeftFoot].contact, state.links[kRightFoot].contact);
+  const Loads& active = loads(state.links[static_cast<size_t>(feet_[0])].contact,
+                              state.links[static_cast<size_t>(feet_[1])].contact);
   int lastDrawn = -1;
   for (const Load& load : active) {
     const Vec2& point = state.links[load.link].com;

@@ -10,9 +10,7 @@ namespace scl {
 LimbChain limbChain(const Character& character, int effectorJoint) {
   const auto& joints = character.joints;
   const auto& links = character.links;
-  bool isEffector = effectorJoint == kLeftWrist || effectorJoint == kRightWrist ||
-                    effectorJoint == kLeftAnkle || effectorJoint == kRightAnkle;
-  if (!isEffector)
+  if (!character.isLimbEnd(effectorJoint))
     throw std::invalid_argument("ik: the effector must be a wrist or an ankle, not '" +
                                 std::string(joints[effectorJoint].name) + "'");
   LimbChain limb;

@@ -8,7 +8,7 @@ namespace scl {
 namespace {
 
 // Links from `link` up to the root (head), `link` first.
-int ancestors(const Character& character, int link, std::array<int, kLinkCount>& out) {
+int ancestors(const Character& character, int link, std::array<int, kMaxLinks>& out) {
   int count = 0;
   for (int current = link;;) {
     out[count++] = current;
@@ -26,13 +26,13 @@ bool JointChain::contains(int joint) const {
 }
 
 bool inSubtree(const Character& character, int link, int root) {
-  std::array<int, kLinkCount> up{};
+  std::array<int, kMaxLinks> up{};
   int count = ancestors(character, link, up);
   return std::find(up.begin(), up.begin() + count, root) != up.begin() + count;
 }
 
 JointChain chainBetween(const Character& character, int baseLink, int link) {
-  std::array<int, kLinkCount> fromBase{}, fromLink{};
+  std::array<int, kMaxLinks> fromBase{}, fromLink{};
   int baseCount = ancestors(character, baseLink, fromBase);
   int linkCount = ancestors(character, link, fromLink);
   // Drop the common ancestry; what is left are the two branches below the meeting link.
@@ -63,7 +63,7 @@ JointChain virtualForceChain(const Character& character, int link, int byJoint) 
 }
 
 void addVirtualForceTorques(const CharacterState& state, const JointChain& chain, const Vec2& point,
-                            const Vec2& force, std::array<double, kJointCount>& torques) {
+                            const Vec2& force, std::array<double, kMaxJoints>& torques) {
   for (const ChainJoint& entry : chain) {
     Vec2 lever = point - state.jointPositions[entry.joint];
     torques[entry.joint] += entry.sign * (lever.x() * force.y() - lever.y() * force.x());

@@ -22,7 +22,7 @@ struct ChainJoint {
 
 /// Joints on a tree path, ordered from the base outward. Fixed capacity, no allocation.
 struct JointChain {
-  std::array<ChainJoint, kJointCount> joints{};
+  std::array<ChainJoint, kMaxJoints> joints{};
   int size = 0;
 
   const ChainJoint* begin() const { return joints.data(); }
@@ -43,7 +43,7 @@ JointChain virtualForceChain(const Character& character, int link, int byJoint);
 /// Adds to `torques` the Jacobian-transpose torques that realise `force` at world point
 /// `point` on the far end of `chain`: tau_j = sign_j · ((point - p_j) × force).
 void addVirtualForceTorques(const CharacterState& state, const JointChain& chain, const Vec2& point,
-                            const Vec2& force, std::array<double, kJointCount>& torques);
+                            const Vec2& force, std::array<double, kMaxJoints>& torques);
 
 /// True when `link` lies in the subtree hanging from `root` (root included).
 bool inSubtree(const Character& character, int link, int root);

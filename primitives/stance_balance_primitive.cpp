@@ -13,7 +13,7 @@ double stanceBalanceTargetX(const Character& character, const CharacterState& st
             0.5 * character.links[foot].length * linkAxis(character, foot, link.angle))
         .x();
   };
-  return 0.5 * (soleMiddle(kLeftFoot) + soleMiddle(kRightFoot));
+  return 0.5 * (soleMiddle(character.roles.left().foot) + soleMiddle(character.roles.right().foot));
 }
 
 StanceBalanceInstance::StanceBalanceInstance(const VirtualForcePrimitive& definition,

@@ -68,7 +68,7 @@ Controller::Controller(Program program, const JointTargets& initialTargets,
     mostForces = std::max(mostForces, phase.primitives.size());
   }
   // A gc primitive draws up to one force per link; reserve so steps never allocate.
-  frame_.forces.reserve(mostForces * kLinkCount);
+  frame_.forces.reserve(mostForces * program_.character->links.size());
   frame_.reset(defaults_);
 }
 
@@ -104,7 +104,7 @@ void Controller::enterPhase(int index, const CharacterState& state) {
   // The local target each joint ended the last step with becomes its default; a relaxed
   // joint keeps the angle it has now. Before any step the frame holds the initial (or
   // held) targets, so the first phase starts from those.
-  for (int j = 0; j < kJointCount; ++j)
+  for (int j = 0; j < program_.character->jointCount(); ++j)
     defaults_[j] = frame_.mode[j] == DriveMode::Relax ? state.jointAngles[j] : frame_.target[j];
   phase_ = index;
   pendingPhase_ = -1;
@@ -125,7 +125,7 @@ void Controller::enterPhase(int index, const CharacterState& state) {
         std::make_unique<FeatureController>(primitives, *program_.character, options_.feature);
     feature_->begin(state);
   }
-  for (int i = 0; i < kLinkCount; ++i) {
+  for (int i = 0; i < program_.character->linkCount(); ++i) {
     hadContact_[i] = state.links[i].contact;
     gainedContact_[i] = false;
     lostContact_[i] = false;
@@ -133,7 +133,7 @@ void Controller::enterPhase(int index, const CharacterState& state) {
 }
 
 void Controller::updateContacts(const CharacterState& state) {
-  for (int i = 0; i < kLinkCount; ++i) {
+  for (int i = 0; i < program_.character->linkCount(); ++i) {
     bool now = state.links[i].contact;
     if (now && !hadContact_[i]) gainedContact_[i] = true;
     if (!now && hadContact_[i]) lostContact_[i] = true;
@@ -228,7 +228,7 @@ const ControlOutput& Controller::step(const CharacterState& state, double dt) {
 
 void Controller::computeTorques(const CharacterState& state, double dt) {
   if (stablePd_) stablePd_->computeTorques(state, frame_, dt, output_.pdTorques);
-  for (int j = 0; j < kJointCount; ++j) {
+  for (int j = 0; j < program_.character->jointCount(); ++j) {
     const JointDef& joint = program_.character->joints[j];
     double velocity = state.jointVelocities[j];
     double pd = stablePd_ ? output_.pdTorques[j]
@@ -290,7 +290,7 @@ void Controller::computeFeatureTorques(const CharacterState& state, double dt, b
   if (due) {
     FeatureStepInput input;
     input.postureTargets = frame_.target;
-    for (int j = 0; j < kJointCount; ++j) input.postureHeld[j] = frame_.mode[j] == DriveMode::Track;
+    for (int j = 0; j < program_.character->jointCount(); ++j) input.postureHeld[j] = frame_.mode[j] == DriveMode::Track;
     input.addedTorques = frame_.addedTorque;
     const FeatureStepResult& result = feature_->solve(state, phaseTime_, input);
     output_.featureSolved = true;
@@ -321,7 +321,7 @@ void Controller::computeFeatureTorques(const CharacterState& state, double dt, b
     output_.contactForces = last.contactForces;
   }
   sinceSolve_ += dt;
-  for (int j = 0; j < kJointCount; ++j) {
+  for (int j = 0; j < program_.character->jointCount(); ++j) {
     const JointDef& joint = program_.character->joints[j];
     output_.pdTorques[j] = heldTorques_[j] - frame_.addedTorque[j];
     output_.torques[j] = std::clamp(heldTorques_[j], -joint.maxTorque, joint.maxTorque);

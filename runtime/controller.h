@@ -53,16 +53,16 @@ struct ControlWarning {
 /// What the controller decided for one step.
 struct ControlOutput {
   /// Net torque per joint (PD + VF + SB + GC), clamped to ± max torque, N·m.
-  std::array<double, kJointCount> torques{};
+  std::array<double, kMaxJoints> torques{};
   /// The PD-type part of each torque alone (before clamping), N·m; in a phase with
   /// features, the QP's part (its net torque minus the added torques).
-  std::array<double, kJointCount> pdTorques{};
+  std::array<double, kMaxJoints> pdTorques{};
   /// The VF + SB + GC part of each torque alone (before clamping), N·m.
-  std::array<double, kJointCount> addedTorques{};
+  std::array<double, kMaxJoints> addedTorques{};
   /// Local PD target per joint this step, radians (a relaxed joint: its current angle).
   JointTargets targets{};
   /// Drive of each joint this step.
-  std::array<DriveMode, kJointCount> modes{};
+  std::array<DriveMode, kMaxJoints> modes{};
   /// Forces realised through joint torques this step (valid until the next step).
   std::span<const AppliedForce> forces;
   /// The phase has features: the torques come from the whole-body QP.
@@ -165,9 +165,9 @@ class Controller {
   double time_ = 0.0;
   double phaseTime_ = 0.0;
   /// Per link since the phase began: contact at the last step, gained, lost.
-  std::array<bool, kLinkCount> hadContact_{};
-  std::array<bool, kLinkCount> gainedContact_{};
-  std::array<bool, kLinkCount> lostContact_{};
+  std::array<bool, kMaxLinks> hadContact_{};
+  std::array<bool, kMaxLinks> gainedContact_{};
+  std::array<bool, kMaxLinks> lostContact_{};
   ControlFrame frame_;
   ControlOutput output_;
   ControllerOptions options_;
@@ -175,7 +175,7 @@ class Controller {
   std::unique_ptr<FeatureController> feature_;
   std::unique_ptr<StablePd> stablePd_;  // with ControllerOptions::stablePd
   /// Net torques of the last successful solve, held between solves.
-  std::array<double, kJointCount> heldTorques_{};
+  std::array<double, kMaxJoints> heldTorques_{};
   bool holding_ = false;
   /// Time since the last solve, seconds.
   double sinceSolve_ = 0.0;

@@ -8,22 +8,36 @@
 namespace scl {
 
 ReferenceHeights referenceHeights(const Character& character) {
-  std::array<double, kJointCount> joints{};
-  const double flatAnkle = degToRad(character.footFlatAngleDeg() - 90.0);
-  joints[kLeftAnkle] = flatAnkle;
-  joints[kRightAnkle] = flatAnkle;
+  std::array<double, kMaxJoints> joints{};
+  const CharacterRoles& roles = character.roles;
+  for (int side = 0; side < 2; ++side)
+    joints[static_cast<size_t>(roles.sides[static_cast<size_t>(side)].ankle)] =
+        degToRad(character.footFlatAngleDeg(side) - 90.0);
   const CharacterState state = forwardKinematics(character, Vec2::Zero(), degToRad(90.0), joints);
   const double ground = lowestPoint(character, state);
-  const double headTop = state.links[kHead].origin.y() + character.links[kHead].length +
-                         character.links[kHead].distalThickness / 2.0;
-  return {state.jointPositions[kNeckTop].y() - ground, state.jointPositions[kLeftHip].y() - ground,
+  const auto head = static_cast<size_t>(roles.head);
+  const LinkDef& headDef = character.links[head];
+  // The head's far end: its distal cap, or its origin's cap when it points down (a head
+  // hanging from the body points -x in the zero pose, so upright it points down).
+  const double headTop =
+      std::max(state.links[head].origin.y() + headDef.proximalThickness / 2.0,
+               (state.links[head].origin +
+                headDef.length * linkAxis(character, roles.head, state.links[head].angle))
+                       .y() +
+                   headDef.distalThickness / 2.0);
+  return {state.jointPositions[static_cast<size_t>(character.headJoint())].y() - ground,
+          state.jointPositions[static_cast<size_t>(roles.left().hip)].y() - ground,
           headTop - ground};
 }
 
 MetricsDef metricsFor(const Character& character) {
   MetricsDef def;
   const double scale = referenceHeights(character).head / referenceHeights(*humanCharacter()).head;
-  def.feet = {character.links[kLeftFoot], character.links[kRightFoot]};
+  def.feet = {character.links[static_cast<size_t>(character.roles.left().foot)],
+              character.links[static_cast<size_t>(character.roles.right().foot)]};
+  def.roles = character.roles;
+  def.headJoint = character.headJoint();
+  def.linkCount = character.linkCount();
   if (scale == 1.0) return def;
   def.standingHeadHeight *= scale;
   def.riseHeadHeight *= scale;
@@ -39,22 +53,26 @@ MetricsDef metricsFor(const Character& character, const Scene& scene) {
 
 MotionMetrics::MotionMetrics(const MetricsDef& def) : def_(def) {}
 
-double MotionMetrics::headHeight(const CharacterState& state) {
-  return state.jointPositions[kNeckTop].y();
+double MotionMetrics::headHeight(const Character& character, const CharacterState& state) {
+  return state.jointPositions[static_cast<size_t>(character.headJoint())].y();
 }
 
-bool MotionMetrics::isFootOrHand(int link) {
-  return link == kLeftFoot || link == kRightFoot || link == kLeftHand || link == kRightHand;
-}
-
-bool MotionMetrics::bodyTouches(const CharacterState& state) {
-  for (int link = 0; link < kLinkCount; ++link)
-    if (state.links[link].contact && !isFootOrHand(link)) return true;
+bool MotionMetrics::isFootOrHand(const CharacterRoles& roles, int link) {
+  for (const SideRoles& side : roles.sides)
+    if (link == side.foot || (link == side.hand && side.hand >= 0)) return true;
   return false;
 }
 
-bool MotionMetrics::sitsOnSeat(const CharacterState& state, int link, double seatHeight) {
-  if (link != kPelvis && link != kLeftThigh && link != kRightThigh) return false;
+bool MotionMetrics::bodyTouches(const Character& character, const CharacterState& state) {
+  for (int link = 0; link < character.linkCount(); ++link)
+    if (state.links[link].contact && !isFootOrHand(character.roles, link)) return true;
+  return false;
+}
+
+bool MotionMetrics::sitsOnSeat(const CharacterState& state, int link, double seatHeight) const {
+  const CharacterRoles& roles = def_.roles;
+  if (link != roles.pelvis && link != roles.left().thigh && link != roles.right().thigh)
+    return false;
   const LinkState& at = state.links[static_cast<size_t>(link)];
   if (!at.contact || at.contactPointCount == 0) return false;
   for (int i = 0; i < at.contactPointCount; ++i)
@@ -67,10 +85,9 @@ namespace {
 
 // Whether every foot that touches the environment lies within `tolerance` (radians) of
 // flat: its heel-to-toe line's slope. `feet`: the left and right foot's shapes.
-bool touchingFeetFlat(const std::vector<LinkDef>& feet, const CharacterState& state,
-                      double tolerance) {
+bool touchingFeetFlat(const std::vector<LinkDef>& feet, const std::array<int, 2>& links,
+                      const CharacterState& state, double tolerance) {
   if (feet.size() != 2) return true;
-  const std::array<int, 2> links = {kLeftFoot, kRightFoot};
   for (size_t side = 0; side < 2; ++side) {
     const LinkState& at = state.links[static_cast<size_t>(links[side])];
     if (!at.contact) continue;
@@ -84,9 +101,11 @@ bool touchingFeetFlat(const std::vector<LinkDef>& feet, const CharacterState& st
 }  // namespace
 
 void MotionMetrics::observe(const CharacterState& state,
-                            const std::array<double, kJointCount>& torques, double dt, int phase) {
+                            const std::array<double, kMaxJoints>& torques, double dt, int phase) {
   MotionSummary& s = summary_;
-  double pelvisX = state.links[kPelvis].com.x();
+  const CharacterRoles& roles = def_.roles;
+  const auto pelvis = static_cast<size_t>(roles.pelvis);
+  double pelvisX = state.links[pelvis].com.x();
   const bool firstObservation = !started_;
   if (!started_) {
     started_ = true;
@@ -97,22 +116,22 @@ void MotionMetrics::observe(const CharacterState& state,
   s.duration = t;
 
   bool anyContact = false, nonFootContact = false, bodyContact = false;
-  for (int i = 0; i < kLinkCount; ++i) {
+  for (int i = 0; i < def_.linkCount; ++i) {
     if (!state.links[i].contact) continue;
     s.touched[i] = true;
     anyContact = true;
-    nonFootContact = nonFootContact || (i != kLeftFoot && i != kRightFoot);
+    nonFootContact = nonFootContact || (i != roles.left().foot && i != roles.right().foot);
     const bool sitting = def_.seatHeight && sitsOnSeat(state, i, *def_.seatHeight);
-    bodyContact = bodyContact || (!isFootOrHand(i) && !sitting);
+    bodyContact = bodyContact || (!isFootOrHand(roles, i) && !sitting);
   }
   if (nonFootContact) lastNonFootContact_ = t;
 
-  s.headHeight = headHeight(state);
-  double trunkAngle = state.links[kTrunk].angle;
+  s.headHeight = state.jointPositions[static_cast<size_t>(def_.headJoint)].y();
+  double trunkAngle = state.links[static_cast<size_t>(roles.trunk)].angle;
   bool trunkUpright = std::abs(trunkAngle - kPi / 2.0) <= def_.standingTrunkTolerance;
   s.standing = t - lastNonFootContact_ >= def_.standingWindow - 1e-9 && !nonFootContact &&
                s.headHeight >= def_.standingHeadHeight && trunkUpright &&
-               touchingFeetFlat(def_.feet, state, def_.standingFootTolerance);
+               touchingFeetFlat(def_.feet, roles.feet(), state, def_.standingFootTolerance);
   if (s.standing && !s.firstStanding) s.firstStanding = t;
   if (!s.standing)
     s.standingSince.reset();
@@ -125,7 +144,7 @@ void MotionMetrics::observe(const CharacterState& state,
   bool meantUpright = def_.uprightFromStart || s.firstStanding.has_value();
   if (meantUpright && bodyContact && !s.fell) s.fell = t;
 
-  double pelvisHeight = state.links[kPelvis].com.y();
+  double pelvisHeight = state.links[pelvis].com.y();
   s.maxPelvisHeight = std::max(s.maxPelvisHeight, pelvisHeight);
   // An interval counts from the step that left the ground: dt per step, as airborneTime.
   if (!anyContact && !airborne_) airborneSince_ = t - dt;

@@ -27,6 +27,11 @@ struct MetricsDef {
   /// The shapes of the left and the right foot for that test (metricsFor() copies them
   /// from the character); empty: feet are not checked (states made up by tests).
   std::vector<LinkDef> feet;
+  /// The character's roles and head joint (metricsFor() copies them): the thesis biped's
+  /// unless set.
+  CharacterRoles roles = bipedRoles();
+  int headJoint = kNeckTop;
+  int linkCount = kBipedLinkCount;
   /// The chair's seat height when the scene has one, metres: the pelvis or a thigh resting
   /// on the seat (every contact point within kSeatContactTolerance of it) is sitting, not a
   /// fall — a scene with a chair allows sitting on it, before or after standing.
@@ -43,7 +48,7 @@ struct MetricsDef {
 /// Reference heights of a character standing straight: every link upright (world angle
 /// 90°), the feet flat, the lowest point on the ground (docs/marks.md, Reference heights).
 struct ReferenceHeights {
-  /// The neckTop joint: the character's head height (the human's 1.79 m), metres.
+  /// The head joint (Character::headJoint(), the human's neckTop): the character's head height (the human's 1.79 m), metres.
   double head = 0.0;
   /// The hip joints: its leg length, metres.
   double hip = 0.0;
@@ -99,7 +104,7 @@ struct MotionSummary {
   /// forward and back ends near 0 distance but not here).
   double farthest = 0.0;
   /// Which links have touched the environment (ground or chair) at some time, by index.
-  std::array<bool, kLinkCount> touched{};
+  std::array<bool, kMaxLinks> touched{};
   /// Head height now, metres.
   double headHeight = 0.0;
   /// Number of phase changes observed.
@@ -112,21 +117,24 @@ class MotionMetrics {
 
   /// Records one step: the state after the step, the torques applied during it, its
   /// length and the phase active after it.
-  void observe(const CharacterState& state, const std::array<double, kJointCount>& torques,
+  void observe(const CharacterState& state, const std::array<double, kMaxJoints>& torques,
                double dt, int phase);
 
   const MotionSummary& summary() const { return summary_; }
 
-  /// Head height of a state: the neckTop joint's height, metres.
-  static double headHeight(const CharacterState& state);
+  /// Head height of a state: the height of the joint joining the head to the body (the
+  /// human's neckTop; Character::headJoint()), metres.
+  static double headHeight(const Character& character, const CharacterState& state);
   /// Whether a link other than the feet and hands touches the environment: "fallen"
   /// when the motion is meant to be upright (docs/marks.md, Standing and fallen).
-  static bool bodyTouches(const CharacterState& state);
+  static bool bodyTouches(const Character& character, const CharacterState& state);
+
+ private:
   /// Whether `link` rests on the seat of height `seatHeight`: the pelvis or a thigh, every
   /// contact point within kSeatContactTolerance of the seat's top.
-  static bool sitsOnSeat(const CharacterState& state, int link, double seatHeight);
+  bool sitsOnSeat(const CharacterState& state, int link, double seatHeight) const;
   /// Whether `link` is a foot or a hand (the links an upright character may touch with).
-  static bool isFootOrHand(int link);
+  static bool isFootOrHand(const CharacterRoles& roles, int link);
 
  private:
   MetricsDef def_;

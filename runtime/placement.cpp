@@ -18,8 +18,8 @@ struct Cap {
 // lowest point (and its contact with a flat surface) is always on a cap.
 std::vector<Cap> capsOf(const Character& character, const CharacterState& state) {
   std::vector<Cap> caps;
-  caps.reserve(2 * static_cast<size_t>(kLinkCount));
-  for (int i = 0; i < kLinkCount; ++i) {
+  caps.reserve(2 * character.links.size());
+  for (int i = 0; i < character.linkCount(); ++i) {
     const LinkState& link = state.links[i];
     const LinkDef& def = character.links[i];
     caps.push_back({link.origin, def.proximalThickness / 2.0});
@@ -66,13 +66,14 @@ double restingTurn(const Character& character, const CharacterState& state) {
   return 0.0;
 }
 
-// Thigh slope below horizontal (radians) that puts the hip joints at `hipHeight` while
-// the shanks keep their world angle and the feet rest flat on the ground.
-double thighSlopeForHipHeight(const Character& character, double hipHeight,
+// Thigh slope below horizontal (radians) that puts the hip joint on `side` at `hipHeight`
+// while the shank keeps its world angle and the foot rests flat on the ground.
+double thighSlopeForHipHeight(const Character& character, int side, double hipHeight,
                               double shankWorldAngle) {
-  const LinkDef& thigh = character.links[kLeftThigh];
-  const LinkDef& shank = character.links[kLeftShank];
-  const LinkDef& foot = character.links[kLeftFoot];
+  const SideRoles& leg = character.roles.sides[static_cast<size_t>(side)];
+  const LinkDef& thigh = character.links[static_cast<size_t>(leg.thigh)];
+  const LinkDef& shank = character.links[static_cast<size_t>(leg.shank)];
+  const LinkDef& foot = character.links[static_cast<size_t>(leg.foot)];
   double kneeHeight = foot.proximalThickness / 2.0 + shank.length * std::sin(shankWorldAngle);
   double sine = std::clamp((hipHeight - kneeHeight) / thigh.length, -0.5, 0.5);
   return std::asin(sine);
@@ -86,9 +87,10 @@ constexpr double kSeatAheadOfHip = 0.05;
 // (x <= its front edge): the caps and the trapezoid's lower edge, which a sloping thigh
 // carries below its hip cap.
 double hipClearanceOverSeat(const Character& character, const CharacterState& state) {
-  const Vec2 hip = state.jointPositions[kLeftHip];
+  const CharacterRoles& roles = character.roles;
+  const Vec2 hip = state.jointPositions[static_cast<size_t>(roles.left().hip)];
   double bottom = std::numeric_limits<double>::infinity();
-  for (int link : {kPelvis, kLeftThigh, kRightThigh}) {
+  for (int link : {roles.pelvis, roles.left().thigh, roles.right().thigh}) {
     const LinkState& s = state.links[link];
     const LinkDef& def = character.links[link];
     Vec2 axis = linkAxis(character, link, s.angle), normal(-axis.y(), axis.x());
@@ -116,17 +118,20 @@ double hipClearanceOverSeat(const Character& character, const CharacterState& st
 // world angle and the feet stay flat; the thighs slope so the pelvis and thighs rest on
 // the seat. The clearance depends on the slope, so iterate to the fixed point.
 void fitLegsToSeat(const Character& character, Placement& placement, double seatHeight) {
-  std::array<double, kLinkCount> angles =
+  std::array<double, kMaxLinks> angles =
       worldAnglesFromJoints(character, placement.headAngle, placement.jointAngles);
-  double clearance = character.links[kLeftThigh].proximalThickness / 2.0;
+  const CharacterRoles& roles = character.roles;
+  double clearance =
+      character.links[static_cast<size_t>(roles.left().thigh)].proximalThickness / 2.0;
   for (int iteration = 0; iteration < 6; ++iteration) {
     for (int side = 0; side < 2; ++side) {
-      int hip = side ? kRightHip : kLeftHip, knee = side ? kRightKnee : kLeftKnee;
-      double shankAngle = angles[side ? kRightShank : kLeftShank];
+      const SideRoles& leg = roles.sides[static_cast<size_t>(side)];
+      double shankAngle = angles[static_cast<size_t>(leg.shank)];
       double thighAngle =
-          kPi - thighSlopeForHipHeight(character, seatHeight + clearance, shankAngle);
-      placement.jointAngles[hip] = thighAngle - angles[kPelvis];
-      placement.jointAngles[knee] = shankAngle - thighAngle;
+          kPi - thighSlopeForHipHeight(character, side, seatHeight + clearance, shankAngle);
+      placement.jointAngles[static_cast<size_t>(leg.hip)] =
+          thighAngle - angles[static_cast<size_t>(roles.pelvis)];
+      placement.jointAngles[static_cast<size_t>(leg.knee)] = shankAngle - thighAngle;
     }
     clearance = hipClearanceOverSeat(
         character,
@@ -149,10 +154,10 @@ Placement placePose(const Character& character, const PoseDef& pose, const Chair
     throw std::invalid_argument("pose '" + pose.name + "' sits: it needs a chair");
   Placement placement;
   placement.headAngle = degToRad(pose.headAngleDeg);
-  for (int j = 0; j < kJointCount; ++j) placement.jointAngles[j] = degToRad(pose.jointDeg[j]);
+  for (int j = 0; j < character.jointCount(); ++j) placement.jointAngles[j] = degToRad(pose.jointDeg[j]);
 
   if (pose.support == PoseSupport::Seat) fitLegsToSeat(character, placement, chair->seatHeight);
-  for (size_t j = 0; j < jointOffsets.size() && j < kJointCount; ++j)
+  for (size_t j = 0; j < jointOffsets.size() && j < character.joints.size(); ++j)
     placement.jointAngles[j] += jointOffsets[j];
 
   CharacterState state =
@@ -167,10 +172,11 @@ Placement placePose(const Character& character, const PoseDef& pose, const Chair
   }
 
   // Seat: the pelvis and thighs rest on the seat, the feet on the ground (or hang).
-  const Vec2 hip = state.jointPositions[kLeftHip];
+  const CharacterRoles& roles = character.roles;
+  const Vec2 hip = state.jointPositions[static_cast<size_t>(roles.left().hip)];
   double seatedBottom = hip.y() - hipClearanceOverSeat(character, state);
   double feetBottom = std::numeric_limits<double>::infinity();
-  for (int link : {kLeftFoot, kRightFoot, kLeftShank, kRightShank}) {
+  for (int link : {roles.left().foot, roles.right().foot, roles.left().shank, roles.right().shank}) {
     const LinkState& s = state.links[link];
     const LinkDef& def = character.links[link];
     feetBottom = std::min({feetBottom, s.origin.y() - def.proximalThickness / 2.0,

@@ -18,7 +18,7 @@ struct Placement {
   /// World position of the head's origin (the neckTop joint), metres.
   Vec2 headOrigin = Vec2::Zero();
   /// Joint angles, radians.
-  std::array<double, kJointCount> jointAngles{};
+  std::array<double, kMaxJoints> jointAngles{};
   /// Where the chair's seat has its front edge, x, metres (placed with a chair).
   double seatFront = 0.0;
 };

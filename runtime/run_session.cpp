@@ -4,7 +4,7 @@ namespace scl {
 
 namespace {
 
-constexpr std::array<double, kJointCount> kNoTorques{};
+constexpr std::array<double, kMaxJoints> kNoTorques{};
 
 // A cyclic script without a duration runs this long, seconds.
 constexpr double kCyclicRun = 10.0;

@@ -59,7 +59,7 @@ struct StepView {
   int phase;
   std::string_view phaseName;
   /// Torques applied during the step, N·m (zero for the initial state).
-  const std::array<double, kJointCount>& torques;
+  const std::array<double, kMaxJoints>& torques;
   /// Length of the step, seconds (0 for the initial state).
   double timeStep;
   /// The runner's report of the step; nullptr for the initial state.

@@ -107,18 +107,20 @@ void Runner::diverged(std::string quantity) const {
 
 void Runner::checkTorques() const {
   const auto& torques = controller_.output().torques;
-  for (int j = 0; j < kJointCount; ++j)
+  const Character& character = *controller_.program().character;
+  for (int j = 0; j < character.jointCount(); ++j)
     if (!std::isfinite(torques[j]))
-      diverged(std::string(kJointNames[j]) + " torque is " + describeValue(torques[j]));
+      diverged(character.joints[j].name + " torque is " + describeValue(torques[j]));
 }
 
 void Runner::checkState() const {
   const CharacterState& state = simulation_.state();
-  for (int i = 0; i < kLinkCount; ++i) {
+  const Character& character = *controller_.program().character;
+  for (int i = 0; i < character.linkCount(); ++i) {
     const LinkState& link = state.links[i];
     // The link's name is made only when it is needed: a string per link and step was
     // most of this check's cost.
-    const auto name = [i] { return std::string(kLinkNames[i]); };
+    const auto name = [&character, i] { return character.links[i].name; };
     auto finite = [](const Vec2& v) { return std::isfinite(v.x()) && std::isfinite(v.y()); };
     if (!finite(link.origin)) diverged(name() + " position is not finite");
     if (!std::isfinite(link.angle)) diverged(name() + " angle is " + describeValue(link.angle));
@@ -146,7 +148,7 @@ void Runner::fillReport() {
   report_.phaseTimedOut = output.phaseTimedOut;
   report_.targets = output.targets;
   report_.torques = simulation_.appliedTorques();
-  for (int i = 0; i < kLinkCount; ++i) report_.contact[i] = state.links[i].contact;
+  for (int i = 0; i < state.linkCount; ++i) report_.contact[i] = state.links[i].contact;
   report_.com = state.com;
   report_.comVelocity = state.comVelocity;
   // assign() reuses the capacity, so steady-state steps do not allocate.

@@ -61,9 +61,9 @@ struct StepReport {
   /// Local PD target per joint, radians.
   JointTargets targets{};
   /// Torque applied per joint (clamped), N·m.
-  std::array<double, kJointCount> torques{};
+  std::array<double, kMaxJoints> torques{};
   /// Per link: touching the environment after the step.
-  std::array<bool, kLinkCount> contact{};
+  std::array<bool, kMaxLinks> contact{};
   /// Whole-body centre of mass and its velocity after the step, m and m/s.
   Vec2 com = Vec2::Zero();
   Vec2 comVelocity = Vec2::Zero();

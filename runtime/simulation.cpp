@@ -92,7 +92,7 @@ std::vector<double> perturbationOffsets(double degrees, std::uint64_t seed) {
   // The 64-bit Mersenne Twister's output is fixed by the standard; the mapping to [0, 1)
   // is written out because std::uniform_real_distribution differs between libraries.
   std::mt19937_64 random(seed);
-  std::vector<double> offsets(kJointCount);
+  std::vector<double> offsets(kMaxJoints);  // a joint's draw is the same for any character
   for (double& offset : offsets) {
     double unit = static_cast<double>(random() >> 11) * 0x1.0p-53;
     offset = degToRad(degrees * (2.0 * unit - 1.0));
@@ -212,12 +212,12 @@ struct Simulation::Impl {
   SimulationDef def;
   b2World world{b2Vec2(0.0f, static_cast<float>(-kGravity))};
   b2Body* ground = nullptr;
-  std::array<b2Body*, kLinkCount> bodies{};
+  std::array<b2Body*, kMaxLinks> bodies{};
   std::vector<EnvironmentBox> boxes;
   CharacterState state;
-  std::array<double, kJointCount> initialJointAngles{};
-  std::array<double, kJointCount> pendingTorques{};
-  std::array<double, kJointCount> appliedTorques{};
+  std::array<double, kMaxJoints> initialJointAngles{};
+  std::array<double, kMaxJoints> pendingTorques{};
+  std::array<double, kMaxJoints> appliedTorques{};
   std::vector<ExternalForce> pendingForces;
   long long stepCount = 0;
 
@@ -265,7 +265,7 @@ struct Simulation::Impl {
 
   SettledPose settledPose() const {
     SettledPose pose;
-    for (int i = 0; i < kLinkCount; ++i) {
+    for (int i = 0; i < character().linkCount(); ++i) {
       const b2Vec2 position = bodies[i]->GetPosition();
       pose.links[i] = {position.x, position.y, bodies[i]->GetAngle()};
     }
@@ -274,7 +274,7 @@ struct Simulation::Impl {
 
   // Every link where `pose` has it, at rest.
   void place(const SettledPose& pose) {
-    for (int i = 0; i < kLinkCount; ++i) {
+    for (int i = 0; i < character().linkCount(); ++i) {
       const auto& [x, y, angle] = pose.links[i];
       bodies[i]->SetTransform(b2Vec2(x, y), angle);
       bodies[i]->SetLinearVelocity(b2Vec2(0.0f, 0.0f));
@@ -310,7 +310,7 @@ struct Simulation::Impl {
       lowestSincePeak = std::min(lowestSincePeak, speed);
       bool transientOver = lowestSincePeak < 0.3 * peak && speed > 1.5 * lowestSincePeak;
       if (i >= minimumSteps && (speed < kStillSpeed || transientOver)) break;
-      for (int j = 0; j < kJointCount; ++j) {
+      for (int j = 0; j < character().jointCount(); ++j) {
         const JointDef& joint = character().joints[j];
         pendingTorques[j] = joint.kp * (initialJointAngles[j] - state.jointAngles[j]) -
                             joint.kd * state.jointVelocities[j];
@@ -319,7 +319,8 @@ struct Simulation::Impl {
       world.Step(static_cast<float>(settleStep), def.velocityIterations, def.positionIterations);
       refreshState();
     }
-    for (b2Body* body : bodies) {
+    for (int i = 0; i < character().linkCount(); ++i) {
+      b2Body* body = bodies[static_cast<size_t>(i)];
       body->SetLinearVelocity(b2Vec2(0.0f, 0.0f));
       body->SetAngularVelocity(0.0f);
     }
@@ -377,7 +378,7 @@ struct Simulation::Impl {
     const Character& character = this->character();
     CharacterState pose = forwardKinematics(character, placement.headOrigin, placement.headAngle,
                                             placement.jointAngles);
-    for (int i = 0; i < kLinkCount; ++i) {
+    for (int i = 0; i < character.linkCount(); ++i) {
       b2BodyDef bodyDef;
       bodyDef.type = b2_dynamicBody;
       bodyDef.position = toB2(pose.links[i].origin);
@@ -385,7 +386,7 @@ struct Simulation::Impl {
       bodies[i] = world.CreateBody(&bodyDef);
       addLinkFixtures(bodies[i], character.links[i], def.friction);
     }
-    for (int j = 0; j < kJointCount; ++j) {
+    for (int j = 0; j < character.jointCount(); ++j) {
       const JointDef& joint = character.joints[j];
       b2RevoluteJointDef jointDef;
       jointDef.bodyA = bodies[joint.parentLink];
@@ -404,7 +405,7 @@ struct Simulation::Impl {
   }
 
   void refreshState() {
-    for (int i = 0; i < kLinkCount; ++i) {
+    for (int i = 0; i < character().linkCount(); ++i) {
       const b2Body* body = bodies[i];
       LinkState& link = state.links[i];
       link.origin = fromB2(body->GetPosition());
@@ -456,7 +457,7 @@ struct Simulation::Impl {
   }
 
   void applyPending() {
-    for (int j = 0; j < kJointCount; ++j) {
+    for (int j = 0; j < character().jointCount(); ++j) {
       const JointDef& joint = character().joints[j];
       double torque = std::clamp(pendingTorques[j], -joint.maxTorque, joint.maxTorque);
       if (!std::isfinite(torque)) torque = 0.0;
@@ -487,7 +488,8 @@ struct Simulation::Impl {
 
   std::uint64_t hash() const {
     std::uint64_t hash = 1469598103934665603ull;
-    for (const b2Body* body : bodies) {
+    for (int i = 0; i < character().linkCount(); ++i) {
+      const b2Body* body = bodies[static_cast<size_t>(i)];
       b2Vec2 position = body->GetPosition(), velocity = body->GetLinearVelocity();
       float angle = body->GetAngle(), spin = body->GetAngularVelocity();
       for (float value : {position.x, position.y, angle, velocity.x, velocity.y, spin})
@@ -504,13 +506,13 @@ Simulation& Simulation::operator=(Simulation&&) noexcept = default;
 
 const CharacterState& Simulation::state() const { return impl_->state; }
 const Character& Simulation::character() const { return impl_->character(); }
-const std::array<double, kJointCount>& Simulation::initialJointAngles() const {
+const std::array<double, kMaxJoints>& Simulation::initialJointAngles() const {
   return impl_->initialJointAngles;
 }
-void Simulation::setJointTorques(const std::array<double, kJointCount>& torques) {
+void Simulation::setJointTorques(const std::array<double, kMaxJoints>& torques) {
   impl_->pendingTorques = torques;
 }
-const std::array<double, kJointCount>& Simulation::appliedTorques() const {
+const std::array<double, kMaxJoints>& Simulation::appliedTorques() const {
   return impl_->appliedTorques;
 }
 void Simulation::addExternalForce(const ExternalForce& force) {

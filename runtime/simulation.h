@@ -68,7 +68,7 @@ struct SimulationDef {
 /// Where every link rests after the settle, as Box2D holds it (single precision): origin
 /// x, y (m) and angle (rad) per link. Velocities are zero.
 struct SettledPose {
-  std::array<std::array<float, 3>, kLinkCount> links{};
+  std::array<std::array<float, 3>, kMaxLinks> links{};
 };
 
 /// Settled poses by scene: everything the settle depends on (character, pose,
@@ -145,12 +145,12 @@ class Simulation {
   /// The character simulated.
   const Character& character() const;
   /// Joint angles of the initial pose, radians (the first phase's default PD targets).
-  const std::array<double, kJointCount>& initialJointAngles() const;
+  const std::array<double, kMaxJoints>& initialJointAngles() const;
 
   /// Torques for the next step, N·m per joint; clamped to each joint's max torque.
-  void setJointTorques(const std::array<double, kJointCount>& torques);
+  void setJointTorques(const std::array<double, kMaxJoints>& torques);
   /// The clamped torques applied in the last step, N·m.
-  const std::array<double, kJointCount>& appliedTorques() const;
+  const std::array<double, kMaxJoints>& appliedTorques() const;
   /// Adds an external force for the next step only.
   void addExternalForce(const ExternalForce& force);
 

@@ -8,17 +8,17 @@ namespace scl {
 
 StablePd::StablePd(const Character& character)
     : character_(character), solver_(planarModelFromCharacter(character)) {
-  assert(solver_.model().dofCount() == kDofs);
-  q_.resize(kDofs);
-  qd_.resize(kDofs);
-  qdd_.resize(kDofs);
+  const int dofs = solver_.model().dofCount();
+  q_.resize(dofs);
+  qd_.resize(dofs);
+  qdd_.resize(dofs);
 }
 
 void StablePd::computeTorques(const CharacterState& state, const ControlFrame& frame, double dt,
-                              std::array<double, kJointCount>& pdTorques) {
+                              std::array<double, kMaxJoints>& pdTorques) {
   coordinatesFromState(solver_.model(), state, q_, qd_);
-  std::array<double, kJointCount> kd{};
-  for (int j = 0; j < kJointCount; ++j) {
+  std::array<double, kMaxJoints> kd{};
+  for (int j = 0; j < character_.jointCount(); ++j) {
     const JointDef& joint = character_.joints[j];
     const double angle = state.jointAngles[j], velocity = state.jointVelocities[j];
     const bool relaxed = frame.mode[j] == DriveMode::Relax;
@@ -30,7 +30,7 @@ void StablePd::computeTorques(const CharacterState& state, const ControlFrame& f
     armature_[j] = dt * kd[j];
   }
   solver_.solve(q_, qd_, torques_, armature_, qdd_);
-  for (int j = 0; j < kJointCount; ++j)
+  for (int j = 0; j < character_.jointCount(); ++j)
     pdTorques[j] -= dt * kd[j] * qdd_[characterJointCoordinate(j)];
 }
 

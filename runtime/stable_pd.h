@@ -36,15 +36,14 @@ class StablePd {
   /// drive modes (a relaxed joint: kp 0, kd scaled by its strength), the character's
   /// gains, and the frame's added torques in the prediction. Not clamped.
   void computeTorques(const CharacterState& state, const ControlFrame& frame, double dt,
-                      std::array<double, kJointCount>& pdTorques);
+                      std::array<double, kMaxJoints>& pdTorques);
 
  private:
-  static constexpr int kDofs = kLinkCount + 2;
   const Character& character_;
   ArticulatedBodySolver solver_;
   Eigen::VectorXd q_, qd_, qdd_;
-  std::array<double, kJointCount> torques_{};   // explicit PD part + added, N·m
-  std::array<double, kJointCount> armature_{};  // Δt k_d, kg·m²
+  std::array<double, kMaxJoints> torques_{};   // explicit PD part + added, N·m
+  std::array<double, kMaxJoints> armature_{};  // Δt k_d, kg·m²
 };
 
 }  // namespace scl

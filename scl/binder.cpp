@@ -98,9 +98,6 @@ std::array<int, 2> ikChain(const Character& character, int effector) {
   return {base, middle};
 }
 
-bool isEffector(int joint) {
-  return joint == kLeftWrist || joint == kRightWrist || joint == kLeftAnkle || joint == kRightAnkle;
-}
 
 std::string inQuotes(std::string_view text) { return "'" + quoteToken(text) + "'"; }
 
@@ -230,7 +227,7 @@ class Binder {
     out.location = phase.location;
     label_ = phase.name ? phase.name->text : "phase" + std::to_string(index + 1);
     if (phase.name) out.name = phase.name->text;
-    drivers_.fill(std::nullopt);
+    drivers_.assign(character().joints.size(), std::nullopt);
 
     if (phase.mirrorOf) {
       int source = resolvePhase(*phase.mirrorOf, "mirror");
@@ -285,11 +282,11 @@ class Binder {
     definingBlock_ = name.text;
     Block block{bindPrimitives(define.primitives, define.recovered, "block"), name.location};
     definingBlock_.clear();
-    drivers_.fill(std::nullopt);
+    drivers_.assign(character().joints.size(), std::nullopt);
     for (const BoundPrimitive& primitive : block.primitives)
       if (primitive.checkDrives && primitive.block.empty())
         checkDrives(primitive.drives, primitive);
-    drivers_.fill(std::nullopt);
+    drivers_.assign(character().joints.size(), std::nullopt);
     blocks_.emplace(name.text, std::move(block));
   }
 
@@ -509,7 +506,7 @@ class Binder {
                                number(ik.targets[i].y, Number::Unit::Plain, label_ + ".ik.y" + k));
     }
     for (int joint : resolveJoints(ik.on, true, "")) {
-      if (!isEffector(joint)) {
+      if (!character().isLimbEnd(joint)) {
         sink_.error(ik.on.location, "ik 'on:' needs a wrist or an ankle (or wrists, ankles), not " +
                                         inQuotes(ik.on.text));
         break;
@@ -848,7 +845,7 @@ class Binder {
   bool sceneHeader_ = false;
   // Per phase: the display label and where each joint was last driven.
   std::string label_;
-  std::array<std::optional<SourceLocation>, kJointCount> drivers_;
+  std::vector<std::optional<SourceLocation>> drivers_;
 };
 
 }  // namespace

@@ -5,35 +5,18 @@
 
 namespace scl {
 
-const std::array<std::string_view, kLinkCount> kLinkNames = {
+const std::array<std::string_view, kBipedLinkCount> kBipedLinkNames = {
     "head",        "neck",         "trunk",    "pelvis",    "leftArm",   "rightArm",
     "leftForearm", "rightForearm", "leftHand", "rightHand", "leftThigh", "rightThigh",
     "leftShank",   "rightShank",   "leftFoot", "rightFoot",
 };
 
-const std::array<std::string_view, kJointCount> kJointNames = {
+const std::array<std::string_view, kBipedJointCount> kBipedJointNames = {
     "neckTop",   "neckBottom", "waist",     "leftShoulder", "rightShoulder",
     "leftElbow", "rightElbow", "leftWrist", "rightWrist",   "leftHip",
     "rightHip",  "leftKnee",   "rightKnee", "leftAnkle",    "rightAnkle",
 };
 
-const std::array<JointWiring, kJointCount> kBipedWiring = {{
-    {kHead, kNeck},
-    {kNeck, kTrunk},
-    {kTrunk, kPelvis},
-    {kTrunk, kLeftArm},
-    {kTrunk, kRightArm},
-    {kLeftArm, kLeftForearm},
-    {kRightArm, kRightForearm},
-    {kLeftForearm, kLeftHand},
-    {kRightForearm, kRightHand},
-    {kPelvis, kLeftThigh},
-    {kPelvis, kRightThigh},
-    {kLeftThigh, kLeftShank},
-    {kRightThigh, kRightShank},
-    {kLeftShank, kLeftFoot},
-    {kRightShank, kRightFoot},
-}};
 
 namespace {
 
@@ -125,29 +108,88 @@ const PoseDef* Character::findPose(std::string_view name) const {
   return index ? &poses[static_cast<size_t>(*index)] : nullptr;
 }
 
-double Character::footFlatAngleDeg() const {
-  const LinkDef& foot = links[kLeftFoot];
+double Character::footFlatAngleDeg(int side) const {
+  const int footLink = roles.sides[static_cast<size_t>(side)].foot;
+  if (footLink < 0) return 180.0;  // no foot: only while building a malformed file
+  const LinkDef& foot = links[static_cast<size_t>(footLink)];
   double capDifference = (foot.proximalThickness - foot.distalThickness) / 2.0;
   return 180.0 - radToDeg(std::asin(capDifference / foot.length));
 }
 
+CharacterRoles bipedRoles() {
+  CharacterRoles roles;
+  roles.head = kHead;
+  roles.trunk = kTrunk;
+  roles.pelvis = kPelvis;
+  roles.sides[0] = {kLeftFoot, kLeftHand, kLeftThigh, kLeftShank, kLeftHip, kLeftKnee, kLeftAnkle};
+  roles.sides[1] = {kRightFoot, kRightHand, kRightThigh, kRightShank,
+                    kRightHip,  kRightKnee, kRightAnkle};
+  return roles;
+}
+
+int Character::headJoint() const {
+  if (roles.head < 0) return -1;
+  const int parent = links[static_cast<size_t>(roles.head)].parentJoint;
+  if (parent >= 0) return parent;
+  for (size_t j = 0; j < joints.size(); ++j)  // the head is the root: its first joint
+    if (joints[j].parentLink == roles.head) return static_cast<int>(j);
+  return -1;
+}
+
+int Character::wrist(int side) const {
+  const int hand = roles.sides[static_cast<size_t>(side)].hand;
+  return hand < 0 ? -1 : links[static_cast<size_t>(hand)].parentJoint;
+}
+
+bool Character::isLimbEnd(int joint) const {
+  for (int side = 0; side < 2; ++side)
+    if (joint == roles.sides[static_cast<size_t>(side)].ankle || (joint >= 0 && joint == wrist(side)))
+      return true;
+  return false;
+}
+
+double Character::legLength(int side) const {
+  const SideRoles& leg = roles.sides[static_cast<size_t>(side)];
+  if (leg.foot < 0) return 0.0;
+  // Hip to ankle along the links between the pelvis and the foot (a bird's leg has one
+  // more than a human's), then the ankle's height over the sole.
+  double length = 0.0;
+  for (int link = leg.foot;;) {
+    const int joint = links[static_cast<size_t>(link)].parentJoint;
+    if (joint < 0) break;
+    link = joints[static_cast<size_t>(joint)].parentLink;
+    if (link == roles.pelvis) break;
+    length += links[static_cast<size_t>(link)].length;
+  }
+  return length + links[static_cast<size_t>(leg.foot)].proximalThickness / 2.0;
+}
+
 void finishCharacter(Character& character) {
+  const size_t linkCount = character.links.size();
   for (LinkDef& link : character.links) link.parentJoint = -1;
-  for (int j = 0; j < kJointCount; ++j)
-    character.links[static_cast<size_t>(character.joints[j].childLink)].parentJoint = j;
-  // The root is the link without a parent joint: the head.
-  for (LinkDef& link : character.links) link.axisSign = link.parentJoint < 0 ? +1.0 : -1.0;
+  for (size_t j = 0; j < character.joints.size(); ++j)
+    character.links[static_cast<size_t>(character.joints[j].childLink)].parentJoint =
+        static_cast<int>(j);
+  // The root is the link without a parent joint (the head of every shipped body).
+  character.root = 0;
+  for (size_t i = 0; i < linkCount; ++i) {
+    LinkDef& link = character.links[i];
+    link.axisSign = link.parentJoint < 0 ? +1.0 : -1.0;
+    if (link.parentJoint < 0) character.root = static_cast<int>(i);
+  }
   // Joints in an order where each one's parent link is reached first (breadth first).
-  std::array<bool, kLinkCount> reached{};
-  reached[kHead] = true;
-  int placed = 0;
-  while (placed < kJointCount) {
+  std::vector<bool> reached(linkCount, false);
+  reached[static_cast<size_t>(character.root)] = true;
+  character.treeOrder.clear();
+  while (character.treeOrder.size() < character.joints.size()) {
     bool progress = false;
-    for (int j = 0; j < kJointCount; ++j) {
+    for (size_t j = 0; j < character.joints.size(); ++j) {
       const JointDef& joint = character.joints[j];
-      if (reached[joint.childLink] || !reached[joint.parentLink]) continue;
-      character.treeOrder[placed++] = j;
-      reached[joint.childLink] = true;
+      const auto parent = static_cast<size_t>(joint.parentLink);
+      const auto child = static_cast<size_t>(joint.childLink);
+      if (reached[child] || !reached[parent]) continue;
+      character.treeOrder.push_back(static_cast<int>(j));
+      reached[child] = true;
       progress = true;
     }
     if (!progress) break;  // not a tree: the parser reports it before this

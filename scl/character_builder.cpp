@@ -17,10 +17,6 @@ namespace sx = syntax;
 
 std::string inQuotes(std::string_view text) { return "'" + quoteToken(text) + "'"; }
 
-std::vector<std::string_view> names(std::span<const std::string_view> all) {
-  return {all.begin(), all.end()};
-}
-
 bool isLeft(std::string_view name) { return name.starts_with("left"); }
 bool isRight(std::string_view name) { return name.starts_with("right"); }
 
@@ -36,13 +32,16 @@ class CharacterBuilder {
       if (auto* link = std::get_if<sx::LinkStatement>(&statement)) addLink(*link);
     for (const sx::CharacterStatement& statement : file_.statements)
       if (auto* joint = std::get_if<sx::JointStatement>(&statement)) addJoint(*joint);
-    reportMissing();
+    if (character_.links.empty())
+      sink_.error(file_.location, "the character has no links ('link NAME length: ...')");
     if (sink_.errorCount() == errorsBefore) checkTree();
+    if (sink_.errorCount() == errorsBefore) orderAsTree();
     for (const sx::CharacterStatement& statement : file_.statements)
       if (auto* mirror = std::get_if<sx::MirrorStatement>(&statement)) addMirror(*mirror);
     if (sink_.errorCount() == errorsBefore) checkMirrors();
     for (const sx::CharacterStatement& statement : file_.statements)
       if (auto* group = std::get_if<sx::GroupStatement>(&statement)) addGroup(*group);
+    if (sink_.errorCount() == errorsBefore) assignRoles();
     if (sink_.errorCount() > errorsBefore) return nullptr;
     finishCharacter(character_);  // geometry first: a pose's `flat` needs the feet
     for (const sx::CharacterStatement& statement : file_.statements)
@@ -59,9 +58,15 @@ class CharacterBuilder {
   // --- links ------------------------------------------------------------------------
 
   void addLink(const sx::LinkStatement& statement) {
-    const auto index = nameIndex(kLinkNames, statement.name, "link");
-    if (!index || !firstDefinition(linkAt_, *index, statement.name, "link")) return;
-    LinkDef& link = character_.links[*index];
+    if (!newName(statement.name, "link")) return;
+    if (character_.links.size() >= static_cast<size_t>(kMaxLinks)) {
+      sink_.error(statement.name.location, "a character has at most " +
+                                               std::to_string(kMaxLinks) + " links");
+      return;
+    }
+    const int index = static_cast<int>(character_.links.size());
+    linkAt_.emplace(index, statement.name.location);
+    LinkDef& link = character_.links.emplace_back();
     link.name = statement.name.text;
     const bool lengthOk = positive(statement.length, statement.name, "length", "link") &&
                           within(*statement.length, "'length:'", kLinkLengthBounds, " m");
@@ -122,9 +127,11 @@ class CharacterBuilder {
   // --- joints -----------------------------------------------------------------------
 
   void addJoint(const sx::JointStatement& statement) {
-    const auto index = nameIndex(kJointNames, statement.name, "joint");
-    if (!index || !firstDefinition(jointAt_, *index, statement.name, "joint")) return;
-    JointDef& joint = character_.joints[*index];
+    if (!newName(statement.name, "joint")) return;
+    const int index = static_cast<int>(character_.joints.size());
+    jointAt_.emplace(index, statement.name.location);
+    jointStatements_.push_back(&statement);
+    JointDef& joint = character_.joints.emplace_back();
     joint.name = statement.name.text;
     const std::string who = "joint " + inQuotes(joint.name);
     std::optional<int> parent, child;
@@ -168,7 +175,7 @@ class CharacterBuilder {
         joint.anchorOnParent = statement.at->value;
         if (statement.at->value < 0 || statement.at->value > parentLength)
           sink_.error(statement.at->location, "'at:' " + formatNumber(statement.at->value) +
-                                                  " m is off " + inQuotes(kLinkNames[*parent]) +
+                                                  " m is off " + inQuotes(character_.links[*parent].name) +
                                                   ", which is " + formatNumber(parentLength) +
                                                   " m long (give 0 to " +
                                                   formatNumber(parentLength) + ")");
@@ -176,70 +183,97 @@ class CharacterBuilder {
     }
   }
 
-  void reportMissing() {
-    std::string links, joints;
-    for (int i = 0; i < kLinkCount; ++i)
-      if (!linkAt_.count(i)) links += (links.empty() ? "" : ", ") + std::string(kLinkNames[i]);
-    for (int j = 0; j < kJointCount; ++j)
-      if (!jointAt_.count(j)) joints += (joints.empty() ? "" : ", ") + std::string(kJointNames[j]);
-    if (!links.empty())
-      sink_.error(file_.location, "the character does not define these links of the biped: " +
-                                      links + " (every character has all 16)");
-    if (!joints.empty())
-      sink_.error(file_.location, "the character does not define these joints of the biped: " +
-                                      joints + " (every character has all 15)");
-  }
-
-  // Every link but the head hangs from one joint, the joints make a tree rooted at the head
-  // with no cycle, and the tree is the biped's.
+  // Every link but one (the root) hangs from one joint, and walking up from any link
+  // reaches the root: the joints make one tree.
   void checkTree() {
+    const int linkCount = character_.linkCount();
     std::map<int, int> hangsFrom;  // link -> joint
-    for (int j = 0; j < kJointCount; ++j) {
+    for (int j = 0; j < character_.jointCount(); ++j) {
       const JointDef& joint = character_.joints[j];
-      const SourceLocation& at = jointStatement(j).child->location;
-      if (joint.childLink == kHead) {
-        sink_.error(at, "the head is the root: no joint may have it as its child");
-        continue;
-      }
       auto [it, inserted] = hangsFrom.emplace(joint.childLink, j);
       if (!inserted)
-        sink_.error(at, "link " + inQuotes(kLinkNames[joint.childLink]) +
-                            " hangs from two joints, " + inQuotes(kJointNames[it->second]) +
-                            " and " + inQuotes(joint.name));
+        sink_.error(jointStatement(j).child->location,
+                    "link " + inQuotes(character_.links[joint.childLink].name) +
+                        " hangs from two joints, " + inQuotes(character_.joints[it->second].name) +
+                        " and " + inQuotes(joint.name) + " (a character is a tree)");
     }
-    for (int link = 0; link < kLinkCount; ++link)
-      if (link != kHead && !hangsFrom.count(link))
-        sink_.error(linkStatementLocation(link),
-                    "link " + inQuotes(kLinkNames[link]) +
-                        " is attached to nothing: no joint has it as its child");
+    std::vector<int> roots;
+    for (int link = 0; link < linkCount; ++link)
+      if (!hangsFrom.count(link)) roots.push_back(link);
+    if (roots.size() > 1) {
+      std::string list;
+      for (int link : roots) list += (list.empty() ? "" : ", ") + inQuotes(character_.links[link].name);
+      sink_.error(linkStatementLocation(roots[1]),
+                  "the character has " + std::to_string(roots.size()) + " roots (" + list +
+                      "): every link but one must be some joint's child; attach " +
+                      inQuotes(character_.links[roots[1]].name) + " with a joint");
+    }
     if (sink_.errorCount() > 0) return;
-    // Walking up from each link must reach the head within 16 links, else joints loop.
-    for (int start = 0; start < kLinkCount; ++start) {
+    // Walking up from each link must reach a root, else joints loop.
+    for (int start = 0; start < linkCount; ++start) {
       std::vector<int> path;
       int link = start;
-      while (link != kHead && path.size() <= kLinkCount) {
+      while (hangsFrom.count(link)) {
         const int joint = hangsFrom.at(link);
         if (std::find(path.begin(), path.end(), joint) != path.end()) break;
         path.push_back(joint);
         link = character_.joints[joint].parentLink;
       }
-      if (link == kHead) continue;
+      if (!hangsFrom.count(link)) continue;
       std::string loop;
-      for (int joint : path) loop += (loop.empty() ? "" : ", ") + inQuotes(kJointNames[joint]);
+      for (int joint : path) loop += (loop.empty() ? "" : ", ") + inQuotes(character_.joints[joint].name);
       sink_.error(jointStatement(path.front()).location,
-                  "joints " + loop + " form a cycle: the links must hang from the head as a tree");
+                  "joints " + loop + " form a cycle: the links must hang from one root as a tree");
       return;
     }
-    for (int j = 0; j < kJointCount; ++j) {
-      const JointDef& joint = character_.joints[j];
-      if (joint.parentLink == kBipedWiring[j].parent && joint.childLink == kBipedWiring[j].child)
-        continue;
-      sink_.error(jointStatement(j).location,
-                  "joint " + inQuotes(joint.name) + " must join " +
-                      inQuotes(kLinkNames[kBipedWiring[j].parent]) + " to " +
-                      inQuotes(kLinkNames[kBipedWiring[j].child]) +
-                      ": every character is the same biped (docs/character.md)");
+  }
+
+  // The links and joints in the order the dynamics walks them: the root first, joint j
+  // moving link j + 1, every parent before its children — each joint taken, in the file's
+  // order, as soon as its parent is placed. A file written root first with each joint after
+  // its parent's joint (every shipped one) keeps its order.
+  void orderAsTree() {
+    const int linkCount = character_.linkCount();
+    std::vector<int> linkOrder, jointOrder;  // new index -> old index
+    std::vector<int> newLink(static_cast<size_t>(linkCount), -1);
+    for (int link = 0; link < linkCount; ++link)
+      if (std::none_of(character_.joints.begin(), character_.joints.end(),
+                       [&](const JointDef& joint) { return joint.childLink == link; })) {
+        newLink[static_cast<size_t>(link)] = 0;
+        linkOrder.push_back(link);
+      }
+    while (static_cast<int>(jointOrder.size()) < character_.jointCount()) {
+      for (int j = 0; j < character_.jointCount(); ++j) {
+        const JointDef& joint = character_.joints[static_cast<size_t>(j)];
+        if (newLink[static_cast<size_t>(joint.parentLink)] < 0 ||
+            newLink[static_cast<size_t>(joint.childLink)] >= 0)
+          continue;
+        newLink[static_cast<size_t>(joint.childLink)] = static_cast<int>(linkOrder.size());
+        linkOrder.push_back(joint.childLink);
+        jointOrder.push_back(j);
+      }
     }
+    std::vector<LinkDef> links;
+    std::vector<JointDef> joints;
+    std::map<int, SourceLocation> linkAt, jointAt;
+    std::vector<const sx::JointStatement*> statements;
+    for (size_t i = 0; i < linkOrder.size(); ++i) {
+      links.push_back(std::move(character_.links[static_cast<size_t>(linkOrder[i])]));
+      linkAt.emplace(static_cast<int>(i), linkAt_.at(linkOrder[i]));
+    }
+    for (size_t j = 0; j < jointOrder.size(); ++j) {
+      JointDef joint = std::move(character_.joints[static_cast<size_t>(jointOrder[j])]);
+      joint.parentLink = newLink[static_cast<size_t>(joint.parentLink)];
+      joint.childLink = newLink[static_cast<size_t>(joint.childLink)];
+      joints.push_back(std::move(joint));
+      jointAt.emplace(static_cast<int>(j), jointAt_.at(jointOrder[j]));
+      statements.push_back(jointStatements_[static_cast<size_t>(jointOrder[j])]);
+    }
+    character_.links = std::move(links);
+    character_.joints = std::move(joints);
+    linkAt_ = std::move(linkAt);
+    jointAt_ = std::move(jointAt);
+    jointStatements_ = std::move(statements);
   }
 
   // --- mirrors ----------------------------------------------------------------------
@@ -285,9 +319,10 @@ class CharacterBuilder {
   }
 
   void checkMirrors() {
-    for (int i = 0; i < kLinkCount; ++i) {
+    for (int i = 0; i < character_.linkCount(); ++i) {
       LinkDef& link = character_.links[i];
       link.mirror = i;
+      link.side = isLeft(link.name) ? 0 : isRight(link.name) ? 1 : -1;
       if (!isLeft(link.name) && !isRight(link.name)) continue;
       auto it = linkMirrors_.find(i);
       if (it == linkMirrors_.end()) {
@@ -295,9 +330,8 @@ class CharacterBuilder {
         continue;
       }
       link.mirror = it->second.first;
-      if (isLeft(link.name)) checkSameShape(link, character_.links[link.mirror], it->second.second);
     }
-    for (int j = 0; j < kJointCount; ++j) {
+    for (int j = 0; j < character_.jointCount(); ++j) {
       JointDef& joint = character_.joints[j];
       joint.mirror = j;
       if (!isLeft(joint.name) && !isRight(joint.name)) continue;
@@ -307,8 +341,6 @@ class CharacterBuilder {
         continue;
       }
       joint.mirror = it->second.first;
-      if (isLeft(joint.name))
-        checkSameJoint(joint, character_.joints[joint.mirror], it->second.second);
     }
   }
 
@@ -317,35 +349,6 @@ class CharacterBuilder {
     const std::string left = isLeft(name) ? name : other, right = isLeft(name) ? other : name;
     sink_.error(at,
                 inQuotes(name) + " has no mirror image: add 'mirror " + left + " " + right + "'");
-  }
-
-  void differs(const SourceLocation& at, const std::string& a, const std::string& b,
-               std::string_view what, double x, double y, std::string_view unit) {
-    sink_.error(at, "the mirror pair " + inQuotes(a) + " and " + inQuotes(b) + " differ in " +
-                        std::string(what) + ": " + formatNumber(x) + std::string(unit) + " and " +
-                        formatNumber(y) + std::string(unit) +
-                        " (a mirror image has the same shape)");
-  }
-
-  void checkSameShape(const LinkDef& a, const LinkDef& b, const SourceLocation& at) {
-    if (a.length != b.length) differs(at, a.name, b.name, "length", a.length, b.length, " m");
-    if (a.proximalThickness != b.proximalThickness)
-      differs(at, a.name, b.name, "proximal thickness", a.proximalThickness, b.proximalThickness,
-              " m");
-    if (a.distalThickness != b.distalThickness)
-      differs(at, a.name, b.name, "distal thickness", a.distalThickness, b.distalThickness, " m");
-    if (a.mass != b.mass) differs(at, a.name, b.name, "mass", a.mass, b.mass, " kg");
-  }
-
-  void checkSameJoint(const JointDef& a, const JointDef& b, const SourceLocation& at) {
-    if (a.anchorOnParent != b.anchorOnParent)
-      differs(at, a.name, b.name, "anchor", a.anchorOnParent, b.anchorOnParent, " m");
-    if (a.minDeg != b.minDeg) differs(at, a.name, b.name, "minimum", a.minDeg, b.minDeg, "°");
-    if (a.maxDeg != b.maxDeg) differs(at, a.name, b.name, "maximum", a.maxDeg, b.maxDeg, "°");
-    if (a.kp != b.kp) differs(at, a.name, b.name, "kp", a.kp, b.kp, "");
-    if (a.kd != b.kd) differs(at, a.name, b.name, "kd", a.kd, b.kd, "");
-    if (a.maxTorque != b.maxTorque)
-      differs(at, a.name, b.name, "torque limit", a.maxTorque, b.maxTorque, " N·m");
   }
 
   // --- groups -----------------------------------------------------------------------
@@ -387,6 +390,201 @@ class CharacterBuilder {
     (*ofLinks ? character_.linkGroups : character_.jointGroups).push_back(std::move(group));
   }
 
+  // --- roles ------------------------------------------------------------------------
+
+  struct RoleSlots {
+    std::string_view role;
+    bool ofJoints;
+    // The thesis biped's names it defaults to: one (midline) or left and right.
+    std::vector<std::string_view> defaults;
+  };
+
+  static const std::vector<RoleSlots>& roleSlots() {
+    static const std::vector<RoleSlots> slots = {
+        {"head", false, {"head"}},
+        {"trunk", false, {"trunk"}},
+        {"pelvis", false, {"pelvis"}},
+        {"foot", false, {"leftFoot", "rightFoot"}},
+        {"hand", false, {"leftHand", "rightHand"}},
+        {"thigh", false, {"leftThigh", "rightThigh"}},
+        {"shank", false, {"leftShank", "rightShank"}},
+        {"hip", true, {"leftHip", "rightHip"}},
+        {"knee", true, {"leftKnee", "rightKnee"}},
+        {"ankle", true, {"leftAnkle", "rightAnkle"}},
+    };
+    return slots;
+  }
+
+  std::vector<int*> roleTargets(std::string_view role) {
+    CharacterRoles& r = character_.roles;
+    if (role == "head") return {&r.head};
+    if (role == "trunk") return {&r.trunk};
+    if (role == "pelvis") return {&r.pelvis};
+    std::vector<int*> out;
+    for (SideRoles& side : r.sides) {
+      if (role == "foot") out.push_back(&side.foot);
+      if (role == "hand") out.push_back(&side.hand);
+      if (role == "thigh") out.push_back(&side.thigh);
+      if (role == "shank") out.push_back(&side.shank);
+      if (role == "hip") out.push_back(&side.hip);
+      if (role == "knee") out.push_back(&side.knee);
+      if (role == "ankle") out.push_back(&side.ankle);
+    }
+    return out;
+  }
+
+  // Roles from `role` lines, else from the thesis biped's names; then checked against the
+  // tree (a knee joins the thigh to the shank, ...). Only the hands may be missing.
+  void assignRoles() {
+    std::map<std::string, SourceLocation> declared;
+    for (const sx::CharacterStatement& statement : file_.statements) {
+      const auto* role = std::get_if<sx::RoleStatement>(&statement);
+      if (!role) continue;
+      const auto slot = std::find_if(roleSlots().begin(), roleSlots().end(),
+                                     [&](const RoleSlots& s) { return s.role == role->role.text; });
+      if (slot == roleSlots().end()) {
+        sink_.error(role->role.location,
+                    unknownChoiceMessage("role", role->role.text, kRoleNames));
+        continue;
+      }
+      if (auto [it, inserted] = declared.emplace(role->role.text, role->role.location); !inserted) {
+        sink_.error(role->role.location, "role " + inQuotes(role->role.text) + " is given twice");
+        sink_.note(it->second, "first given here");
+        continue;
+      }
+      std::vector<int*> targets = roleTargets(slot->role);
+      if (role->members.size() != targets.size()) {
+        sink_.error(role->location,
+                    "role " + inQuotes(role->role.text) + " names " +
+                        (targets.size() == 1 ? "one " : "two ") +
+                        (slot->ofJoints ? "joint" : "link") +
+                        (targets.size() == 1 ? "" : "s, the left one first") + " (found " +
+                        std::to_string(role->members.size()) + ")");
+        continue;
+      }
+      for (size_t i = 0; i < targets.size(); ++i) {
+        const sx::Name& member = role->members[i];
+        const auto index =
+            slot->ofJoints ? character_.findJoint(member.text) : character_.findLink(member.text);
+        if (!index) {
+          const bool otherKind = slot->ofJoints ? character_.findLink(member.text).has_value()
+                                                : character_.findJoint(member.text).has_value();
+          sink_.error(member.location,
+                      otherKind ? inQuotes(member.text) + " is a " +
+                                      (slot->ofJoints ? "link" : "joint") + "; role " +
+                                      inQuotes(role->role.text) + " is played by a " +
+                                      (slot->ofJoints ? "joint" : "link")
+                                : unknownNameMessage(slot->ofJoints ? "joint" : "link",
+                                                     member.text,
+                                                     slot->ofJoints ? jointNames() : linkNames()));
+          continue;
+        }
+        *targets[i] = *index;
+      }
+      roleAt_[std::string(slot->role)] = role->location;
+    }
+    std::vector<std::string_view> missing;
+    for (const RoleSlots& slot : roleSlots()) {
+      if (declared.count(std::string(slot.role))) continue;
+      std::vector<int*> targets = roleTargets(slot.role);
+      for (size_t i = 0; i < targets.size(); ++i) {
+        const auto index = slot.ofJoints ? character_.findJoint(slot.defaults[i])
+                                         : character_.findLink(slot.defaults[i]);
+        if (index) *targets[i] = *index;
+      }
+      const bool complete =
+          std::all_of(targets.begin(), targets.end(), [](const int* t) { return *t >= 0; });
+      if (!complete && slot.role != "hand") missing.push_back(slot.role);
+      if (!complete) {
+        for (int* target : targets) *target = -1;  // half a pair is no role
+      }
+    }
+    if (!missing.empty()) {
+      std::string list;
+      for (std::string_view role : missing) list += (list.empty() ? "" : ", ") + std::string(role);
+      sink_.error(file_.location,
+                  "the character lacks the role" + std::string(missing.size() > 1 ? "s " : " ") +
+                      list + ": add 'role " + std::string(missing.front()) +
+                      ": ...' lines naming what plays them (docs/character.md, Roles; without "
+                      "one, a role is taken from the thesis biped's names, e.g. leftFoot, "
+                      "rightFoot)");
+    }
+    if (sink_.errorCount() == 0) checkRoles();
+  }
+
+  // Where a role's error is shown: at its `role` line, else (a role taken from the
+  // biped's names) at the statement of the joint or link that plays it.
+  SourceLocation roleLocation(std::string_view role, int index, bool ofJoint) const {
+    auto it = roleAt_.find(std::string(role));
+    if (it != roleAt_.end()) return it->second;
+    if (ofJoint) return jointStatement(index).location;
+    return linkStatementLocation(index);
+  }
+
+  // The legs' roles fit the tree: the hip joins the pelvis to the thigh, the knee the
+  // thigh to the shank, the ankle holds the foot; a hand is not on a leg.
+  void checkRoles() {
+    const CharacterRoles& r = character_.roles;
+    auto joins = [&](int joint, int parent, int child) {
+      const JointDef& def = character_.joints[static_cast<size_t>(joint)];
+      return def.parentLink == parent && def.childLink == child;
+    };
+    auto link = [&](int index) { return inQuotes(character_.links[static_cast<size_t>(index)].name); };
+    auto joint = [&](int index) { return inQuotes(character_.joints[static_cast<size_t>(index)].name); };
+    for (const SideRoles& side : r.sides) {
+      if (!joins(side.hip, r.pelvis, side.thigh))
+        sink_.error(roleLocation("hip", side.hip, true), "the hip " + joint(side.hip) + " must join the pelvis " +
+                                             link(r.pelvis) + " to the thigh " + link(side.thigh));
+      if (!joins(side.knee, side.thigh, side.shank))
+        sink_.error(roleLocation("knee", side.knee, true), "the knee " + joint(side.knee) + " must join the thigh " +
+                                              link(side.thigh) + " to the shank " +
+                                              link(side.shank));
+      if (character_.joints[static_cast<size_t>(side.ankle)].childLink != side.foot)
+        sink_.error(roleLocation("ankle", side.ankle, true),
+                    "the ankle " + joint(side.ankle) + " must hold the foot " + link(side.foot) +
+                        " (its child is " +
+                        link(character_.joints[static_cast<size_t>(side.ankle)].childLink) + ")");
+      if (!below(side.foot, side.shank))
+        sink_.error(roleLocation("foot", side.foot, false),
+                    "the foot " + link(side.foot) + " must hang below the shank " +
+                                              link(side.shank));
+    }
+    for (const SideRoles& side : r.sides) {
+      // An IK primitive drives a hand through the two joints above its wrist.
+      if (side.hand < 0) continue;
+      int joint = parentJointOf(side.hand), above = 0;
+      while (joint >= 0 && above < 3) {
+        ++above;
+        joint = parentJointOf(character_.joints[static_cast<size_t>(joint)].parentLink);
+      }
+      if (above < 3)
+        sink_.error(roleLocation("hand", side.hand, false),
+                    "the hand " + link(side.hand) +
+                        " must hang three joints below the root (an arm: shoulder, elbow, wrist)");
+    }
+    if (r.sides[0].foot == r.sides[1].foot)
+      sink_.error(roleLocation("foot", r.sides[0].foot, false),
+                  "the left and right foot are one link " + link(r.sides[0].foot));
+  }
+
+  // The joint `link` hangs from, or -1 (finishCharacter() has not set parentJoint yet).
+  int parentJointOf(int link) const {
+    for (int j = 0; j < character_.jointCount(); ++j)
+      if (character_.joints[static_cast<size_t>(j)].childLink == link) return j;
+    return -1;
+  }
+
+  // Whether `link` is `ancestor` or hangs (through any joints) below it.
+  bool below(int link, int ancestor) const {
+    for (int at = link; at >= 0;) {
+      if (at == ancestor) return true;
+      const int parentJoint = parentJointOf(at);
+      if (parentJoint < 0) return false;
+      at = character_.joints[static_cast<size_t>(parentJoint)].parentLink;
+    }
+    return false;
+  }
+
   // --- poses ------------------------------------------------------------------------
 
   void addPose(const sx::PoseStatement& statement) {
@@ -424,7 +622,7 @@ class CharacterBuilder {
                     "'settles:' is yes or no, not " + inQuotes(settles));
       }
     }
-    const double flatAnkle = character_.footFlatAngleDeg() - 90.0;
+    pose.jointDeg.assign(character_.joints.size(), 0.0);
     std::set<int> named;
     for (const sx::PoseAngle& angle : statement.angles) {
       std::vector<int> joints;
@@ -433,7 +631,7 @@ class CharacterBuilder {
       } else if (auto group = character_.findJointGroup(angle.joint.text); !group.empty()) {
         joints.assign(group.begin(), group.end());
       } else {
-        std::vector<std::string_view> candidates = names(kJointNames);
+        std::vector<std::string_view> candidates = jointNames();
         for (const GroupDef& g : character_.jointGroups) candidates.push_back(g.name);
         sink_.error(angle.joint.location,
                     unknownNameMessage("joint", angle.joint.text, candidates));
@@ -442,22 +640,25 @@ class CharacterBuilder {
       for (int joint : joints) {
         if (!named.insert(joint).second) {
           sink_.error(angle.joint.location, "pose " + inQuotes(pose.name) + " gives " +
-                                                inQuotes(kJointNames[joint]) + " twice");
+                                                inQuotes(jointName(joint)) + " twice");
           continue;
         }
-        if (angle.flat && joint != kLeftAnkle && joint != kRightAnkle) {
-          sink_.error(angle.joint.location, "'flat' is an ankle angle (it sets the foot flat); " +
-                                                inQuotes(kJointNames[joint]) + " is no ankle");
+        const int side = ankleSide(joint);
+        if (angle.flat && side < 0) {
+          sink_.error(angle.joint.location,
+                      "'flat' is an ankle angle (it sets the foot flat); " +
+                          inQuotes(jointName(joint)) + " is no ankle (role ankle)");
           continue;
         }
         if (angle.value) {
           notParameter(*angle.value);
-          within(*angle.value, "the angle of " + inQuotes(kJointNames[joint]), kJointAngleBounds,
+          within(*angle.value, "the angle of " + inQuotes(jointName(joint)), kJointAngleBounds,
                  " deg");
         }
-        pose.jointDeg[joint] = angle.flat
-                                   ? (angle.value ? flatAnkle + angle.value->value : flatAnkle)
-                                   : angle.value->value;
+        const double flatAnkle = side < 0 ? 0.0 : character_.footFlatAngleDeg(side) - 90.0;
+        pose.jointDeg[static_cast<size_t>(joint)] =
+            angle.flat ? (angle.value ? flatAnkle + angle.value->value : flatAnkle)
+                       : angle.value->value;
       }
     }
     character_.poses.push_back(std::move(pose));
@@ -465,47 +666,54 @@ class CharacterBuilder {
 
   // --- pieces -----------------------------------------------------------------------
 
-  // The index of a biped link or joint name, or an error with the choices.
-  std::optional<int> nameIndex(std::span<const std::string_view> all, const sx::Name& name,
-                               std::string_view kind) {
-    for (size_t i = 0; i < all.size(); ++i)
-      if (all[i] == name.text) return static_cast<int>(i);
-    sink_.error(name.location, unknownNameMessage(kind, name.text, all) +
-                                   " (a character has the biped's " + std::string(kind) +
-                                   "s, docs/character.md)");
-    return std::nullopt;
+  // A link or joint name not used before (links and joints share one namespace: a
+  // script's name must say which it is).
+  bool newName(const sx::Name& name, std::string_view kind) {
+    const auto link = character_.findLink(name.text);
+    const auto joint = character_.findJoint(name.text);
+    if (!link && !joint) return true;
+    sink_.error(name.location, std::string(kind) + " " + inQuotes(name.text) + " is defined twice" +
+                                   (link && kind == "joint" ? " (a link has that name)" : "") +
+                                   (joint && kind == "link" ? " (a joint has that name)" : ""));
+    sink_.note(link ? linkAt_.at(*link) : jointAt_.at(*joint), "first defined here");
+    return false;
   }
 
-  bool firstDefinition(std::map<int, SourceLocation>& seen, int index, const sx::Name& name,
-                       std::string_view kind) {
-    auto [it, inserted] = seen.emplace(index, name.location);
-    if (inserted) return true;
-    sink_.error(name.location, std::string(kind) + " " + inQuotes(name.text) + " is defined twice");
-    sink_.note(it->second, "first defined here");
-    return false;
+  std::vector<std::string_view> linkNames() const {
+    std::vector<std::string_view> out;
+    for (const LinkDef& link : character_.links) out.push_back(link.name);
+    return out;
+  }
+  std::vector<std::string_view> jointNames() const {
+    std::vector<std::string_view> out;
+    for (const JointDef& joint : character_.joints) out.push_back(joint.name);
+    return out;
+  }
+  const std::string& jointName(int joint) const {
+    return character_.joints[static_cast<size_t>(joint)].name;
+  }
+
+  // The side whose ankle role `joint` plays, or -1.
+  int ankleSide(int joint) const {
+    for (int side = 0; side < 2; ++side)
+      if (character_.roles.sides[static_cast<size_t>(side)].ankle == joint) return side;
+    return -1;
   }
 
   std::optional<int> linkName(const sx::Name& name) {
     if (auto link = character_.findLink(name.text)) return link;
-    if (const auto index = std::find(kLinkNames.begin(), kLinkNames.end(), name.text);
-        index != kLinkNames.end()) {
-      sink_.error(name.location, "link " + inQuotes(name.text) + " is not defined in this file");
+    if (character_.findJoint(name.text)) {
+      sink_.error(name.location, inQuotes(name.text) + " is a joint; expected a link");
       return std::nullopt;
     }
-    sink_.error(name.location, unknownNameMessage("link", name.text, kLinkNames));
+    sink_.error(name.location, unknownNameMessage("link", name.text, linkNames()) +
+                                   " (links are defined by 'link NAME ...' lines)");
     return std::nullopt;
   }
 
   void unknownLinkOrJoint(const sx::Name& name) {
-    const bool biped =
-        std::find(kLinkNames.begin(), kLinkNames.end(), name.text) != kLinkNames.end() ||
-        std::find(kJointNames.begin(), kJointNames.end(), name.text) != kJointNames.end();
-    if (biped) {
-      sink_.error(name.location, inQuotes(name.text) + " is not defined in this file");
-      return;
-    }
-    std::vector<std::string_view> candidates = names(kLinkNames);
-    candidates.insert(candidates.end(), kJointNames.begin(), kJointNames.end());
+    std::vector<std::string_view> candidates = linkNames();
+    for (std::string_view joint : jointNames()) candidates.push_back(joint);
     sink_.error(name.location, unknownNameMessage("link or joint", name.text, candidates));
   }
 
@@ -566,11 +774,7 @@ class CharacterBuilder {
   }
 
   const sx::JointStatement& jointStatement(int joint) const {
-    for (const sx::CharacterStatement& statement : file_.statements)
-      if (auto* j = std::get_if<sx::JointStatement>(&statement);
-          j && j->name.text == kJointNames[joint])
-        return *j;
-    return fallbackJoint_;
+    return *jointStatements_[static_cast<size_t>(joint)];
   }
 
   SourceLocation linkStatementLocation(int link) const {
@@ -582,8 +786,9 @@ class CharacterBuilder {
   DiagnosticSink& sink_;
   Character character_;
   std::map<int, SourceLocation> linkAt_, jointAt_;
+  std::map<std::string, SourceLocation> roleAt_;
   std::map<int, std::pair<int, SourceLocation>> linkMirrors_, jointMirrors_;
-  sx::JointStatement fallbackJoint_;
+  std::vector<const sx::JointStatement*> jointStatements_;
 };
 
 }  // namespace

@@ -15,6 +15,7 @@
 // command line with `--character NAME|FILE`.
 #pragma once
 
+#include <array>
 #include <filesystem>
 #include <memory>
 #include <span>
@@ -28,6 +29,14 @@
 #include "scl/lexer.h"
 
 namespace scl {
+
+/// The roles a character file's `role` lines may name (docs/character.md, Roles): links
+/// `head`, `trunk`, `pelvis` (one each) and `foot`, `hand`, `thigh`, `shank` (left, right);
+/// joints `hip`, `knee`, `ankle` (left, right).
+inline constexpr std::array<std::string_view, 10> kRoleNames = {
+    "head", "trunk", "pelvis", "foot", "hand", "thigh", "shank", "hip", "knee", "ankle"};
+inline constexpr std::string_view kRoleNamesText =
+    "head, trunk, pelvis, foot, hand, thigh, shank, hip, knee, ankle";
 
 /// A character file's syntax tree and what the parser said.
 struct CharacterParseResult {
@@ -50,9 +59,10 @@ struct CharacterLoad {
   bool ok() const { return character != nullptr; }
 };
 
-/// Parses and checks a character file: every biped link and joint once with positive
-/// sizes and masses, a tree rooted at the head wired as the biped is, ranges with min <=
-/// max, mirror pairs of the same shape, groups of known names, a `standing` pose.
+/// Parses and checks a character file: links and joints with distinct names, positive
+/// sizes and masses, one tree (one root, no cycle, every link attached), ranges with min
+/// <= max, mirror pairs of a left and a right one, roles that name what they play, groups
+/// of known names, a `standing` pose.
 /// Never throws on any input.
 CharacterLoad compileCharacter(std::string_view source, std::string_view fileName);
 

@@ -19,9 +19,10 @@ using syntax::MirrorStatement;
 using syntax::Name;
 using syntax::PoseAngle;
 using syntax::PoseStatement;
+using syntax::RoleStatement;
 
-constexpr std::array<std::string_view, 5> kStatementWords = {"link", "joint", "mirror", "group",
-                                                             "pose"};
+constexpr std::array<std::string_view, 6> kStatementWords = {"link",  "joint", "mirror",
+                                                             "group", "role",  "pose"};
 
 LexerOptions characterLexing() { return {.strings = true}; }
 
@@ -48,7 +49,7 @@ class CharacterParser : private TokenCursor {
     }
     while (!atEnd()) {
       if (!isKind(TokenKind::Identifier)) {
-        expectedNear("a statement (link, joint, mirror, group, pose)", peek());
+        expectedNear("a statement (link, joint, mirror, group, role, pose)", peek());
         next();
         skipToStatement();
         continue;
@@ -63,6 +64,8 @@ class CharacterParser : private TokenCursor {
         statement = parseMirror();
       else if (word.text == "group")
         statement = parseGroup();
+      else if (word.text == "role")
+        statement = parseRole();
       else if (word.text == "pose")
         statement = parsePose();
       else if (word.text == "character") {
@@ -73,7 +76,7 @@ class CharacterParser : private TokenCursor {
       } else {
         errorAt(word, "unknown statement '" + quoteToken(word.text) + "'" +
                           didYouMean(word.text, kStatementWords) +
-                          " (statements: link, joint, mirror, group, pose)");
+                          " (statements: link, joint, mirror, group, role, pose)");
         next();
         skipToStatement();
         continue;
@@ -185,6 +188,24 @@ class CharacterParser : private TokenCursor {
       next();
     }
     return group;
+  }
+
+  // role := "role" NAME ":" NAME { "," NAME }
+  std::optional<CharacterStatement> parseRole() {
+    RoleStatement role;
+    role.location = location(next());
+    auto name = parseNameAfter("a role after 'role' (" + std::string(kRoleNamesText) + ")");
+    if (!name) return std::nullopt;
+    role.role = *name;
+    if (!expectColonAfter(role.role.text)) return std::nullopt;
+    while (true) {
+      auto member = parseNameAfter("a link or joint name in role '" + role.role.text + "'");
+      if (!member) return std::nullopt;
+      role.members.push_back(*member);
+      if (!isKind(TokenKind::Comma)) break;
+      next();
+    }
+    return role;
   }
 
   // pose := "pose" NAME [STRING] { "head:" NUM | "support:" NAME | "settles:" NAME |

@@ -48,6 +48,11 @@ std::vector<std::string> cells(const sx::CharacterStatement& statement) {
     for (size_t i = 0; i < group->members.size(); ++i)
       text += (i ? ", " : " ") + group->members[i].text;
     add(std::move(text));
+  } else if (auto* role = std::get_if<sx::RoleStatement>(&statement)) {
+    std::string text = "role " + role->role.text + ":";
+    for (size_t i = 0; i < role->members.size(); ++i)
+      text += (i ? ", " : " ") + role->members[i].text;
+    add(std::move(text));
   }
   return out;
 }

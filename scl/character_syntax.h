@@ -54,6 +54,15 @@ struct GroupStatement {
   bool operator==(const GroupStatement&) const = default;
 };
 
+/// `role ROLE: NAME [, NAME]`: the link or joint (a pair: left, then right) that plays a
+/// role (docs/character.md, Roles).
+struct RoleStatement {
+  Name role;
+  std::vector<Name> members;
+  SourceLocation location;
+  bool operator==(const RoleStatement&) const = default;
+};
+
 /// One joint (or group) angle of a pose: `JOINT: NUM` or `JOINT: flat [NUM]` (the angle
 /// that sets a foot flat when its shank is vertical, plus NUM degrees).
 struct PoseAngle {
@@ -78,7 +87,8 @@ struct PoseStatement {
 };
 
 using CharacterStatement =
-    std::variant<LinkStatement, JointStatement, MirrorStatement, GroupStatement, PoseStatement>;
+    std::variant<LinkStatement, JointStatement, MirrorStatement, GroupStatement, RoleStatement,
+                 PoseStatement>;
 
 /// `character NAME { statement }`
 struct CharacterFile {

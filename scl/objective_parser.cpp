@@ -284,7 +284,7 @@ class ObjectiveParser : public StatementParser {
       // Thesis: min over steps of (−pelvis height while airborne, else 0) = −max.
       term.sign = -1.0;
       term.quantity.kind = QuantityKind::LinkY;
-      term.quantity.index = kPelvis;
+      term.quantity.index = kPelvis;  // the human layout objectives are read against
       term.conditions.push_back(airborne);
       term.aggregation = Aggregation::Max;
     } else if (name == "airborne" || name == "contactless") {

@@ -135,7 +135,7 @@ TEST_CASE("the built-in characters are the human, the child and the robot, and c
     CHECK(load.character->name == name);
     const Character& human = *humanCharacter();
     // Same biped: names, wiring, groups and poses; ranges as the human's.
-    for (int j = 0; j < kJointCount; ++j) {
+    for (int j = 0; j < kBipedJointCount; ++j) {
       CHECK(load.character->joints[j].name == human.joints[j].name);
       CHECK(load.character->joints[j].minDeg == human.joints[j].minDeg);
       CHECK(load.character->joints[j].maxDeg == human.joints[j].maxDeg);
@@ -191,9 +191,9 @@ TEST_CASE("each character's standing pose has flat feet on the ground and the he
     }
     // No other link reaches the ground: the shanks' ankle ends clear it by a few
     // millimetres (the human's by 5 mm).
-    for (int link = 0; link < kLinkCount; ++link) {
+    for (int link = 0; link < kBipedLinkCount; ++link) {
       if (link == kLeftFoot || link == kRightFoot) continue;
-      CAPTURE(kLinkNames[link]);
+      CAPTURE(kBipedLinkNames[link]);
       const LinkDef& def = character->links[link];
       const Vec2 distal = state.links[link].origin +
                           def.length * linkAxis(*character, link, state.links[link].angle);
@@ -233,9 +233,9 @@ TEST_CASE("every initial pose of each character rests under its default PD") {
       const bool unstable = std::string(pose) == "standing" || std::string(pose) == "crouching";
       const long steps = std::lround((unstable ? 0.25 : 1.0) / simulation.timeStep());
       for (long i = 0; i < steps; ++i) {
-        std::array<double, kJointCount> torques{};
+        std::array<double, kMaxJoints> torques{};
         const CharacterState& state = simulation.state();
-        for (int j = 0; j < kJointCount; ++j)
+        for (int j = 0; j < kBipedJointCount; ++j)
           torques[j] = character->joints[j].kp *
                            (simulation.initialJointAngles()[j] - state.jointAngles[j]) -
                        character->joints[j].kd * state.jointVelocities[j];
@@ -243,7 +243,7 @@ TEST_CASE("every initial pose of each character rests under its default PD") {
         simulation.step();
       }
       double worst = 0.0;
-      for (int i = 0; i < kLinkCount; ++i)
+      for (int i = 0; i < kBipedLinkCount; ++i)
         worst = std::max(worst, (simulation.state().links[i].com - start.links[i].com).norm());
       CAPTURE(worst);
       CHECK(worst < 0.02);
@@ -271,7 +271,7 @@ TEST_CASE("each character stands for 3 s under quiet-stance control scaled to it
     const CharacterState& state = session.runner().state();
     CHECK(state.links[kLeftFoot].contact);
     CHECK(state.links[kRightFoot].contact);
-    CHECK_FALSE(MotionMetrics::bodyTouches(state));
+    CHECK_FALSE(MotionMetrics::bodyTouches(*character, state));
     // Still upright: the head within 2 cm of its standing height.
     CHECK(summary.headHeight == Approx(referenceHeights(*character).head).margin(0.03));
   }

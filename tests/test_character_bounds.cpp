@@ -64,9 +64,9 @@ void simulates(const std::string& source, const std::string& what) {
   Simulation simulation(def);
   const Character& character = *load.character;
   for (int i = 0; i < 400; ++i) {
-    std::array<double, kJointCount> torques{};
+    std::array<double, kMaxJoints> torques{};
     const CharacterState& state = simulation.state();
-    for (int j = 0; j < kJointCount; ++j)
+    for (int j = 0; j < kBipedJointCount; ++j)
       torques[j] =
           character.joints[j].kp * (simulation.initialJointAngles()[j] - state.jointAngles[j]) -
           character.joints[j].kd * state.jointVelocities[j];

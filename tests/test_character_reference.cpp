@@ -69,7 +69,7 @@ CharacterState standingWith(int joint, double deltaDeg) {
 
 // Upright: every link at 90°, every joint 0 but those given (degrees).
 CharacterState uprightWith(std::initializer_list<std::pair<int, double>> jointsDeg) {
-  std::array<double, kJointCount> joints{};
+  std::array<double, kMaxJoints> joints{};
   for (auto [joint, deg] : jointsDeg) joints[joint] = degToRad(deg);
   return forwardKinematics(*scl::humanCharacter(), Vec2::Zero(), degToRad(90), joints);
 }
@@ -154,7 +154,7 @@ TEST_CASE("every joint has a sign note, and its direction holds in the forward k
   CharacterReferenceInput character = builtInCharacterReference();
   std::string page = characterReferenceMarkdown(character);
   CharacterState standing = standingWith(kNeckTop, 0.0);
-  for (int j = 0; j < kJointCount; ++j) {
+  for (int j = 0; j < kBipedJointCount; ++j) {
     const JointSignNote* note = findSignNote(character, j);
     INFO("joint " << scl::humanCharacter()->joints[j].name);
     REQUIRE(note != nullptr);

@@ -17,7 +17,7 @@ constexpr double kDt = 0.001;
 JointTargets standingAngles() {
   const PoseDef* pose = scl::humanCharacter()->findPose("standing");
   JointTargets angles{};
-  for (int j = 0; j < kJointCount; ++j) angles[j] = degToRad(pose->jointDeg[j]);
+  for (int j = 0; j < kBipedJointCount; ++j) angles[j] = degToRad(pose->jointDeg[j]);
   return angles;
 }
 
@@ -314,7 +314,7 @@ TEST_CASE("torques: default PD, explicit PD, relax, virtual forces, clamping",
   JointTargets initial = standingAngles();
   CharacterState state = standingState();
   // Give every joint an error and a velocity.
-  for (int j = 0; j < kJointCount; ++j) {
+  for (int j = 0; j < kBipedJointCount; ++j) {
     state.jointAngles[j] += 0.01 * (j + 1);
     state.jointVelocities[j] = 0.1 * (j - 7);
   }
@@ -333,7 +333,7 @@ TEST_CASE("torques: default PD, explicit PD, relax, virtual forces, clamping",
   program.phases = {phase("p", {pd, relax, vf, huge})};
   Controller controller(program, initial);
   const ControlOutput& out = controller.step(state, kDt);
-  for (int j = 0; j < kJointCount; ++j) {
+  for (int j = 0; j < kBipedJointCount; ++j) {
     const JointDef& joint = scl::humanCharacter()->joints[j];
     double theta = state.jointAngles[j], omega = state.jointVelocities[j];
     double expectedPd = joint.kp * (initial[j] - theta) - joint.kd * omega;
@@ -441,7 +441,7 @@ TEST_CASE("mirrored phases swap left and right everywhere, ik rel: included",
   const ControlOutput second = left.step(state, kDt);
   REQUIRE(second.phase == 1);
   // The standing pose is symmetric, so the mirrored phase's outputs are the mirror image.
-  for (int j = 0; j < kJointCount; ++j) {
+  for (int j = 0; j < kBipedJointCount; ++j) {
     int mirror = scl::humanCharacter()->joints[j].mirror;
     INFO(scl::humanCharacter()->joints[j].name);
     CHECK(second.targets[mirror] == Approx(first.targets[j]).margin(1e-9));

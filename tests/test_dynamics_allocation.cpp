@@ -173,7 +173,7 @@ namespace {
 // The standing zero pose with each foot touching along its sole: its caps' lowest points.
 CharacterState standingOnFeet(const Character& character) {
   CharacterState state =
-      forwardKinematics(character, Vec2(0.0, 1.8), 0.0, std::array<double, kJointCount>{});
+      forwardKinematics(character, Vec2(0.0, 1.8), 0.0, std::array<double, kMaxJoints>{});
   for (int foot : {kLeftFoot, kRightFoot}) {
     LinkState& link = state.links[foot];
     const LinkDef& def = character.links[foot];

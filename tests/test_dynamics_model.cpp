@@ -24,7 +24,7 @@ using namespace scl;
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
-constexpr int kDofs = kLinkCount + 2;
+constexpr int kDofs = kBipedLinkCount + 2;
 
 // Uniform numbers from a fixed generator, mapped by hand (library distributions differ).
 class Random {
@@ -77,7 +77,7 @@ MatrixXd massMatrixAt(PlanarDynamics& dynamics, const VectorXd& q) {
 
 double kineticEnergyOfLinks(const PlanarModel& model, const CharacterState& state) {
   double energy = 0.0;
-  for (int i = 0; i < kLinkCount; ++i) {
+  for (int i = 0; i < kBipedLinkCount; ++i) {
     const LinkState& link = state.links[i];
     energy += 0.5 * model.bodies[i].mass * link.comVelocity.squaredNorm() +
               0.5 * model.bodies[i].inertia * link.angularVelocity * link.angularVelocity;
@@ -87,7 +87,7 @@ double kineticEnergyOfLinks(const PlanarModel& model, const CharacterState& stat
 
 double potentialEnergy(const PlanarModel& model, const CharacterState& state) {
   double energy = 0.0;
-  for (int i = 0; i < kLinkCount; ++i)
+  for (int i = 0; i < kBipedLinkCount; ++i)
     energy -= model.bodies[i].mass * model.gravity.dot(state.links[i].com);
   return energy;
 }
@@ -96,7 +96,7 @@ double potentialEnergy(const PlanarModel& model, const CharacterState& state) {
 double angularMomentumOfLinks(const PlanarModel& model, const CharacterState& state,
                               const Vec2& centre) {
   double momentum = 0.0;
-  for (int i = 0; i < kLinkCount; ++i) {
+  for (int i = 0; i < kBipedLinkCount; ++i) {
     const LinkState& link = state.links[i];
     Vec2 arm = link.com - centre;
     momentum +=
@@ -111,11 +111,11 @@ double angularMomentumOfLinks(const PlanarModel& model, const CharacterState& st
 TEST_CASE("The planar model is the character table's", "[dynamics]") {
   PlanarModel model = planarModelFromCharacter(*humanCharacter());
   REQUIRE(isValid(model));
-  REQUIRE(model.bodyCount() == kLinkCount);
+  REQUIRE(model.bodyCount() == kBipedLinkCount);
   REQUIRE(model.dofCount() == kDofs);
   CHECK(model.totalMass() == Approx(scl::humanCharacter()->totalMass).epsilon(1e-14));
   CHECK(model.gravity == Vec2(0.0, -9.81));
-  for (int i = 0; i < kLinkCount; ++i) {
+  for (int i = 0; i < kBipedLinkCount; ++i) {
     const PlanarBody& body = model.bodies[i];
     INFO("link " << scl::humanCharacter()->links[i].name);
     CHECK(body.mass == scl::humanCharacter()->links[i].mass);
@@ -126,7 +126,7 @@ TEST_CASE("The planar model is the character table's", "[dynamics]") {
     CHECK(body.comOffset.y() == 0.0);
     CHECK(body.inertia == Approx(scl::humanCharacter()->links[i].inertia).epsilon(1e-12));
   }
-  for (int j = 0; j < kJointCount; ++j) {
+  for (int j = 0; j < kBipedJointCount; ++j) {
     const PlanarBody& child = model.bodies[scl::humanCharacter()->joints[j].childLink];
     INFO("joint " << scl::humanCharacter()->joints[j].name);
     CHECK(characterJointCoordinate(j) ==
@@ -156,16 +156,16 @@ TEST_CASE("Coordinates and CharacterState convert both ways, as the project's ki
     CharacterState state = stateFromCoordinates(model, q, qd);
 
     // Positions: the same as primitives' forwardKinematics(*scl::humanCharacter(), ).
-    std::array<double, kJointCount> jointAngles{};
-    for (int j = 0; j < kJointCount; ++j) jointAngles[j] = q[characterJointCoordinate(j)];
+    std::array<double, kMaxJoints> jointAngles{};
+    for (int j = 0; j < kBipedJointCount; ++j) jointAngles[j] = q[characterJointCoordinate(j)];
     CharacterState reference = forwardKinematics(*scl::humanCharacter(), Vec2(q[kRootX], q[kRootY]),
                                                  q[kRootAngle], jointAngles);
-    for (int i = 0; i < kLinkCount; ++i) {
+    for (int i = 0; i < kBipedLinkCount; ++i) {
       CHECK((state.links[i].origin - reference.links[i].origin).norm() < 1e-12);
       CHECK((state.links[i].com - reference.links[i].com).norm() < 1e-12);
       CHECK(state.links[i].angle == Approx(reference.links[i].angle).margin(1e-14));
     }
-    for (int j = 0; j < kJointCount; ++j) {
+    for (int j = 0; j < kBipedJointCount; ++j) {
       CHECK((state.jointPositions[j] - reference.jointPositions[j]).norm() < 1e-12);
       CHECK(state.jointAngles[j] == Approx(reference.jointAngles[j]).margin(1e-13));
     }
@@ -175,13 +175,13 @@ TEST_CASE("Coordinates and CharacterState convert both ways, as the project's ki
     constexpr double kStep = 1e-6;
     CharacterState ahead = stateFromCoordinates(model, q + kStep * qd, qd);
     CharacterState behind = stateFromCoordinates(model, q - kStep * qd, qd);
-    for (int i = 0; i < kLinkCount; ++i) {
+    for (int i = 0; i < kBipedLinkCount; ++i) {
       Vec2 comRate = (ahead.links[i].com - behind.links[i].com) / (2 * kStep);
       double angleRate = (ahead.links[i].angle - behind.links[i].angle) / (2 * kStep);
       CHECK((state.links[i].comVelocity - comRate).norm() < 1e-7);
       CHECK(state.links[i].angularVelocity == Approx(angleRate).margin(1e-7));
     }
-    for (int j = 0; j < kJointCount; ++j)
+    for (int j = 0; j < kBipedJointCount; ++j)
       CHECK(state.jointVelocities[j] == qd[characterJointCoordinate(j)]);
 
     // And back.
@@ -204,7 +204,7 @@ TEST_CASE("COM, its velocity and the centroidal angular momentum are the sums ov
     VectorXd qd = randomVelocity(model, random, 2.0, 3.0);
     CharacterState state = stateFromCoordinates(model, q, qd);
     Vec2 weightedPosition = Vec2::Zero(), momentum = Vec2::Zero();
-    for (int i = 0; i < kLinkCount; ++i) {
+    for (int i = 0; i < kBipedLinkCount; ++i) {
       weightedPosition += model.bodies[i].mass * state.links[i].com;
       momentum += model.bodies[i].mass * state.links[i].comVelocity;
     }
@@ -235,7 +235,7 @@ TEST_CASE("Point Jacobians and their rates agree with velocities and finite diff
   constexpr double kStep = 1e-6;
   for (int trial = 0; trial < 20; ++trial) {
     VectorXd q = randomConfiguration(model, random), qd = randomVelocity(model, random);
-    int body = trial % kLinkCount;
+    int body = trial % kBipedLinkCount;
     Vec2 local(random.uniform(-0.3, 0.3), random.uniform(-0.1, 0.1));
     INFO("link " << scl::humanCharacter()->links[body].name);
 
@@ -331,7 +331,7 @@ TEST_CASE("The mass matrix is the kinetic energy's", "[dynamics]") {
     // angular Jacobian being 1 on the root's angle and each joint on the way to the root.
     MatrixXd expected = MatrixXd::Zero(kDofs, kDofs);
     Eigen::Matrix2Xd jacobian(2, kDofs);
-    for (int b = 0; b < kLinkCount; ++b) {
+    for (int b = 0; b < kBipedLinkCount; ++b) {
       const PlanarBody& body = model.bodies[b];
       dynamics.pointJacobian(b, body.comOffset, jacobian);
       Eigen::RowVectorXd spin = Eigen::RowVectorXd::Zero(kDofs);
@@ -377,7 +377,7 @@ TEST_CASE("Bias forces are the Lagrangian's Coriolis, centrifugal and gravity fo
     dynamics.biasForces(h);
     VectorXd gravity = VectorXd::Zero(kDofs);
     Eigen::Matrix2Xd jacobian(2, kDofs);
-    for (int b = 0; b < kLinkCount; ++b) {
+    for (int b = 0; b < kBipedLinkCount; ++b) {
       dynamics.pointJacobian(b, model.bodies[b].comOffset, jacobian);
       gravity -= jacobian.transpose() * (model.bodies[b].mass * model.gravity);
     }
@@ -415,7 +415,7 @@ TEST_CASE("Forward dynamics conserves energy and momentum in free flight", "[dyn
   PlanarModel weightless = model;
   weightless.gravity = Vec2::Zero();
   Random random(17);
-  VectorXd noTorque = VectorXd::Zero(kJointCount);
+  VectorXd noTorque = VectorXd::Zero(kBipedJointCount);
   for (const PlanarModel& world : {model, weightless}) {
     PlanarDynamics dynamics(world);
     VectorXd q = randomConfiguration(world, random, 0.2), qd = randomVelocity(world, random);
@@ -453,8 +453,8 @@ TEST_CASE("The articulated-body algorithm solves the dense system with armature"
     ArticulatedBodySolver solver(world);
     for (int trial = 0; trial < 50; ++trial) {
       VectorXd q = randomConfiguration(world, random), qd = randomVelocity(world, random, 2.0, 6.0);
-      std::vector<double> torques(kJointCount), armature(kJointCount);
-      for (int j = 0; j < kJointCount; ++j) {
+      std::vector<double> torques(kBipedJointCount), armature(kBipedJointCount);
+      for (int j = 0; j < kBipedJointCount; ++j) {
         torques[j] = random.uniform(-200.0, 200.0);
         armature[j] = trial % 2 == 0 ? 0.0 : random.uniform(0.0, 0.5);
       }
@@ -464,7 +464,7 @@ TEST_CASE("The articulated-body algorithm solves the dense system with armature"
       dynamics.massMatrix(m);
       dynamics.biasForces(h);
       VectorXd force = -h;
-      for (int j = 0; j < kJointCount; ++j) {
+      for (int j = 0; j < kBipedJointCount; ++j) {
         m(3 + j, 3 + j) += armature[j];
         force[3 + j] += torques[j];
       }
@@ -507,7 +507,7 @@ namespace {
 class AirborneCharacter {
  public:
   explicit AirborneCharacter(const CharacterState& state) {
-    for (int i = 0; i < kLinkCount; ++i) {
+    for (int i = 0; i < kBipedLinkCount; ++i) {
       const LinkState& link = state.links[i];
       b2BodyDef bodyDef;
       bodyDef.type = b2_dynamicBody;
@@ -543,7 +543,7 @@ class AirborneCharacter {
   }
 
   void step(const VectorXd& torques) {
-    for (int j = 0; j < kJointCount; ++j) {
+    for (int j = 0; j < kBipedJointCount; ++j) {
       bodies_[scl::humanCharacter()->joints[j].childLink]->ApplyTorque(
           static_cast<float>(torques[j]), true);
       bodies_[scl::humanCharacter()->joints[j].parentLink]->ApplyTorque(
@@ -558,7 +558,7 @@ class AirborneCharacter {
   // What Simulation::state() reports, the per-link fields.
   CharacterState state() const {
     CharacterState state;
-    for (int i = 0; i < kLinkCount; ++i) {
+    for (int i = 0; i < kBipedLinkCount; ++i) {
       const b2Body* body = bodies_[i];
       LinkState& link = state.links[i];
       link.origin = Vec2(body->GetPosition().x, body->GetPosition().y);
@@ -577,7 +577,7 @@ class AirborneCharacter {
 
   SimulationDef def_;  // the runtime's step and iterations
   b2World world_{b2Vec2(0.0f, -9.81f)};
-  std::array<b2Body*, kLinkCount> bodies_{};
+  std::array<b2Body*, kMaxLinks> bodies_{};
 };
 
 // One trial: Box2D's joint-space acceleration over one step, (q̇_after − q̇_before)/Δt,
@@ -646,8 +646,8 @@ ErrorSummary compareWithBox2d(const Regime& regime, Fault fault) {
     // Joints 20° inside their limits: Box2D's limits stay slack.
     VectorXd q = randomConfiguration(model, random, degToRad(20.0), Vec2(0.0, 10.0));
     VectorXd qd = randomVelocity(model, random, regime.speed, regime.speed);
-    VectorXd torques(kJointCount);
-    for (int j = 0; j < kJointCount; ++j)
+    VectorXd torques(kBipedJointCount);
+    for (int j = 0; j < kBipedJointCount; ++j)
       torques[j] = regime.torqueFraction * scl::humanCharacter()->joints[j].maxTorque *
                    random.uniform(-1.0, 1.0);
     Box2dStep box2d = stepBox2d(model, q, qd, torques);
@@ -663,7 +663,7 @@ ErrorSummary compareWithBox2d(const Regime& regime, Fault fault) {
       dynamics.setState(box2d.q, VectorXd::Zero(kDofs));
       dynamics.biasForces(gravityOnly);
       VectorXd force = -gravityOnly + (h - gravityOnly);
-      force.tail(kJointCount) += torques;
+      force.tail(kBipedJointCount) += torques;
       predicted = m.llt().solve(force);
     }
     errors.push_back(massNormRelativeError(m, box2d.measuredAcceleration, predicted));
@@ -721,8 +721,8 @@ TEST_CASE("Coordinates from the runtime's Box2D state place every link where Box
   def.scene.pose = "supine";
   Simulation simulation(def);
   Random random(23);
-  std::array<double, kJointCount> torques{};
-  for (int j = 0; j < kJointCount; ++j)
+  std::array<double, kMaxJoints> torques{};
+  for (int j = 0; j < kBipedJointCount; ++j)
     torques[j] = 0.2 * scl::humanCharacter()->joints[j].maxTorque * random.uniform(-1.0, 1.0);
   simulation.setJointTorques(torques);
   for (int i = 0; i < 800; ++i) simulation.step();
@@ -735,7 +735,7 @@ TEST_CASE("Coordinates from the runtime's Box2D state place every link where Box
   double fastest = 0.0;
   for (const LinkState& link : box2d.links) fastest = std::max(fastest, link.comVelocity.norm());
   REQUIRE(fastest > 1.0);  // it did move
-  for (int i = 0; i < kLinkCount; ++i) {
+  for (int i = 0; i < kBipedLinkCount; ++i) {
     INFO("link " << scl::humanCharacter()->links[i].name);
     // Box2D's joints separate by float rounding only (measured: under 1e-6 m).
     CHECK(modelled.links[i].angle == Approx(box2d.links[i].angle).margin(1e-12));

@@ -14,10 +14,10 @@ using Catch::Matchers::Contains;
 namespace {
 
 // Holds every joint at its initial angle with its Table 4.2 gains (the default PD).
-std::array<double, kJointCount> holdTorques(const Simulation& simulation) {
-  std::array<double, kJointCount> torques{};
+std::array<double, kMaxJoints> holdTorques(const Simulation& simulation) {
+  std::array<double, kMaxJoints> torques{};
   const CharacterState& state = simulation.state();
-  for (int j = 0; j < kJointCount; ++j) {
+  for (int j = 0; j < kBipedJointCount; ++j) {
     torques[j] = scl::humanCharacter()->joints[j].kp *
                      (simulation.initialJointAngles()[j] - state.jointAngles[j]) -
                  scl::humanCharacter()->joints[j].kd * state.jointVelocities[j];
@@ -56,9 +56,9 @@ TEST_CASE("the character has the thesis's 16 links, 15 joints and 89.49 kg") {
   CHECK_FALSE(scl::humanCharacter()->findLink("leftForeArm"));
   CHECK(scl::humanCharacter()->findJointGroup("necks").size() == 2);
   // Mirror pairs are involutions and map left names to right names.
-  for (int i = 0; i < kLinkCount; ++i)
+  for (int i = 0; i < kBipedLinkCount; ++i)
     CHECK(scl::humanCharacter()->links[scl::humanCharacter()->links[i].mirror].mirror == i);
-  for (int j = 0; j < kJointCount; ++j) {
+  for (int j = 0; j < kBipedJointCount; ++j) {
     CHECK(scl::humanCharacter()->joints[scl::humanCharacter()->joints[j].mirror].mirror == j);
     std::string_view name = scl::humanCharacter()->joints[j].name;
     if (name.starts_with("left"))
@@ -66,7 +66,7 @@ TEST_CASE("the character has the thesis's 16 links, 15 joints and 89.49 kg") {
           "right"));
   }
   // Every link but the head hangs from exactly the joint whose child it is.
-  for (int j = 0; j < kJointCount; ++j)
+  for (int j = 0; j < kBipedJointCount; ++j)
     CHECK(scl::humanCharacter()->links[scl::humanCharacter()->joints[j].childLink].parentJoint ==
           j);
 }
@@ -93,11 +93,11 @@ TEST_CASE("link mass properties are those of a capped trapezoid") {
 }
 
 TEST_CASE("a standing pose reads link world angles 90 degrees and ankles 90 degrees") {
-  std::array<double, kJointCount> joints{};
+  std::array<double, kMaxJoints> joints{};
   joints[kLeftAnkle] = joints[kRightAnkle] = degToRad(90);
   CharacterState state =
       forwardKinematics(*scl::humanCharacter(), Vec2::Zero(), degToRad(90), joints);
-  for (int i = 0; i < kLinkCount; ++i) {
+  for (int i = 0; i < kBipedLinkCount; ++i) {
     if (i == kLeftFoot || i == kRightFoot) {
       CHECK(radToDeg(state.links[i].angle) == Approx(180.0));
     } else {
@@ -115,7 +115,7 @@ TEST_CASE("a standing pose reads link world angles 90 degrees and ankles 90 degr
 }
 
 TEST_CASE("docs/character.md signs: hip > 0 swings the thigh forward, knee < 0 bends back") {
-  std::array<double, kJointCount> joints{};
+  std::array<double, kMaxJoints> joints{};
   joints[kLeftHip] = degToRad(45);
   joints[kLeftKnee] = degToRad(-45);
   joints[kLeftElbow] = degToRad(90);
@@ -151,7 +151,7 @@ TEST_CASE("standing reference heights match docs/marks.md within 1 cm") {
   CHECK((state.jointPositions[kLeftWrist] - state.jointPositions[kLeftElbow]).norm() ==
         Approx(0.32).margin(1e-4));
   // Quiet stance leans 2° forward at the ankles over flat feet.
-  for (int i = 0; i < kLinkCount; ++i) {
+  for (int i = 0; i < kBipedLinkCount; ++i) {
     if (i == kLeftFoot || i == kRightFoot) {
       CHECK(radToDeg(state.links[i].angle) ==
             Approx(scl::humanCharacter()->footFlatAngleDeg()).margin(1e-4));
@@ -191,7 +191,7 @@ TEST_CASE("every initial state rests: no link moves more than 2 cm under default
     CHECK(touching);  // placed on its support, not dropped onto it
     runHeld(simulation, c.seconds);
     double worst = 0.0;
-    for (int i = 0; i < kLinkCount; ++i)
+    for (int i = 0; i < kBipedLinkCount; ++i)
       worst = std::max(worst, (simulation.state().links[i].com - start.links[i].com).norm());
     CAPTURE(worst);
     CHECK(worst < 0.02);
@@ -206,7 +206,7 @@ TEST_CASE("settling moves a placed pose only by its sag onto its support") {
     Simulation raw(placed);
     Simulation settled(sceneDef(pose));
     double worst = 0.0;
-    for (int i = 0; i < kLinkCount; ++i)
+    for (int i = 0; i < kBipedLinkCount; ++i)
       worst = std::max(worst, (settled.state().links[i].com - raw.state().links[i].com).norm());
     CAPTURE(worst);
     CHECK(worst < 0.12);
@@ -325,14 +325,14 @@ TEST_CASE("the chair is the box it always was: 0.45 m deep, its place the pose's
 
 TEST_CASE("joint limits hold under torques that push past them") {
   Simulation simulation(sceneDef("supine"));
-  std::array<double, kJointCount> push{};
-  for (int j = 0; j < kJointCount; ++j)
+  std::array<double, kMaxJoints> push{};
+  for (int j = 0; j < kBipedJointCount; ++j)
     push[j] = scl::humanCharacter()->joints[j].maxTorque;  // drive every joint up
   double worstExcess = 0.0;
   for (int i = 0; i < 4000; ++i) {
     simulation.setJointTorques(push);
     simulation.step();
-    for (int j = 0; j < kJointCount; ++j) {
+    for (int j = 0; j < kBipedJointCount; ++j) {
       double angle = radToDeg(simulation.state().jointAngles[j]);
       worstExcess = std::max({worstExcess, angle - scl::humanCharacter()->joints[j].maxDeg,
                               scl::humanCharacter()->joints[j].minDeg - angle});
@@ -344,12 +344,12 @@ TEST_CASE("joint limits hold under torques that push past them") {
 
 TEST_CASE("torques are clamped to each joint's max torque and applied equal and opposite") {
   Simulation simulation(sceneDef("standing"));
-  std::array<double, kJointCount> torques{};
+  std::array<double, kMaxJoints> torques{};
   torques.fill(1e6);
   torques[kWaist] = -1e6;
   simulation.setJointTorques(torques);
   simulation.step();
-  for (int j = 0; j < kJointCount; ++j)
+  for (int j = 0; j < kBipedJointCount; ++j)
     CHECK(std::abs(simulation.appliedTorques()[j]) ==
           Approx(scl::humanCharacter()->joints[j].maxTorque));
   CHECK(simulation.appliedTorques()[kWaist] == Approx(-250.0));
@@ -357,7 +357,7 @@ TEST_CASE("torques are clamped to each joint's max torque and applied equal and 
   // on the ground contacts do, so just check the sign: a positive elbow torque bends it.
   SimulationDef def = sceneDef("standing");
   Simulation bend(def);
-  std::array<double, kJointCount> elbow{};
+  std::array<double, kMaxJoints> elbow{};
   elbow[kLeftElbow] = 50.0;
   for (int i = 0; i < 400; ++i) {
     bend.setJointTorques(elbow);

@@ -8,7 +8,7 @@ using namespace scl;
 namespace {
 
 CharacterState standingState(double time) {
-  std::array<double, kJointCount> joints{};
+  std::array<double, kMaxJoints> joints{};
   joints[kLeftAnkle] = joints[kRightAnkle] = degToRad(86.45);
   CharacterState state =
       forwardKinematics(*scl::humanCharacter(), Vec2(0.0, 1.79), degToRad(90), joints);
@@ -18,7 +18,7 @@ CharacterState standingState(double time) {
 }
 
 CharacterState lyingState(double time) {
-  std::array<double, kJointCount> joints{};
+  std::array<double, kMaxJoints> joints{};
   CharacterState state =
       forwardKinematics(*scl::humanCharacter(), Vec2(0.0, 0.15), degToRad(180), joints);
   state.time = time;
@@ -27,7 +27,7 @@ CharacterState lyingState(double time) {
 }
 
 constexpr double kDt = 0.01;
-const std::array<double, kJointCount> kNoTorque{};
+const std::array<double, kMaxJoints> kNoTorque{};
 
 }  // namespace
 
@@ -123,7 +123,7 @@ TEST_CASE("sitting back down on the scene's chair is no fall") {
 
 TEST_CASE("airborne time, pelvis height in the air, energy and distance") {
   MotionMetrics metrics;
-  std::array<double, kJointCount> torques{};
+  std::array<double, kMaxJoints> torques{};
   torques[kWaist] = 10.0;
   torques[kLeftKnee] = -20.0;
   double t = 0.0;
@@ -189,21 +189,21 @@ TEST_CASE("standing since: the start of the standing that lasts to the end") {
 TEST_CASE("rise time: none for a motion that starts with the head up") {
   SECTION("standing from the start") {
     MotionMetrics metrics;
-    REQUIRE(MotionMetrics::headHeight(standingState(0.0)) >= MetricsDef{}.riseHeadHeight);
+    REQUIRE(MotionMetrics::headHeight(*humanCharacter(), standingState(0.0)) >= MetricsDef{}.riseHeadHeight);
     for (double t = 0.0; t < 2.0; t += kDt) metrics.observe(standingState(t), kNoTorque, kDt, 0);
     CHECK(metrics.summary().standing);
     CHECK_FALSE(metrics.summary().riseTime);
   }
   SECTION("the head exactly at the threshold at the start") {
     MetricsDef def;
-    def.riseHeadHeight = MotionMetrics::headHeight(standingState(0.0));
+    def.riseHeadHeight = MotionMetrics::headHeight(*humanCharacter(), standingState(0.0));
     MotionMetrics metrics(def);
     for (double t = 0.0; t < 0.5; t += kDt) metrics.observe(standingState(t), kNoTorque, kDt, 0);
     CHECK_FALSE(metrics.summary().riseTime);
   }
   SECTION("starting low and rising: the first time the head is that high") {
     MotionMetrics metrics;
-    REQUIRE(MotionMetrics::headHeight(lyingState(0.0)) < MetricsDef{}.riseHeadHeight);
+    REQUIRE(MotionMetrics::headHeight(*humanCharacter(), lyingState(0.0)) < MetricsDef{}.riseHeadHeight);
     double t = 0.0;
     for (; t < 0.3 - 1e-9; t += kDt) metrics.observe(lyingState(t), kNoTorque, kDt, 0);
     CHECK_FALSE(metrics.summary().riseTime);

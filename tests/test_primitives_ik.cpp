@@ -12,13 +12,13 @@ using namespace scl;
 
 namespace {
 
-using Angles = std::array<double, kJointCount>;
+using Angles = std::array<double, kMaxJoints>;
 const Vec2 kHeadOrigin(0.0, 1.8);
 
 Angles poseAngles(const char* name) {
   const PoseDef* pose = scl::humanCharacter()->findPose(name);
   Angles angles{};
-  for (int j = 0; j < kJointCount; ++j) angles[j] = degToRad(pose->jointDeg[j]);
+  for (int j = 0; j < kBipedJointCount; ++j) angles[j] = degToRad(pose->jointDeg[j]);
   return angles;
 }
 

@@ -14,12 +14,12 @@ using namespace scl;
 
 namespace {
 
-using Angles = std::array<double, kJointCount>;
+using Angles = std::array<double, kMaxJoints>;
 
 // A random pose within the joint ranges.
 Angles randomPose(std::mt19937& random) {
   Angles angles{};
-  for (int j = 0; j < kJointCount; ++j) {
+  for (int j = 0; j < kBipedJointCount; ++j) {
     std::uniform_real_distribution<double> range(degToRad(scl::humanCharacter()->joints[j].minDeg),
                                                  degToRad(scl::humanCharacter()->joints[j].maxDeg));
     angles[j] = range(random);
@@ -41,11 +41,11 @@ Vec2 comWithBaseFixed(const Angles& angles, int joint, double delta, int base, i
 }
 
 // tau_j = F · dp/dtheta_j (virtual work), central differences.
-std::array<double, kJointCount> virtualWorkTorques(const Angles& angles, int base, int link,
+std::array<double, kMaxJoints> virtualWorkTorques(const Angles& angles, int base, int link,
                                                    const Vec2& force) {
-  std::array<double, kJointCount> torques{};
+  std::array<double, kMaxJoints> torques{};
   constexpr double h = 1e-6;
-  for (int j = 0; j < kJointCount; ++j) {
+  for (int j = 0; j < kBipedJointCount; ++j) {
     Vec2 plus = comWithBaseFixed(angles, j, h, base, link);
     Vec2 minus = comWithBaseFixed(angles, j, -h, base, link);
     torques[j] = force.dot((plus - minus) / (2 * h));
@@ -53,7 +53,7 @@ std::array<double, kJointCount> virtualWorkTorques(const Angles& angles, int bas
   return torques;
 }
 
-std::array<double, kJointCount> jacobianTorques(const Angles& angles, int link, int byJoint,
+std::array<double, kMaxJoints> jacobianTorques(const Angles& angles, int link, int byJoint,
                                                 const Vec2& force,
                                                 ControlFrame* frameOut = nullptr) {
   CharacterState state = forwardKinematics(*scl::humanCharacter(), Vec2(0.3, 1.1), 0.7, angles);
@@ -71,11 +71,11 @@ std::array<double, kJointCount> jacobianTorques(const Angles& angles, int link, 
   return frame.addedTorque;
 }
 
-void requireClose(const std::array<double, kJointCount>& actual,
-                  const std::array<double, kJointCount>& expected) {
+void requireClose(const std::array<double, kMaxJoints>& actual,
+                  const std::array<double, kMaxJoints>& expected) {
   double scale = 0.0;
   for (double value : expected) scale = std::max(scale, std::abs(value));
-  for (int j = 0; j < kJointCount; ++j) {
+  for (int j = 0; j < kBipedJointCount; ++j) {
     INFO("joint " << scl::humanCharacter()->joints[j].name << ": " << actual[j] << " vs "
                   << expected[j]);
     REQUIRE(std::abs(actual[j] - expected[j]) <= 1e-6 * scale + 1e-9);
@@ -156,7 +156,7 @@ TEST_CASE("stance balance pushes the centre of mass toward the middle of the fee
           "[primitives][sb]") {
   const auto* standing = scl::humanCharacter()->findPose("standing");
   Angles angles{};
-  for (int j = 0; j < kJointCount; ++j) angles[j] = degToRad(standing->jointDeg[j]);
+  for (int j = 0; j < kBipedJointCount; ++j) angles[j] = degToRad(standing->jointDeg[j]);
   CharacterState state = forwardKinematics(*scl::humanCharacter(), Vec2(0.0, 1.8), kPi / 2, angles);
   // The target is the middle of the two soles, wherever the feet touch.
   auto soleMiddle = [&](int foot) {
@@ -200,7 +200,7 @@ TEST_CASE("stance balance pushes the centre of mass toward the middle of the fee
   ControlFrame plainFrame;
   plainFrame.reset(angles);
   makePrimitive(plain, *scl::humanCharacter())->apply(state, 0.0, plainFrame);
-  for (int j = 0; j < kJointCount; ++j)
+  for (int j = 0; j < kBipedJointCount; ++j)
     CHECK(frame.addedTorque[j] == Approx(plainFrame.addedTorque[j]).margin(1e-9));
   CHECK(frame.addedTorque[kLeftKnee] != 0.0);
 }
@@ -244,26 +244,26 @@ TEST_CASE("gravity compensation cancels the gradient of the potential energy", "
       gc.strength.value = 0.8;
       ControlFrame frame = applyGc(gc, state);
       std::vector<int> links;
-      for (int i = 0; i < kLinkCount; ++i)
+      for (int i = 0; i < kBipedLinkCount; ++i)
         if (i != kLeftFoot) links.push_back(i);
       std::vector<double> shares(links.size(), 0.8);
-      for (int j = 0; j < kJointCount; ++j) {
+      for (int j = 0; j < kBipedJointCount; ++j) {
         INFO("pose " << pose << " joint " << scl::humanCharacter()->joints[j].name);
         CHECK(frame.addedTorque[j] == Approx(potentialGradient(angles, j, kLeftFoot, links, shares))
                                           .epsilon(1e-6)
                                           .margin(1e-6));
       }
-      CHECK(frame.forces.size() == kLinkCount - 1);
+      CHECK(frame.forces.size() == kBipedLinkCount - 1);
     }
     SECTION("gc by a joint: the links on the head's side of it") {
       GravityCompPrimitive gc;
       gc.byJoint = kRightWrist;  // base: the right hand (e.g. planted on the ground)
       ControlFrame frame = applyGc(gc, state);
       std::vector<int> links;
-      for (int i = 0; i < kLinkCount; ++i)
+      for (int i = 0; i < kBipedLinkCount; ++i)
         if (i != kRightHand) links.push_back(i);
       std::vector<double> shares(links.size(), 1.0);
-      for (int j = 0; j < kJointCount; ++j) {
+      for (int j = 0; j < kBipedJointCount; ++j) {
         INFO("pose " << pose << " joint " << scl::humanCharacter()->joints[j].name);
         CHECK(frame.addedTorque[j] ==
               Approx(potentialGradient(angles, j, kRightHand, links, shares))
@@ -282,7 +282,7 @@ TEST_CASE("gravity compensation cancels the gradient of the potential energy", "
 TEST_CASE("gravity compensation on two feet splits the upper body evenly", "[primitives][gc]") {
   GravityCompensationInstance gc(GravityCompPrimitive{}, *scl::humanCharacter());
   const auto& loads = gc.loads(true, true);
-  std::array<double, kLinkCount> carried{};
+  std::array<double, kMaxLinks> carried{};
   for (const auto& load : loads) {
     carried[load.link] += load.share;
     // Leg links go through their own foot only.
@@ -291,18 +291,18 @@ TEST_CASE("gravity compensation on two feet splits the upper body evenly", "[pri
     if (load.link == kRightThigh || load.link == kRightShank)
       CHECK(!load.chain.contains(kLeftAnkle));
   }
-  for (int i = 0; i < kLinkCount; ++i) {
+  for (int i = 0; i < kBipedLinkCount; ++i) {
     INFO(scl::humanCharacter()->links[i].name);
     CHECK(carried[i] == (i == kLeftFoot || i == kRightFoot ? 0.0 : 1.0));
   }
   // Symmetric: in the standing pose the two ankles get mirror torques.
   const auto* standing = scl::humanCharacter()->findPose("standing");
   Angles angles{};
-  for (int j = 0; j < kJointCount; ++j) angles[j] = degToRad(standing->jointDeg[j]);
+  for (int j = 0; j < kBipedJointCount; ++j) angles[j] = degToRad(standing->jointDeg[j]);
   CharacterState state = forwardKinematics(*scl::humanCharacter(), Vec2(0.0, 1.8), kPi / 2, angles);
   state.links[kLeftFoot].contact = state.links[kRightFoot].contact = true;
   ControlFrame frame = applyGc(GravityCompPrimitive{}, state);
   CHECK(frame.addedTorque[kLeftAnkle] == Approx(frame.addedTorque[kRightAnkle]));
   CHECK(frame.addedTorque[kLeftKnee] == Approx(frame.addedTorque[kRightKnee]));
-  CHECK(frame.forces.size() == kLinkCount - 2);
+  CHECK(frame.forces.size() == kBipedLinkCount - 2);
 }

@@ -41,7 +41,7 @@ double trackingError(const Program& program, const char* pose, double seconds, b
   Runner runner(program, scene(pose));
   runner.runUntil(seconds);
   double error = 0.0;
-  for (int j = 0; j < kJointCount; ++j)
+  for (int j = 0; j < kBipedJointCount; ++j)
     error = std::max(error, std::abs(runner.state().jointAngles[j] - runner.report().targets[j]));
   if (mustStayUp) {
     INFO(pose << " still standing on its feet");

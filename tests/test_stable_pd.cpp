@@ -58,15 +58,15 @@ TEST_CASE("stable PD is explicit PD as the step goes to zero", "[stable_pd]") {
   const CharacterState& state = simulation.state();
   ControlFrame frame;
   JointTargets targets{};
-  for (int j = 0; j < kJointCount; ++j) targets[j] = state.jointAngles[j] + 0.1 * (j % 3 - 1);
+  for (int j = 0; j < kBipedJointCount; ++j) targets[j] = state.jointAngles[j] + 0.1 * (j % 3 - 1);
   frame.reset(targets);
   frame.relax(kLeftShoulder, 0.3, state.jointAngles[kLeftShoulder]);
   StablePd stable(character);
   for (double dt : {1e-3, 1e-5, 1e-7}) {
-    std::array<double, kJointCount> torques{};
+    std::array<double, kMaxJoints> torques{};
     stable.computeTorques(state, frame, dt, torques);
     double largestDifference = 0.0;
-    for (int j = 0; j < kJointCount; ++j) {
+    for (int j = 0; j < kBipedJointCount; ++j) {
       const JointDef& joint = character.joints[j];
       const bool relaxed = frame.mode[j] == DriveMode::Relax;
       const double explicitTorque =

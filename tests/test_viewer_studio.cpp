@@ -31,7 +31,7 @@ scl::Program compileOrFail(const std::string& source) {
 // Every link's pose equal, bit for bit.
 bool sameState(const scl::CharacterState& a, const scl::CharacterState& b) {
   if (a.time != b.time) return false;
-  for (int link = 0; link < scl::kLinkCount; ++link)
+  for (int link = 0; link < scl::kBipedLinkCount; ++link)
     if (a.links[link].origin != b.links[link].origin ||
         a.links[link].angle != b.links[link].angle ||
         a.links[link].comVelocity != b.links[link].comVelocity)
@@ -68,10 +68,13 @@ class TextRecorder : public scl::PlotCanvas {
 // long names, two of them 0.4 s apart.
 scl::PlotData longLabelledRun() {
   scl::PlotData data;
+  for (const scl::JointDef& joint : scl::humanCharacter()->joints)
+    data.jointNames.push_back(joint.name);
+  for (const scl::LinkDef& link : scl::humanCharacter()->links) data.linkNames.push_back(link.name);
   for (int i = 0; i <= 800; ++i) {
     const double t = 0.01 * i;
     data.time.push_back(t);
-    for (size_t j = 0; j < scl::kJointCount; ++j) {
+    for (size_t j = 0; j < scl::kBipedJointCount; ++j) {
       data.angleDeg[j].push_back(-123.456 + t);
       data.targetDeg[j].push_back(-98.7654 - t);
       data.torque[j].push_back(-1234.56 + t);
@@ -227,7 +230,7 @@ TEST_CASE("viewer studio: the plot panel's text stays whole within the panel", "
       }
       CHECK(numbered == std::vector<int>{1, 2, 3, 4, 5, 6});
       // Link names are whole, shortened ("rForearm") or cut with "…": never split.
-      for (std::string_view link : scl::kLinkNames) {
+      for (std::string_view link : scl::kBipedLinkNames) {
         const std::string name(link);
         std::string shorter = name;
         if (name.starts_with("left")) shorter = "l" + name.substr(4);

@@ -123,7 +123,7 @@ ControllerFigures benchController(const Program& program, double seconds, int re
   ControllerFigures figures;
   double bestRunner = 1e300, bestPhysics = 1e300, bestController = 1e300;
   for (int r = 0; r < repetitions; ++r) {
-    std::vector<std::array<double, kJointCount>> torques(static_cast<size_t>(steps));
+    std::vector<std::array<double, kMaxJoints>> torques(static_cast<size_t>(steps));
     Runner runner(program, def, DivergenceLimits{}, options);
     auto start = Clock::now();
     for (long i = 0; i < steps; ++i) {

@@ -116,7 +116,17 @@ void checkPlotOutput(const PlotRequest& request, const Character& character) {
 }
 
 // Runs the script as `scl run` would (its scene, run length and metrics) and records it.
-PlotData plotOfScript(const PlotRequest& request, const std::string& source) {
+std::vector<int> jointsOf(const PlotRequest& request, const Character& character) {
+  if (request.joints.empty()) return {};
+  try {
+    return parseJointList(request.joints, character);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(std::string("--joints: ") + error.what());
+  }
+}
+
+
+PlotData plotOfScript(PlotRequest& request, const std::string& source) {
   CompileOptions options;
   if (request.character) options.character = loadCharacterOption(*request.character);
   CompileResult compiled = compile(source, request.input, options);
@@ -126,6 +136,9 @@ PlotData plotOfScript(const PlotRequest& request, const std::string& source) {
     throw InputFileError(kExitInputError, "'" + request.input + "' has errors (see above)");
   Program& program = *compiled.program;
   checkPlotOutput(request, *program.character);
+  // The joints are checked against the script's character before the (long) run.
+  request.selection.joints = jointsOf(request, *program.character);
+  request.selection.contactLinks = program.character->linkCount();
   RunSessionDef def;
   def.simulation = simulationDefFor(program);
   def.length = defaultRunLength(program);
@@ -143,10 +156,12 @@ PlotData plotOfScript(const PlotRequest& request, const std::string& source) {
   return recorder.data();
 }
 
-PlotData plotOfCsv(const PlotRequest& request, const std::string& text) {
+PlotData plotOfCsv(PlotRequest& request, const std::string& text) {
   const std::shared_ptr<const Character> character =
       loadCharacterOption(request.character.value_or("human"));
   checkPlotOutput(request, *character);
+  request.selection.joints = jointsOf(request, *character);
+  request.selection.contactLinks = character->linkCount();
   try {
     return readTrajectoryCsv(text, *character);
   } catch (const std::invalid_argument& error) {
@@ -154,23 +169,10 @@ PlotData plotOfCsv(const PlotRequest& request, const std::string& text) {
   }
 }
 
-std::vector<int> jointsOf(const PlotRequest& request, const Character& character) {
-  if (request.joints.empty()) return {};
-  try {
-    return parseJointList(request.joints, character);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(std::string("--joints: ") + error.what());
-  }
-}
-
 int plotCommand(PlotRequest request) {
   const bool csv = isCsv(request.input);
   const std::string text = readInputFile(request.input, csv ? "trajectory" : "script");
   if (request.out) checkOutputWritable("--out", *request.out);
-  // The joints are checked against the built-in human first, so that a misspelled name
-  // fails before a long run; a script's own character is used for the plot.
-  const std::shared_ptr<const Character> human = loadCharacterOption("human");
-  jointsOf(request, *human);
   PlotData data;
   try {
     data = csv ? plotOfCsv(request, text) : plotOfScript(request, text);
@@ -179,7 +181,6 @@ int plotCommand(PlotRequest request) {
   } catch (const std::invalid_argument& error) {
     return fail(kExitInputError, request.input + ": " + error.what());
   }
-  request.selection.joints = jointsOf(request, *human);
   SvgPlotDef def;
   def.width = request.width;
   def.title = request.input;

@@ -13,9 +13,9 @@ namespace scl {
 namespace {
 
 // Left links are drawn lighter and first, so the right side is in front.
-const char* linkColour(int link, bool contact) {
+const char* linkColour(const LinkDef& link, bool contact) {
   if (contact) return "#d9472b";
-  return kLinkNames[link].starts_with("left") ? "#9fb3c8" : "#3d5a80";
+  return link.side == 0 ? "#9fb3c8" : "#3d5a80";
 }
 
 }  // namespace
@@ -39,7 +39,7 @@ std::string renderFilmstrip(const Character& character, const std::vector<Filmst
   for (size_t f = 0; f < frames.size(); ++f) {
     const FilmstripFrame& frame = frames[f];
     const double left = panelPixels * static_cast<double>(f);  // the panel's left edge, px
-    double centreX = frame.state.links[kPelvis].com.x();
+    double centreX = frame.state.links[static_cast<size_t>(character.roles.pelvis)].com.x();
     // World (x, y) to panel pixels.
     auto px = [&](double x) { return left + panelPixels / 2.0 + (x - centreX) * s; };
     auto py = [&](double y) { return groundY - y * s; };
@@ -66,8 +66,8 @@ std::string renderFilmstrip(const Character& character, const std::vector<Filmst
           .close();
     }
     for (int pass = 0; pass < 2; ++pass) {
-      for (int i = 0; i < kLinkCount; ++i) {
-        bool left = kLinkNames[i].starts_with("left");
+      for (int i = 0; i < character.linkCount(); ++i) {
+        bool left = character.links[i].side == 0;
         if ((pass == 0) != left) continue;
         const LinkState& link = frame.state.links[i];
         const LinkDef& def = character.links[i];
@@ -76,7 +76,7 @@ std::string renderFilmstrip(const Character& character, const std::vector<Filmst
         Vec2 a = link.origin, b = link.origin + def.length * axis;
         double r1 = def.proximalThickness / 2, r2 = def.distalThickness / 2;
         svg.element("g")
-            .attribute("fill", linkColour(i, link.contact))
+            .attribute("fill", linkColour(def, link.contact))
             .attribute("stroke", "#1b263b")
             .attribute("stroke-width", "0.6")
             .open("");

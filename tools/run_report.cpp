@@ -44,6 +44,7 @@ nlohmann::ordered_json number(std::optional<double> value) {
 
 std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
   const MotionSummary& s = run.summary;
+  const Character& character = *run.def.character;
   std::string out;
   auto line = [&](const char* label, const std::string& value) {
     char buffer[32];
@@ -70,7 +71,7 @@ std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
     line("parameters", values);
   }
   for (const Push& push : request.pushes)
-    line("push", std::string(kLinkNames[push.link]) + " (" + formatFixed(push.force.x(), 1) + ", " +
+    line("push", character.links[static_cast<size_t>(push.link)].name + " (" + formatFixed(push.force.x(), 1) + ", " +
                      formatFixed(push.force.y(), 1) + ") N from " + formatFixed(push.start, 3) +
                      " s for " + formatFixed(push.duration, 3) + " s");
   if (request.perturbDeg)
@@ -109,8 +110,8 @@ std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
   line("distance", formatFixed(s.distance, 3) + " m (pelvis, +x forward), farthest " +
                        formatFixed(s.farthest, 3) + " m");
   std::string touched;
-  for (int link = 0; link < kLinkCount; ++link)
-    if (s.touched[link]) touched += (touched.empty() ? "" : ", ") + std::string(kLinkNames[link]);
+  for (int link = 0; link < character.linkCount(); ++link)
+    if (s.touched[link]) touched += (touched.empty() ? "" : ", ") + character.links[static_cast<size_t>(link)].name;
   line("touched", touched.empty() ? "nothing" : touched);
   line("phase changes", std::to_string(s.phaseChanges));
   double factor = run.runWall > 0.0 ? run.simulatedTime / run.runWall : 0.0;
@@ -126,6 +127,7 @@ std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
 nlohmann::ordered_json runSummaryJson(const RunRequest& request, const RunOutcome& run) {
   using Json = nlohmann::ordered_json;
   const MotionSummary& s = run.summary;
+  const Character& character = *run.def.character;
   Json phases = Json::array();
   for (const PhaseStart& phase : run.timeline)
     phases.push_back({{"time", number(phase.time)},
@@ -137,7 +139,7 @@ nlohmann::ordered_json runSummaryJson(const RunRequest& request, const RunOutcom
     parameters[parameter.name] = number(parameter.value);
   Json pushes = Json::array();
   for (const Push& push : request.pushes)
-    pushes.push_back({{"link", std::string(kLinkNames[push.link])},
+    pushes.push_back({{"link", character.links[static_cast<size_t>(push.link)].name},
                       {"fx", number(push.force.x())},
                       {"fy", number(push.force.y())},
                       {"start", number(push.start)},
@@ -185,8 +187,8 @@ nlohmann::ordered_json runSummaryJson(const RunRequest& request, const RunOutcom
   out["distance"] = number(s.distance);
   out["farthest"] = number(s.farthest);
   Json touchedLinks = Json::array();
-  for (int link = 0; link < kLinkCount; ++link)
-    if (s.touched[link]) touchedLinks.push_back(std::string(kLinkNames[link]));
+  for (int link = 0; link < character.linkCount(); ++link)
+    if (s.touched[link]) touchedLinks.push_back(character.links[static_cast<size_t>(link)].name);
   out["touched"] = touchedLinks;
   out["phase_changes"] = s.phaseChanges;
   out["wall_time"] = number(run.runWall);

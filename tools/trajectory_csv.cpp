@@ -19,13 +19,17 @@ void appendNumber(std::string& out, double value) {
 TrajectoryCsv::TrajectoryCsv(const Character& character) : character_(&character) {
   columns_ = {"time",           "phase",       "phase_name", "root_x",  "root_y",
               "root_angle_deg", "head_height", "pelvis_x",   "pelvis_y"};
-  for (std::string_view joint : kJointNames) columns_.push_back(std::string(joint) + "_deg");
-  for (std::string_view joint : kJointNames) columns_.push_back(std::string(joint) + "_torque");
-  for (std::string_view link : kLinkNames) columns_.push_back(std::string(link) + "_contact");
+  for (const JointDef& joint : character.joints) columns_.push_back(joint.name + "_deg");
+  for (const JointDef& joint : character.joints) columns_.push_back(joint.name + "_torque");
+  for (const LinkDef& link : character.links) columns_.push_back(link.name + "_contact");
   for (const char* name : {"com_x", "com_y", "com_vx", "com_vy"}) columns_.push_back(name);
-  for (const char* point :
-       {"leftHeel", "leftToe", "rightHeel", "rightToe", "leftHand", "rightHand"})
+  for (const char* point : {"leftHeel", "leftToe", "rightHeel", "rightToe"})
     for (const char* axis : {"_x", "_y"}) columns_.push_back(std::string(point) + axis);
+  // A character without hands (a bird) has no hand columns.
+  for (int side = 0; side < 2; ++side)
+    if (character.roles.sides[static_cast<size_t>(side)].hand >= 0)
+      for (const char* axis : {"_x", "_y"})
+        columns_.push_back(std::string(side == 0 ? "leftHand" : "rightHand") + axis);
   for (size_t i = 0; i < columns_.size(); ++i) {
     if (i > 0) text_ += ',';
     text_ += columns_[i];
@@ -34,32 +38,38 @@ TrajectoryCsv::TrajectoryCsv(const Character& character) : character_(&character
 }
 
 void TrajectoryCsv::addRow(const CharacterState& state, int phaseIndex, std::string_view phaseName,
-                           const std::array<double, kJointCount>& torques) {
+                           const std::array<double, kMaxJoints>& torques) {
   text_ += formatFixed(state.time, 6) + ',' + std::to_string(phaseIndex) + ',';
   // Phase names are identifiers, but quoted so that any name stays one field.
   text_ += quoteCsvField(phaseName);
-  const LinkState& head = state.links[kHead];
-  appendNumber(text_, head.origin.x());
-  appendNumber(text_, head.origin.y());
-  appendNumber(text_, radToDeg(head.angle));
-  appendNumber(text_, MotionMetrics::headHeight(state));
-  appendNumber(text_, state.links[kPelvis].com.x());
-  appendNumber(text_, state.links[kPelvis].com.y());
-  for (double angle : state.jointAngles) appendNumber(text_, radToDeg(angle));
-  for (double torque : torques) appendNumber(text_, torque);
-  for (const LinkState& link : state.links) text_ += link.contact ? ",1" : ",0";
+  const Character& character = *character_;
+  const LinkState& root = state.links[static_cast<size_t>(character.root)];
+  appendNumber(text_, root.origin.x());
+  appendNumber(text_, root.origin.y());
+  appendNumber(text_, radToDeg(root.angle));
+  appendNumber(text_, MotionMetrics::headHeight(character, state));
+  const LinkState& pelvis = state.links[static_cast<size_t>(character.roles.pelvis)];
+  appendNumber(text_, pelvis.com.x());
+  appendNumber(text_, pelvis.com.y());
+  const auto joints = static_cast<size_t>(character.jointCount());
+  for (size_t j = 0; j < joints; ++j) appendNumber(text_, radToDeg(state.jointAngles[j]));
+  for (size_t j = 0; j < joints; ++j) appendNumber(text_, torques[j]);
+  for (size_t i = 0; i < character.links.size(); ++i)
+    text_ += state.links[i].contact ? ",1" : ",0";
   appendNumber(text_, state.com.x());
   appendNumber(text_, state.com.y());
   appendNumber(text_, state.comVelocity.x());
   appendNumber(text_, state.comVelocity.y());
-  for (const int foot : {kLeftFoot, kRightFoot}) {
+  for (const int foot : character.roles.feet()) {
     const FootPoints points = footPoints(*character_, state, foot);
     for (const Vec2& point : {points.heel, points.toe}) {
       appendNumber(text_, point.x());
       appendNumber(text_, point.y());
     }
   }
-  for (const int hand : {kLeftHand, kRightHand}) {
+  for (const SideRoles& side : character.roles.sides) {
+    const int hand = side.hand;
+    if (hand < 0) continue;
     appendNumber(text_, state.links[static_cast<size_t>(hand)].com.x());
     appendNumber(text_, state.links[static_cast<size_t>(hand)].com.y());
   }

@@ -22,7 +22,7 @@ class TrajectoryCsv {
   /// contact (0/1), the whole-body centre of mass (m) and its velocity (m/s), each foot's
   /// heel and toe (footPoints(), m) and each hand's centre of mass (m).
   void addRow(const CharacterState& state, int phaseIndex, std::string_view phaseName,
-              const std::array<double, kJointCount>& torques);
+              const std::array<double, kMaxJoints>& torques);
   /// The column names, in order (the header line).
   const std::vector<std::string>& columnNames() const { return columns_; }
   /// Number of columns of every row.

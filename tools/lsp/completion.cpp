@@ -66,7 +66,7 @@ class Items {
   }
   void joints(bool groups) {
     const Character& character = *document_.analysis.character;
-    for (int i = 0; i < kJointCount; ++i)
+    for (int i = 0; i < character.jointCount(); ++i)
       add(character.joints[static_cast<size_t>(i)].name, kItemVariable,
           "joint: " + jointSummary(character, i));
     if (groups)
@@ -75,7 +75,7 @@ class Items {
   }
   void links(bool groups) {
     const Character& character = *document_.analysis.character;
-    for (int i = 0; i < kLinkCount; ++i)
+    for (int i = 0; i < character.linkCount(); ++i)
       add(character.links[static_cast<size_t>(i)].name, kItemProperty,
           "link: " + linkSummary(character, i));
     if (groups)

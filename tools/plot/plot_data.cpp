@@ -69,7 +69,7 @@ void PlotData::dropFront(size_t count) {
 std::array<double, 2> supportRegion(const Character& character, const CharacterState& state) {
   double low = std::numeric_limits<double>::infinity();
   double high = -low;
-  for (int foot : {kLeftFoot, kRightFoot}) {
+  for (int foot : character.roles.feet()) {
     const LinkState& link = state.links[foot];
     if (!link.contact) continue;
     const LinkDef& def = character.links[foot];
@@ -89,8 +89,10 @@ PlotRecorder::PlotRecorder(const Character& character, double rate, double timeS
       rate_(rate),
       timeStep_(timeStep),
       maxSamples_(static_cast<size_t>(std::min(maxSeconds * rate, 1e12)) + 1) {
-  for (int joint = 0; joint < kJointCount; ++joint)
+  for (int joint = 0; joint < character.jointCount(); ++joint)
     data_.torqueLimit[static_cast<size_t>(joint)] = character.joints[joint].maxTorque;
+  for (const JointDef& joint : character.joints) data_.jointNames.push_back(joint.name);
+  for (const LinkDef& link : character.links) data_.linkNames.push_back(link.name);
 }
 
 void PlotRecorder::observe(const StepView& step) {
@@ -121,8 +123,9 @@ void PlotRecorder::observe(const PlotSample& sample, bool force) {
 
 void PlotRecorder::append(const PlotSample& sample) {
   const CharacterState& state = sample.state;
+  const Character& character = *character_;
   data_.time.push_back(state.time);
-  for (size_t joint = 0; joint < kJointCount; ++joint) {
+  for (size_t joint = 0; joint < static_cast<size_t>(character.jointCount()); ++joint) {
     data_.angleDeg[joint].push_back(radToDeg(state.jointAngles[joint]));
     // Before the first step there is no target yet: the pose holds its own angles.
     data_.targetDeg[joint].push_back(
@@ -131,17 +134,21 @@ void PlotRecorder::append(const PlotSample& sample) {
   }
   data_.comX.push_back(state.com.x());
   data_.comHeight.push_back(state.com.y());
-  data_.headHeight.push_back(MotionMetrics::headHeight(state));
+  data_.headHeight.push_back(MotionMetrics::headHeight(character, state));
   const auto [low, high] = supportRegion(*character_, state);
   data_.supportLow.push_back(low);
   data_.supportHigh.push_back(high);
   for (size_t side = 0; side < 2; ++side) {
-    const FootPoints foot = footPoints(*character_, state, side == 0 ? kLeftFoot : kRightFoot);
+    const SideRoles& roles = character.roles.sides[side];
+    const FootPoints foot = footPoints(character, state, roles.foot);
     data_.heelHeight[side].push_back(foot.heel.y());
     data_.toeHeight[side].push_back(foot.toe.y());
-    data_.handHeight[side].push_back(state.links[side == 0 ? kLeftHand : kRightHand].com.y());
+    // A character without hands (a bird) plots no hand: NaN leaves a gap.
+    data_.handHeight[side].push_back(roles.hand < 0
+                                         ? std::numeric_limits<double>::quiet_NaN()
+                                         : state.links[static_cast<size_t>(roles.hand)].com.y());
   }
-  for (size_t link = 0; link < kLinkCount; ++link)
+  for (size_t link = 0; link < static_cast<size_t>(character.linkCount()); ++link)
     data_.contact[link].push_back(state.links[link].contact ? 1 : 0);
 }
 
@@ -153,8 +160,12 @@ void PlotRecorder::truncateAfter(double time) {
 
 void PlotRecorder::clear() {
   const auto limits = data_.torqueLimit;
+  std::vector<std::string> jointNames = std::move(data_.jointNames);
+  std::vector<std::string> linkNames = std::move(data_.linkNames);
   data_ = PlotData{};
   data_.torqueLimit = limits;
+  data_.jointNames = std::move(jointNames);
+  data_.linkNames = std::move(linkNames);
   nextSample_ = 0.0;
   jumpPending_ = false;
 }
@@ -226,14 +237,14 @@ PlotData readTrajectoryCsv(std::string_view text, const Character& character) {
                nameColumn = column("phase_name"), rootX = column("root_x"),
                rootY = column("root_y"), rootAngle = column("root_angle_deg"),
                comX = column("com_x"), comY = column("com_y");
-  std::array<size_t, kJointCount> angleColumn{}, torqueColumn{};
-  std::array<size_t, kLinkCount> contactColumn{};
-  for (size_t joint = 0; joint < kJointCount; ++joint) {
-    angleColumn[joint] = column(std::string(kJointNames[joint]) + "_deg");
-    torqueColumn[joint] = column(std::string(kJointNames[joint]) + "_torque");
+  std::array<size_t, kMaxJoints> angleColumn{}, torqueColumn{};
+  std::array<size_t, kMaxLinks> contactColumn{};
+  for (size_t joint = 0; joint < static_cast<size_t>(character.jointCount()); ++joint) {
+    angleColumn[joint] = column(character.joints[joint].name + "_deg");
+    torqueColumn[joint] = column(character.joints[joint].name + "_torque");
   }
-  for (size_t link = 0; link < kLinkCount; ++link)
-    contactColumn[link] = column(std::string(kLinkNames[link]) + "_contact");
+  for (size_t link = 0; link < static_cast<size_t>(character.linkCount()); ++link)
+    contactColumn[link] = column(character.links[link].name + "_contact");
 
   PlotRecorder recorder(character, 1e9, 1e-9);  // every row is a sample
   double lastTime = -std::numeric_limits<double>::infinity();
@@ -247,8 +258,8 @@ PlotData readTrajectoryCsv(std::string_view text, const Character& character) {
     auto number = [&](size_t index) {
       return parseField(fields[index], lineNumber, header[index]);
     };
-    std::array<double, kJointCount> angles{}, torques{};
-    for (size_t joint = 0; joint < kJointCount; ++joint) {
+    std::array<double, kMaxJoints> angles{}, torques{};
+    for (size_t joint = 0; joint < static_cast<size_t>(character.jointCount()); ++joint) {
       angles[joint] = degToRad(number(angleColumn[joint]));
       torques[joint] = number(torqueColumn[joint]);
     }
@@ -259,7 +270,7 @@ PlotData readTrajectoryCsv(std::string_view text, const Character& character) {
       throw std::invalid_argument("line " + std::to_string(lineNumber) +
                                   ": time does not increase");
     lastTime = state.time;
-    for (size_t link = 0; link < kLinkCount; ++link)
+    for (size_t link = 0; link < static_cast<size_t>(character.linkCount()); ++link)
       state.links[link].contact = number(contactColumn[link]) != 0.0;
     // The file's centre of mass is the simulation's; the kinematic one differs slightly.
     state.com = Vec2(number(comX), number(comY));

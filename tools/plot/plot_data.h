@@ -31,14 +31,17 @@ struct PhaseMark {
 
 /// One run's series, sampled at increasing times. Every vector of samples has size().
 struct PlotData {
+  /// The character's joint and link names (the panels' and strips' titles).
+  std::vector<std::string> jointNames;
+  std::vector<std::string> linkNames;
   /// Sample times, seconds.
   std::vector<double> time;
   /// Per joint: angle and PD target, degrees; torque applied, N·m.
-  std::array<std::vector<double>, kJointCount> angleDeg;
-  std::array<std::vector<double>, kJointCount> targetDeg;
-  std::array<std::vector<double>, kJointCount> torque;
+  std::array<std::vector<double>, kMaxJoints> angleDeg;
+  std::array<std::vector<double>, kMaxJoints> targetDeg;
+  std::array<std::vector<double>, kMaxJoints> torque;
   /// Per joint: the largest torque it may apply, N·m (from the character).
-  std::array<double, kJointCount> torqueLimit{};
+  std::array<double, kMaxJoints> torqueLimit{};
   /// Whole-body centre of mass: horizontal position and height, metres.
   std::vector<double> comX;
   std::vector<double> comHeight;
@@ -54,7 +57,7 @@ struct PlotData {
   std::array<std::vector<double>, 2> toeHeight;
   std::array<std::vector<double>, 2> handHeight;
   /// Per link: 1 when it touches the environment, else 0.
-  std::array<std::vector<std::uint8_t>, kLinkCount> contact;
+  std::array<std::vector<std::uint8_t>, kMaxLinks> contact;
   /// Phase boundaries, the first phase at the first sample's time included.
   std::vector<PhaseMark> phases;
   /// False when the source held no PD targets (a trajectory CSV): targetDeg is empty.
@@ -85,7 +88,7 @@ struct PlotSample {
   /// PD targets per joint, radians; nullptr when unknown (the initial state).
   const JointTargets* targets = nullptr;
   /// Torques applied during the step, N·m.
-  const std::array<double, kJointCount>& torques;
+  const std::array<double, kMaxJoints>& torques;
 };
 
 /// Samples a run into PlotData at a fixed rate (the first step reaching each time k/rate,

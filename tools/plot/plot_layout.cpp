@@ -208,15 +208,15 @@ class Layout {
     const double row = kContactRows * ts_;
     const double top = y_;
     canvas_.text(frame_.x + 2.0, top - 0.2 * ts_, "contact", kText, ts_, TextAnchor::Start);
-    for (size_t link = 0; link < kLinkCount; ++link) {
+    for (size_t link = 0; link < data_.linkNames.size(); ++link) {
       const double y = top + static_cast<double>(link) * row;
       canvas_.rect(window_.left, y, window_.right - window_.left, row - 1.0,
                    link % 2 ? PlotColour{238, 240, 244} : PlotColour{246, 247, 250}, 1.0);
       canvas_.text(window_.left - 4.0, y + 0.8 * row,
-                   linkLabel(kLinkNames[link], window_.left - 4.0 - (frame_.x + 2.0)), kText,
+                   linkLabel(data_.linkNames[link], window_.left - 4.0 - (frame_.x + 2.0)), kText,
                    0.8 * ts_, TextAnchor::End);
       const std::vector<std::uint8_t>& touching = data_.contact[link];
-      canvas_.beginSeries("contact." + std::string(kLinkNames[link]), first(touching),
+      canvas_.beginSeries("contact." + data_.linkNames[link], first(touching),
                           last(touching), 0.0, 1.0);
       for (size_t i = window_.first; i < window_.last && i < touching.size();) {
         if (!touching[i]) {
@@ -233,7 +233,7 @@ class Layout {
       }
       canvas_.endSeries();
     }
-    y_ = top + kLinkCount * row + kGapRows * ts_;
+    y_ = top + static_cast<double>(data_.linkNames.size()) * row + kGapRows * ts_;
   }
 
   void timeAxis() {
@@ -510,7 +510,7 @@ double plotHeight(const PlotSelection& selection, double textSize) {
                         (selection.com ? 1.0 : 0.0) + (selection.heights ? 1.0 : 0.0) +
                         (selection.feet ? 1.0 : 0.0) + (selection.hands ? 1.0 : 0.0);
   rows += panels * (kPanelRows + kGapRows);
-  if (selection.contacts) rows += kLinkCount * kContactRows + kGapRows;
+  if (selection.contacts) rows += selection.contactLinks * kContactRows + kGapRows;
   return rows * textSize;
 }
 
@@ -519,7 +519,7 @@ void drawPlots(PlotCanvas& canvas, const PlotData& data, const PlotSelection& se
   Layout layout(canvas, data, frame);
   for (int joint : selection.joints) {
     const auto j = static_cast<size_t>(joint);
-    const std::string name(kJointNames[j]);
+    const std::string name = j < data.jointNames.size() ? data.jointNames[j] : "joint";
     std::vector<Series> angle = {{name + ".angle", "angle", &data.angleDeg[j], kAngle, 1.8}};
     if (data.hasTargets)
       angle.push_back({name + ".target", "PD target", &data.targetDeg[j], kTarget, 1.4, true});

@@ -18,7 +18,7 @@ namespace scl {
 
 /// What to plot.
 struct PlotSelection {
-  /// Joints (indices into kJointNames): an angle panel and a torque panel each.
+  /// Joints (indices into the character's joints): an angle panel and a torque panel each.
   std::vector<int> joints;
   /// The centre of mass's x against the support region of the feet.
   bool com = false;
@@ -30,6 +30,9 @@ struct PlotSelection {
   bool hands = false;
   /// A strip per link, filled where it touches.
   bool contacts = false;
+  /// How many links the contact strip has: the character's (set where the character is
+  /// known).
+  int contactLinks = kBipedLinkCount;
   /// True when nothing is selected.
   bool empty() const { return joints.empty() && !com && !heights && !feet && !hands && !contacts; }
 };
@@ -103,7 +106,7 @@ double plotHeight(const PlotSelection& selection, double textSize = 12.0);
 void drawPlots(PlotCanvas& canvas, const PlotData& data, const PlotSelection& selection,
                const PlotFrame& frame);
 
-/// Parses "leftHip,leftKnee" (kJointNames, or a character's group such as `hips`) into
+/// Parses "leftHip,leftKnee" (the character's joint names, or a group such as `hips`) into
 /// joint indices. Throws std::invalid_argument naming an unknown one with a suggestion.
 std::vector<int> parseJointList(std::string_view list, const Character& character);
 

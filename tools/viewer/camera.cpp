@@ -8,7 +8,7 @@ namespace scl {
 
 WorldBox bodyBox(const Character& character, const CharacterState& state) {
   WorldBox box{Vec2::Constant(1e300), Vec2::Constant(-1e300)};
-  for (int link = 0; link < kLinkCount; ++link) {
+  for (int link = 0; link < character.linkCount(); ++link) {
     const LinkDef& def = character.links[link];
     const LinkState& at = state.links[link];
     const Vec2 distal = at.origin + def.length * linkAxis(character, link, at.angle);

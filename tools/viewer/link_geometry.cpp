@@ -65,7 +65,7 @@ std::optional<int> pickLink(const Character& character, const CharacterState& st
                             const Vec2& point, double tolerance) {
   std::optional<int> best;
   double bestScore = std::numeric_limits<double>::infinity();
-  for (int link = 0; link < kLinkCount; ++link) {
+  for (int link = 0; link < character.linkCount(); ++link) {
     CappedTrapezoid shape = linkShape(character, link, state.links[link]);
     double gap = outsideDistance(shape, point);
     if (gap > tolerance) continue;

@@ -22,8 +22,8 @@ sf::Vector2f toPixels(const Vec2& point) {
 enum class Side { Far, Mid, Near };
 
 Side sideOf(const Character& character, int link) {
-  if (character.links[link].mirror == link) return Side::Mid;
-  return kLinkNames[link].starts_with("left") ? Side::Far : Side::Near;
+  const int side = character.links[static_cast<size_t>(link)].side;
+  return side < 0 ? Side::Mid : side == 0 ? Side::Far : Side::Near;
 }
 
 sf::Color linkColour(const Character& character, int link, bool contact) {
@@ -184,7 +184,7 @@ void SceneRenderer::drawCharacter(sf::RenderTarget& target, const Camera& camera
                                   const Character& character, const CharacterState& state) const {
   float outline = 1.5f;
   for (Side side : {Side::Far, Side::Mid, Side::Near}) {
-    for (int link = 0; link < kLinkCount; ++link) {
+    for (int link = 0; link < character.linkCount(); ++link) {
       if (sideOf(character, link) != side) continue;
       CappedTrapezoid shape = linkShape(character, link, state.links[link]);
       sf::Color fill = linkColour(character, link, state.links[link].contact);
@@ -212,7 +212,7 @@ void SceneRenderer::drawBalance(sf::RenderTarget& target, const Camera& camera,
                                 const Character& character, const CharacterState& state) const {
   // Foot span: the horizontal extent of both feet, drawn on the ground, with its middle.
   double low = 1e9, high = -1e9;
-  for (int foot : {kLeftFoot, kRightFoot}) {
+  for (int foot : character.roles.feet()) {
     CappedTrapezoid shape = linkShape(character, foot, state.links[foot]);
     low = std::min(
         {low, shape.proximal.x() - shape.proximalRadius, shape.distal.x() - shape.distalRadius});

@@ -332,10 +332,11 @@ void ViewerApp::resumeFromScrub() {
 void ViewerApp::cyclePlotJoint(int direction) {
   showPlots_ = true;
   int current = plotJoints_.empty() ? (direction > 0 ? -1 : 0) : plotJoints_.front();
-  current = (current + direction + kJointCount) % kJointCount;
+  const Character& character = session_->character();
+  current = (current + direction + character.jointCount()) % character.jointCount();
   plotJoints_ = {current};
   updateLayout();
-  note("plotting " + std::string(kJointNames[static_cast<size_t>(current)]));
+  note("plotting " + character.joints[static_cast<size_t>(current)].name);
 }
 
 bool ViewerApp::createCanvas(unsigned width, unsigned height) {
@@ -480,6 +481,7 @@ void ViewerApp::render() {
     PlotSelection selection;
     selection.joints = plotJoints_;
     selection.com = selection.heights = selection.contacts = true;
+    selection.contactLinks = static_cast<int>(session_->plots().linkNames.size());
     drawPlotPanel(canvas_, renderer_.font(), layout_.plots, session_->plots(),
                   plotWindow(selection, shownTime()));
   }
@@ -739,7 +741,7 @@ bool ViewerApp::handleMousePress(const Vec2& screen, sf::Mouse::Button button) {
   // With the plot panel open a click on a link plots the joint that moves it.
   if (showPlots_ && *link > 0) {
     plotJoints_ = {character.links[*link].parentJoint};
-    note("plotting " + std::string(kJointNames[static_cast<size_t>(plotJoints_.front())]));
+    note("plotting " + character.joints[static_cast<size_t>(plotJoints_.front())].name);
   }
   if (!scrub_)
     session_->setDrag(DragState{toLinkPoint(character, *link, state.links[*link], world), world});
