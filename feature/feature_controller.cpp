@@ -105,7 +105,8 @@ struct FeatureController::Impl {
     torques = reduced.torqueOffset();
     torques.noalias() += reduced.torqueRows() * y;
     bool finite = true;
-    for (int j = 0; j < character.jointCount(); ++j) finite = finite && std::isfinite(result.torques[j]);
+    for (int j = 0; j < character.jointCount(); ++j)
+      finite = finite && std::isfinite(result.torques[j]);
     if (!finite) {
       result.qpStatus = QpStatus::InvalidInput;
       result.failedLevel = solved + 1;

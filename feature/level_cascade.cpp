@@ -100,7 +100,8 @@ void LevelCascade::buildLevel(int level, const Step& step) {
     b[j] = -limit - torqueOffset[j];
     b[character_.jointCount() + j] = torqueOffset[j] - limit;
   }
-  const int row = step.contacts.addInequalities(c, b, 2 * character_.jointCount(), step.reduced.forceStart());
+  const int row =
+      step.contacts.addInequalities(c, b, 2 * character_.jointCount(), step.reduced.forceStart());
   addEarlierLevels(level, step, problem, row);
 }
 
@@ -139,7 +140,8 @@ void LevelCascade::addObjective(int level, const Step& step, QpProblem& problem)
   const double wt = std::sqrt(settings_.torqueWeight);
   Eigen::Map<const Eigen::VectorXd> added(step.input.addedTorques.data(), character_.jointCount());
   weighted_.middleRows(count, character_.jointCount()) = wt * step.reduced.torqueRows();
-  weightedTargets_.segment(count, character_.jointCount()) = wt * (added - step.reduced.torqueOffset());
+  weightedTargets_.segment(count, character_.jointCount()) =
+      wt * (added - step.reduced.torqueOffset());
   count += character_.jointCount();
   // G's lower triangle only (all the solver reads), as blocks of dot products of the
   // stack's columns: at these sizes (about 30 rows of 20–30 unknowns) a blocked rank

@@ -43,8 +43,7 @@ void ReducedProblem::eliminateRoot(const Eigen::MatrixXd& contactJacobian,
     rootMap_.col(c).noalias() =
         -(inverse * massMatrix_.block<kRootCoordinates, 1>(0, kRootCoordinates + c));
   for (int c = 0; c < forces; ++c)
-    rootMap_.col(joints + c).noalias() =
-        inverse * contactJacobian.block<kRootCoordinates, 1>(0, c);
+    rootMap_.col(joints + c).noalias() = inverse * contactJacobian.block<kRootCoordinates, 1>(0, c);
   rootOffset_.noalias() = -(inverse * h_.head<3>());
 
   const int total = objective.count();

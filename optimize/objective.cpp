@@ -161,14 +161,14 @@ bool conditionHolds(const Condition& condition, const Character& character,
 
 ObjectiveAccumulator::ObjectiveAccumulator(const ObjectiveDef& objective,
                                            const Character& character)
-    : objective_(&objective),
+    : objective_(objectiveForCharacter(objective, character)),
       character_(&character),
       accumulators_(objective.terms.size()),
       lastValues_(objective.terms.size()) {}
 
 void ObjectiveAccumulator::observe(const CharacterState& state,
                                    const std::array<double, kMaxJoints>& torques, double dt) {
-  const auto& terms = objective_->terms;
+  const auto& terms = objective_.terms;
   for (size_t i = 0; i < terms.size(); ++i) {
     StepValue step;
     step.holds = allHold(terms[i].conditions, *character_, state, torques);
@@ -179,7 +179,7 @@ void ObjectiveAccumulator::observe(const CharacterState& state,
   lastDt_ = dt;
   observed_ = true;
   firedStop_ = -1;
-  const auto& stops = objective_->stops;
+  const auto& stops = objective_.stops;
   for (size_t i = 0; i < stops.size() && firedStop_ < 0; ++i) {
     // Half a step of slack so that `after 2.5` is reached at the step ending at 2.5 s.
     if (state.time + 0.5 * dt >= stops[i].after &&
@@ -201,7 +201,7 @@ void ObjectiveAccumulator::record(size_t term, const StepValue& step, double dt,
     accumulator.last = 0.0;
     return;
   }
-  const Aggregation aggregation = objective_->terms[term].aggregation;
+  const Aggregation aggregation = objective_.terms[term].aggregation;
   const double n = static_cast<double>(repeats);
   if (aggregation == Aggregation::Sum) accumulator.sum += step.value * dt * n;
   if (aggregation == Aggregation::Mean) accumulator.sum += step.value * n;
@@ -218,7 +218,7 @@ std::vector<double> ObjectiveAccumulator::termValues() const {
   std::vector<double> values(accumulators_.size());
   for (size_t i = 0; i < values.size(); ++i) {
     const Accumulator& a = accumulators_[i];
-    const ObjectiveTerm& term = objective_->terms[i];
+    const ObjectiveTerm& term = objective_.terms[i];
     double value = 0.0;
     switch (term.aggregation) {
       case Aggregation::Sum:
@@ -243,7 +243,7 @@ std::vector<double> ObjectiveAccumulator::termValues() const {
 double ObjectiveAccumulator::total() const {
   const std::vector<double> values = termValues();
   double sum = penalty_;
-  for (size_t i = 0; i < values.size(); ++i) sum += objective_->terms[i].weight * values[i];
+  for (size_t i = 0; i < values.size(); ++i) sum += objective_.terms[i].weight * values[i];
   return sum;
 }
 
@@ -256,7 +256,54 @@ double objectiveDuration(const Program& program, const ObjectiveDef& objective) 
       "no duration: give one in the objective ('duration 5') or in the script's scene header");
 }
 
+namespace {
+
+bool ofLink(QuantityKind kind) {
+  return kind >= QuantityKind::LinkX && kind <= QuantityKind::LinkContact;
+}
+bool ofJoint(QuantityKind kind) {
+  return kind >= QuantityKind::JointX && kind <= QuantityKind::JointTorque;
+}
+
+// The index of the human's link (or joint) `index` in `character`, by name.
+int renamed(const Character& character, int index, bool link, const SourceLocation& at) {
+  const Character& human = *humanCharacter();
+  const std::string& name = link ? human.links[static_cast<size_t>(index)].name
+                                 : human.joints[static_cast<size_t>(index)].name;
+  const auto found = link ? character.findLink(name) : character.findJoint(name);
+  if (!found)
+    throw std::invalid_argument(
+        "the objective's " + std::string(link ? "link '" : "joint '") + name + "' (line " +
+        std::to_string(at.line) + ") is not in character '" + character.name +
+        "' (an objective names the human's links and joints; docs/character.md, Roles)");
+  return *found;
+}
+
+void rename(const Character& character, Quantity& quantity, const SourceLocation& at) {
+  if (ofLink(quantity.kind)) quantity.index = renamed(character, quantity.index, true, at);
+  if (ofJoint(quantity.kind)) quantity.index = renamed(character, quantity.index, false, at);
+}
+
+void rename(const Character& character, Condition& condition, const SourceLocation& at) {
+  for (int& link : condition.links) link = renamed(character, link, true, at);
+  rename(character, condition.quantity, at);
+}
+
+}  // namespace
+
+ObjectiveDef objectiveForCharacter(const ObjectiveDef& objective, const Character& character) {
+  ObjectiveDef out = objective;
+  for (ObjectiveTerm& term : out.terms) {
+    rename(character, term.quantity, term.location);
+    for (Condition& condition : term.conditions) rename(character, condition, term.location);
+  }
+  for (EarlyStop& stop : out.stops)
+    for (Condition& condition : stop.conditions) rename(character, condition, stop.location);
+  return out;
+}
+
 SimulationDef objectiveSimulationDef(const Program& program, const ObjectiveDef& objective) {
+  objectiveForCharacter(objective, *program.character);  // throws for a name it lacks
   SimulationDef definition = simulationDefFor(program);
   if (objective.scene) definition.scene = *objective.scene;
   definition.scene.duration = objectiveDuration(program, objective);

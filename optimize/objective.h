@@ -63,7 +63,7 @@ class ObjectiveAccumulator {
 
   void record(size_t term, const StepValue& step, double dt, int64_t repeats);
 
-  const ObjectiveDef* objective_;
+  ObjectiveDef objective_;  // its indices the character's (objectiveForCharacter())
   const Character* character_;
   std::vector<Accumulator> accumulators_;
   std::vector<StepValue> lastValues_;
@@ -98,6 +98,10 @@ struct ObjectiveEvaluation {
   /// Motion figures (rise time, airborne time, energy, ...) of the first trial, when asked for.
   std::optional<MotionSummary> summary;
 };
+
+/// `objective` with its link and joint indices (read against the human's names) moved to
+/// `character`'s; throws std::invalid_argument naming a link or joint the character lacks.
+ObjectiveDef objectiveForCharacter(const ObjectiveDef& objective, const Character& character);
 
 /// The simulation settings of an objective for a program: the objective's scene (or the
 /// program's), the thesis step. Throws std::invalid_argument when no duration is known.

@@ -42,7 +42,7 @@ class GravityCompensationInstance final : public PrimitiveInstance {
  private:
   bool byJoint_ = false;
   double strength_ = 1.0;
-  std::array<int, 2> feet_{};  // left and right foot links
+  std::array<int, 2> feet_{};    // left and right foot links
   std::vector<Load> fixedBase_;  // `by: JOINT`
   std::vector<Load> leftOnly_, rightOnly_, bothFeet_, none_;
 };

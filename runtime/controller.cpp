@@ -290,7 +290,8 @@ void Controller::computeFeatureTorques(const CharacterState& state, double dt, b
   if (due) {
     FeatureStepInput input;
     input.postureTargets = frame_.target;
-    for (int j = 0; j < program_.character->jointCount(); ++j) input.postureHeld[j] = frame_.mode[j] == DriveMode::Track;
+    for (int j = 0; j < program_.character->jointCount(); ++j)
+      input.postureHeld[j] = frame_.mode[j] == DriveMode::Track;
     input.addedTorques = frame_.addedTorque;
     const FeatureStepResult& result = feature_->solve(state, phaseTime_, input);
     output_.featureSolved = true;

@@ -48,7 +48,8 @@ struct MetricsDef {
 /// Reference heights of a character standing straight: every link upright (world angle
 /// 90°), the feet flat, the lowest point on the ground (docs/marks.md, Reference heights).
 struct ReferenceHeights {
-  /// The head joint (Character::headJoint(), the human's neckTop): the character's head height (the human's 1.79 m), metres.
+  /// The head joint (Character::headJoint(), the human's neckTop): the character's head height (the
+  /// human's 1.79 m), metres.
   double head = 0.0;
   /// The hip joints: its leg length, metres.
   double hip = 0.0;

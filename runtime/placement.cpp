@@ -154,7 +154,8 @@ Placement placePose(const Character& character, const PoseDef& pose, const Chair
     throw std::invalid_argument("pose '" + pose.name + "' sits: it needs a chair");
   Placement placement;
   placement.headAngle = degToRad(pose.headAngleDeg);
-  for (int j = 0; j < character.jointCount(); ++j) placement.jointAngles[j] = degToRad(pose.jointDeg[j]);
+  for (int j = 0; j < character.jointCount(); ++j)
+    placement.jointAngles[j] = degToRad(pose.jointDeg[j]);
 
   if (pose.support == PoseSupport::Seat) fitLegsToSeat(character, placement, chair->seatHeight);
   for (size_t j = 0; j < jointOffsets.size() && j < character.joints.size(); ++j)
@@ -176,7 +177,8 @@ Placement placePose(const Character& character, const PoseDef& pose, const Chair
   const Vec2 hip = state.jointPositions[static_cast<size_t>(roles.left().hip)];
   double seatedBottom = hip.y() - hipClearanceOverSeat(character, state);
   double feetBottom = std::numeric_limits<double>::infinity();
-  for (int link : {roles.left().foot, roles.right().foot, roles.left().shank, roles.right().shank}) {
+  for (int link :
+       {roles.left().foot, roles.right().foot, roles.left().shank, roles.right().shank}) {
     const LinkState& s = state.links[link];
     const LinkDef& def = character.links[link];
     feetBottom = std::min({feetBottom, s.origin.y() - def.proximalThickness / 2.0,

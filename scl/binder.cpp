@@ -98,7 +98,6 @@ std::array<int, 2> ikChain(const Character& character, int effector) {
   return {base, middle};
 }
 
-
 std::string inQuotes(std::string_view text) { return "'" + quoteToken(text) + "'"; }
 
 // A time from this many seconds up is more likely milliseconds (`after 500`).

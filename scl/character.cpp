@@ -17,7 +17,6 @@ const std::array<std::string_view, kBipedJointCount> kBipedJointNames = {
     "rightHip",  "leftKnee",   "rightKnee", "leftAnkle",    "rightAnkle",
 };
 
-
 namespace {
 
 // Mass properties of a capped trapezoid of unit density along +x: the trapezoid from
@@ -143,7 +142,8 @@ int Character::wrist(int side) const {
 
 bool Character::isLimbEnd(int joint) const {
   for (int side = 0; side < 2; ++side)
-    if (joint == roles.sides[static_cast<size_t>(side)].ankle || (joint >= 0 && joint == wrist(side)))
+    if (joint == roles.sides[static_cast<size_t>(side)].ankle ||
+        (joint >= 0 && joint == wrist(side)))
       return true;
   return false;
 }

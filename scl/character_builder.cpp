@@ -60,8 +60,8 @@ class CharacterBuilder {
   void addLink(const sx::LinkStatement& statement) {
     if (!newName(statement.name, "link")) return;
     if (character_.links.size() >= static_cast<size_t>(kMaxLinks)) {
-      sink_.error(statement.name.location, "a character has at most " +
-                                               std::to_string(kMaxLinks) + " links");
+      sink_.error(statement.name.location,
+                  "a character has at most " + std::to_string(kMaxLinks) + " links");
       return;
     }
     const int index = static_cast<int>(character_.links.size());
@@ -174,11 +174,11 @@ class CharacterBuilder {
         notParameter(*statement.at);
         joint.anchorOnParent = statement.at->value;
         if (statement.at->value < 0 || statement.at->value > parentLength)
-          sink_.error(statement.at->location, "'at:' " + formatNumber(statement.at->value) +
-                                                  " m is off " + inQuotes(character_.links[*parent].name) +
-                                                  ", which is " + formatNumber(parentLength) +
-                                                  " m long (give 0 to " +
-                                                  formatNumber(parentLength) + ")");
+          sink_.error(statement.at->location,
+                      "'at:' " + formatNumber(statement.at->value) + " m is off " +
+                          inQuotes(character_.links[*parent].name) + ", which is " +
+                          formatNumber(parentLength) + " m long (give 0 to " +
+                          formatNumber(parentLength) + ")");
       }
     }
   }
@@ -202,7 +202,8 @@ class CharacterBuilder {
       if (!hangsFrom.count(link)) roots.push_back(link);
     if (roots.size() > 1) {
       std::string list;
-      for (int link : roots) list += (list.empty() ? "" : ", ") + inQuotes(character_.links[link].name);
+      for (int link : roots)
+        list += (list.empty() ? "" : ", ") + inQuotes(character_.links[link].name);
       sink_.error(linkStatementLocation(roots[1]),
                   "the character has " + std::to_string(roots.size()) + " roots (" + list +
                       "): every link but one must be some joint's child; attach " +
@@ -221,7 +222,8 @@ class CharacterBuilder {
       }
       if (!hangsFrom.count(link)) continue;
       std::string loop;
-      for (int joint : path) loop += (loop.empty() ? "" : ", ") + inQuotes(character_.joints[joint].name);
+      for (int joint : path)
+        loop += (loop.empty() ? "" : ", ") + inQuotes(character_.joints[joint].name);
       sink_.error(jointStatement(path.front()).location,
                   "joints " + loop + " form a cycle: the links must hang from one root as a tree");
       return;
@@ -296,19 +298,24 @@ class CharacterBuilder {
     const int first = firstLink ? *firstLink : *firstJoint;
     const int second = *secondIndex;
     auto& pairs = firstLink ? linkMirrors_ : jointMirrors_;
+    if (first == second) {
+      sink_.error(statement.second.location,
+                  "a mirror pairs two; " + inQuotes(statement.first.text) +
+                      " is its own mirror image (a link on the midline needs no mirror)");
+      return;
+    }
     for (const auto& [index, name] :
          {std::pair{first, statement.first}, {second, statement.second}}) {
-      if (!isLeft(name.text) && !isRight(name.text)) {
-        sink_.error(name.location,
-                    inQuotes(name.text) + " lies on the midline: it is its own mirror image");
-        return;
-      }
       if (pairs.count(index)) {
         sink_.error(name.location, inQuotes(name.text) + " is in two mirror pairs");
         return;
       }
     }
-    if (isLeft(statement.first.text) == isLeft(statement.second.text)) {
+    // Names that say their side must say opposite ones; others take the statement's order
+    // (left first).
+    const auto sided = [](const std::string& name) { return isLeft(name) || isRight(name); };
+    if (sided(statement.first.text) && sided(statement.second.text) &&
+        isLeft(statement.first.text) == isLeft(statement.second.text)) {
       sink_.error(statement.second.location,
                   "a mirror pairs a left and a right one: " + inQuotes(statement.first.text) +
                       " and " + inQuotes(statement.second.text) + " are on the same side");
@@ -316,28 +323,33 @@ class CharacterBuilder {
     }
     pairs[first] = {second, statement.location};
     pairs[second] = {first, statement.location};
+    if (firstLink) {
+      const bool swapped = isRight(statement.first.text) || isLeft(statement.second.text);
+      leftLinks_.insert(swapped ? second : first);
+    }
   }
 
   void checkMirrors() {
     for (int i = 0; i < character_.linkCount(); ++i) {
       LinkDef& link = character_.links[i];
       link.mirror = i;
-      link.side = isLeft(link.name) ? 0 : isRight(link.name) ? 1 : -1;
-      if (!isLeft(link.name) && !isRight(link.name)) continue;
+      link.side = -1;
       auto it = linkMirrors_.find(i);
       if (it == linkMirrors_.end()) {
-        missingMirror(link.name, linkStatementLocation(i));
+        if (isLeft(link.name) || isRight(link.name))
+          missingMirror(link.name, linkStatementLocation(i));
         continue;
       }
       link.mirror = it->second.first;
+      link.side = leftLinks_.count(i) ? 0 : 1;
     }
     for (int j = 0; j < character_.jointCount(); ++j) {
       JointDef& joint = character_.joints[j];
       joint.mirror = j;
-      if (!isLeft(joint.name) && !isRight(joint.name)) continue;
       auto it = jointMirrors_.find(j);
       if (it == jointMirrors_.end()) {
-        missingMirror(joint.name, jointStatement(j).location);
+        if (isLeft(joint.name) || isRight(joint.name))
+          missingMirror(joint.name, jointStatement(j).location);
         continue;
       }
       joint.mirror = it->second.first;
@@ -443,8 +455,7 @@ class CharacterBuilder {
       const auto slot = std::find_if(roleSlots().begin(), roleSlots().end(),
                                      [&](const RoleSlots& s) { return s.role == role->role.text; });
       if (slot == roleSlots().end()) {
-        sink_.error(role->role.location,
-                    unknownChoiceMessage("role", role->role.text, kRoleNames));
+        sink_.error(role->role.location, unknownChoiceMessage("role", role->role.text, kRoleNames));
         continue;
       }
       if (auto [it, inserted] = declared.emplace(role->role.text, role->role.location); !inserted) {
@@ -454,12 +465,11 @@ class CharacterBuilder {
       }
       std::vector<int*> targets = roleTargets(slot->role);
       if (role->members.size() != targets.size()) {
-        sink_.error(role->location,
-                    "role " + inQuotes(role->role.text) + " names " +
-                        (targets.size() == 1 ? "one " : "two ") +
-                        (slot->ofJoints ? "joint" : "link") +
-                        (targets.size() == 1 ? "" : "s, the left one first") + " (found " +
-                        std::to_string(role->members.size()) + ")");
+        sink_.error(role->location, "role " + inQuotes(role->role.text) + " names " +
+                                        (targets.size() == 1 ? "one " : "two ") +
+                                        (slot->ofJoints ? "joint" : "link") +
+                                        (targets.size() == 1 ? "" : "s, the left one first") +
+                                        " (found " + std::to_string(role->members.size()) + ")");
         continue;
       }
       for (size_t i = 0; i < targets.size(); ++i) {
@@ -470,13 +480,12 @@ class CharacterBuilder {
           const bool otherKind = slot->ofJoints ? character_.findLink(member.text).has_value()
                                                 : character_.findJoint(member.text).has_value();
           sink_.error(member.location,
-                      otherKind ? inQuotes(member.text) + " is a " +
-                                      (slot->ofJoints ? "link" : "joint") + "; role " +
-                                      inQuotes(role->role.text) + " is played by a " +
-                                      (slot->ofJoints ? "joint" : "link")
-                                : unknownNameMessage(slot->ofJoints ? "joint" : "link",
-                                                     member.text,
-                                                     slot->ofJoints ? jointNames() : linkNames()));
+                      otherKind
+                          ? inQuotes(member.text) + " is a " + (slot->ofJoints ? "link" : "joint") +
+                                "; role " + inQuotes(role->role.text) + " is played by a " +
+                                (slot->ofJoints ? "joint" : "link")
+                          : unknownNameMessage(slot->ofJoints ? "joint" : "link", member.text,
+                                               slot->ofJoints ? jointNames() : linkNames()));
           continue;
         }
         *targets[i] = *index;
@@ -529,25 +538,30 @@ class CharacterBuilder {
       const JointDef& def = character_.joints[static_cast<size_t>(joint)];
       return def.parentLink == parent && def.childLink == child;
     };
-    auto link = [&](int index) { return inQuotes(character_.links[static_cast<size_t>(index)].name); };
-    auto joint = [&](int index) { return inQuotes(character_.joints[static_cast<size_t>(index)].name); };
+    auto link = [&](int index) {
+      return inQuotes(character_.links[static_cast<size_t>(index)].name);
+    };
+    auto joint = [&](int index) {
+      return inQuotes(character_.joints[static_cast<size_t>(index)].name);
+    };
     for (const SideRoles& side : r.sides) {
       if (!joins(side.hip, r.pelvis, side.thigh))
-        sink_.error(roleLocation("hip", side.hip, true), "the hip " + joint(side.hip) + " must join the pelvis " +
-                                             link(r.pelvis) + " to the thigh " + link(side.thigh));
+        sink_.error(roleLocation("hip", side.hip, true),
+                    "the hip " + joint(side.hip) + " must join the pelvis " + link(r.pelvis) +
+                        " to the thigh " + link(side.thigh));
       if (!joins(side.knee, side.thigh, side.shank))
-        sink_.error(roleLocation("knee", side.knee, true), "the knee " + joint(side.knee) + " must join the thigh " +
-                                              link(side.thigh) + " to the shank " +
-                                              link(side.shank));
+        sink_.error(roleLocation("knee", side.knee, true),
+                    "the knee " + joint(side.knee) + " must join the thigh " + link(side.thigh) +
+                        " to the shank " + link(side.shank));
       if (character_.joints[static_cast<size_t>(side.ankle)].childLink != side.foot)
         sink_.error(roleLocation("ankle", side.ankle, true),
                     "the ankle " + joint(side.ankle) + " must hold the foot " + link(side.foot) +
                         " (its child is " +
                         link(character_.joints[static_cast<size_t>(side.ankle)].childLink) + ")");
       if (!below(side.foot, side.shank))
-        sink_.error(roleLocation("foot", side.foot, false),
-                    "the foot " + link(side.foot) + " must hang below the shank " +
-                                              link(side.shank));
+        sink_.error(
+            roleLocation("foot", side.foot, false),
+            "the foot " + link(side.foot) + " must hang below the shank " + link(side.shank));
     }
     for (const SideRoles& side : r.sides) {
       // An IK primitive drives a hand through the two joints above its wrist.
@@ -645,9 +659,9 @@ class CharacterBuilder {
         }
         const int side = ankleSide(joint);
         if (angle.flat && side < 0) {
-          sink_.error(angle.joint.location,
-                      "'flat' is an ankle angle (it sets the foot flat); " +
-                          inQuotes(jointName(joint)) + " is no ankle (role ankle)");
+          sink_.error(angle.joint.location, "'flat' is an ankle angle (it sets the foot flat); " +
+                                                inQuotes(jointName(joint)) +
+                                                " is no ankle (role ankle)");
           continue;
         }
         if (angle.value) {
@@ -787,6 +801,7 @@ class CharacterBuilder {
   Character character_;
   std::map<int, SourceLocation> linkAt_, jointAt_;
   std::map<std::string, SourceLocation> roleAt_;
+  std::set<int> leftLinks_;  // the left member of each link mirror pair
   std::map<int, std::pair<int, SourceLocation>> linkMirrors_, jointMirrors_;
   std::vector<const sx::JointStatement*> jointStatements_;
 };

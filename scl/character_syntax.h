@@ -86,9 +86,8 @@ struct PoseStatement {
   bool operator==(const PoseStatement&) const = default;
 };
 
-using CharacterStatement =
-    std::variant<LinkStatement, JointStatement, MirrorStatement, GroupStatement, RoleStatement,
-                 PoseStatement>;
+using CharacterStatement = std::variant<LinkStatement, JointStatement, MirrorStatement,
+                                        GroupStatement, RoleStatement, PoseStatement>;
 
 /// `character NAME { statement }`
 struct CharacterFile {

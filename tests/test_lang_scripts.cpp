@@ -11,7 +11,9 @@ TEST_CASE("every tests/lang script produces exactly its expected diagnostics") {
   for (const auto& path : files) {
     const std::string source = scl::testing::readTextFile(path);
     const std::string name = path.filename().string();
-    const scl::CompileResult result = scl::compile(source, name);
+    scl::CompileOptions options;
+    options.baseDirectory = path.parent_path();  // `scene character: "FILE"` beside the script
+    const scl::CompileResult result = scl::compile(source, name, options);
     scl::testing::checkInlineExpectations(name, source, result.diagnostics, result.ok());
   }
 }

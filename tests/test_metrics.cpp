@@ -189,7 +189,8 @@ TEST_CASE("standing since: the start of the standing that lasts to the end") {
 TEST_CASE("rise time: none for a motion that starts with the head up") {
   SECTION("standing from the start") {
     MotionMetrics metrics;
-    REQUIRE(MotionMetrics::headHeight(*humanCharacter(), standingState(0.0)) >= MetricsDef{}.riseHeadHeight);
+    REQUIRE(MotionMetrics::headHeight(*humanCharacter(), standingState(0.0)) >=
+            MetricsDef{}.riseHeadHeight);
     for (double t = 0.0; t < 2.0; t += kDt) metrics.observe(standingState(t), kNoTorque, kDt, 0);
     CHECK(metrics.summary().standing);
     CHECK_FALSE(metrics.summary().riseTime);
@@ -203,7 +204,8 @@ TEST_CASE("rise time: none for a motion that starts with the head up") {
   }
   SECTION("starting low and rising: the first time the head is that high") {
     MotionMetrics metrics;
-    REQUIRE(MotionMetrics::headHeight(*humanCharacter(), lyingState(0.0)) < MetricsDef{}.riseHeadHeight);
+    REQUIRE(MotionMetrics::headHeight(*humanCharacter(), lyingState(0.0)) <
+            MetricsDef{}.riseHeadHeight);
     double t = 0.0;
     for (; t < 0.3 - 1e-9; t += kDt) metrics.observe(lyingState(t), kNoTorque, kDt, 0);
     CHECK_FALSE(metrics.summary().riseTime);

@@ -42,7 +42,7 @@ Vec2 comWithBaseFixed(const Angles& angles, int joint, double delta, int base, i
 
 // tau_j = F · dp/dtheta_j (virtual work), central differences.
 std::array<double, kMaxJoints> virtualWorkTorques(const Angles& angles, int base, int link,
-                                                   const Vec2& force) {
+                                                  const Vec2& force) {
   std::array<double, kMaxJoints> torques{};
   constexpr double h = 1e-6;
   for (int j = 0; j < kBipedJointCount; ++j) {
@@ -54,8 +54,8 @@ std::array<double, kMaxJoints> virtualWorkTorques(const Angles& angles, int base
 }
 
 std::array<double, kMaxJoints> jacobianTorques(const Angles& angles, int link, int byJoint,
-                                                const Vec2& force,
-                                                ControlFrame* frameOut = nullptr) {
+                                               const Vec2& force,
+                                               ControlFrame* frameOut = nullptr) {
   CharacterState state = forwardKinematics(*scl::humanCharacter(), Vec2(0.3, 1.1), 0.7, angles);
   VirtualForcePrimitive vf;
   vf.fx.value = force.x();

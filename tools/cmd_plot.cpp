@@ -125,7 +125,6 @@ std::vector<int> jointsOf(const PlotRequest& request, const Character& character
   }
 }
 
-
 PlotData plotOfScript(PlotRequest& request, const std::string& source) {
   CompileOptions options;
   if (request.character) options.character = loadCharacterOption(*request.character);

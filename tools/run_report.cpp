@@ -71,9 +71,10 @@ std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
     line("parameters", values);
   }
   for (const Push& push : request.pushes)
-    line("push", character.links[static_cast<size_t>(push.link)].name + " (" + formatFixed(push.force.x(), 1) + ", " +
-                     formatFixed(push.force.y(), 1) + ") N from " + formatFixed(push.start, 3) +
-                     " s for " + formatFixed(push.duration, 3) + " s");
+    line("push", character.links[static_cast<size_t>(push.link)].name + " (" +
+                     formatFixed(push.force.x(), 1) + ", " + formatFixed(push.force.y(), 1) +
+                     ") N from " + formatFixed(push.start, 3) + " s for " +
+                     formatFixed(push.duration, 3) + " s");
   if (request.perturbDeg)
     line("perturbation", "±" + formatFixed(*request.perturbDeg, 2) + "° per joint, seed " +
                              std::to_string(request.seed));
@@ -111,7 +112,8 @@ std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
                        formatFixed(s.farthest, 3) + " m");
   std::string touched;
   for (int link = 0; link < character.linkCount(); ++link)
-    if (s.touched[link]) touched += (touched.empty() ? "" : ", ") + character.links[static_cast<size_t>(link)].name;
+    if (s.touched[link])
+      touched += (touched.empty() ? "" : ", ") + character.links[static_cast<size_t>(link)].name;
   line("touched", touched.empty() ? "nothing" : touched);
   line("phase changes", std::to_string(s.phaseChanges));
   double factor = run.runWall > 0.0 ? run.simulatedTime / run.runWall : 0.0;

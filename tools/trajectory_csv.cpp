@@ -54,8 +54,7 @@ void TrajectoryCsv::addRow(const CharacterState& state, int phaseIndex, std::str
   const auto joints = static_cast<size_t>(character.jointCount());
   for (size_t j = 0; j < joints; ++j) appendNumber(text_, radToDeg(state.jointAngles[j]));
   for (size_t j = 0; j < joints; ++j) appendNumber(text_, torques[j]);
-  for (size_t i = 0; i < character.links.size(); ++i)
-    text_ += state.links[i].contact ? ",1" : ",0";
+  for (size_t i = 0; i < character.links.size(); ++i) text_ += state.links[i].contact ? ",1" : ",0";
   appendNumber(text_, state.com.x());
   appendNumber(text_, state.com.y());
   appendNumber(text_, state.comVelocity.x());

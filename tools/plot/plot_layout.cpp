@@ -216,8 +216,8 @@ class Layout {
                    linkLabel(data_.linkNames[link], window_.left - 4.0 - (frame_.x + 2.0)), kText,
                    0.8 * ts_, TextAnchor::End);
       const std::vector<std::uint8_t>& touching = data_.contact[link];
-      canvas_.beginSeries("contact." + data_.linkNames[link], first(touching),
-                          last(touching), 0.0, 1.0);
+      canvas_.beginSeries("contact." + data_.linkNames[link], first(touching), last(touching), 0.0,
+                          1.0);
       for (size_t i = window_.first; i < window_.last && i < touching.size();) {
         if (!touching[i]) {
           ++i;
