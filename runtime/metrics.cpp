@@ -7,7 +7,43 @@
 
 namespace scl {
 
+double uprightTrunkAngle(const Character& character) {
+  const PoseDef* standing = character.findPose("standing");
+  if (!standing) return kPi / 2.0;
+  std::array<double, kMaxJoints> joints{};
+  for (size_t j = 0; j < standing->jointDeg.size(); ++j) joints[j] = degToRad(standing->jointDeg[j]);
+  const double trunk = worldAnglesFromJoints(character, degToRad(standing->headAngleDeg),
+                                             joints)[static_cast<size_t>(character.roles.trunk)];
+  return std::round(trunk / (kPi / 2.0)) * (kPi / 2.0);
+}
+
+namespace {
+
+// A level body's reference heights: its standing pose as placed on the ground.
+ReferenceHeights standingPoseHeights(const Character& character) {
+  const Placement placement = placePose(character, *character.findPose("standing"), nullptr, {});
+  const CharacterState state = forwardKinematics(character, placement.headOrigin,
+                                                 placement.headAngle, placement.jointAngles);
+  const double ground = lowestPoint(character, state);
+  const auto head = static_cast<size_t>(character.roles.head);
+  const LinkDef& def = character.links[head];
+  const Vec2 distal =
+      state.links[head].origin + def.length * linkAxis(character, character.roles.head,
+                                                       state.links[head].angle);
+  const double top = std::max(state.links[head].origin.y() + def.proximalThickness / 2.0,
+                              distal.y() + def.distalThickness / 2.0);
+  return {state.jointPositions[static_cast<size_t>(character.headJoint())].y() - ground,
+          state.jointPositions[static_cast<size_t>(character.roles.left().hip)].y() - ground,
+          top - ground};
+}
+
+}  // namespace
+
 ReferenceHeights referenceHeights(const Character& character) {
+  // An upright body is measured straight up (docs/marks.md, Reference heights); a level
+  // one, whose neck and tail would hang in one line that way, as it stands.
+  if (std::abs(uprightTrunkAngle(character) - kPi / 2.0) > 1e-9 && character.findPose("standing"))
+    return standingPoseHeights(character);
   std::array<double, kMaxJoints> joints{};
   const CharacterRoles& roles = character.roles;
   for (int side = 0; side < 2; ++side)
@@ -38,6 +74,7 @@ MetricsDef metricsFor(const Character& character) {
   def.roles = character.roles;
   def.headJoint = character.headJoint();
   def.linkCount = character.linkCount();
+  def.uprightTrunkAngle = uprightTrunkAngle(character);
   if (scale == 1.0) return def;
   def.standingHeadHeight *= scale;
   def.riseHeadHeight *= scale;
@@ -128,7 +165,7 @@ void MotionMetrics::observe(const CharacterState& state,
 
   s.headHeight = state.jointPositions[static_cast<size_t>(def_.headJoint)].y();
   double trunkAngle = state.links[static_cast<size_t>(roles.trunk)].angle;
-  bool trunkUpright = std::abs(trunkAngle - kPi / 2.0) <= def_.standingTrunkTolerance;
+  bool trunkUpright = std::abs(trunkAngle - def_.uprightTrunkAngle) <= def_.standingTrunkTolerance;
   s.standing = t - lastNonFootContact_ >= def_.standingWindow - 1e-9 && !nonFootContact &&
                s.headHeight >= def_.standingHeadHeight && trunkUpright &&
                touchingFeetFlat(def_.feet, roles.feet(), state, def_.standingFootTolerance);

@@ -16,8 +16,12 @@ struct MetricsDef {
   /// "Head height" is the height of the neckTop joint (the head link's origin), metres.
   /// Standing: head height at least this.
   double standingHeadHeight = 1.6;
-  /// Standing: the trunk's world angle within 90° ± this, radians.
+  /// Standing: the trunk's world angle within uprightTrunkAngle ± this, radians.
   double standingTrunkTolerance = degToRad(20.0);
+  /// The trunk's world angle when the body stands: its standing pose's, rounded to a
+  /// quarter turn (uprightTrunkAngle()): 90° for an upright body (the human), 0° for a
+  /// level one (a dinosaur, a bird), radians.
+  double uprightTrunkAngle = kPi / 2.0;
   /// Standing: no link but the feet touched the environment for this long, seconds.
   double standingWindow = 1.0;
   /// Standing: every foot that touches lies roughly flat: its sole (heel to toe,
@@ -57,6 +61,10 @@ struct ReferenceHeights {
   double top = 0.0;
 };
 ReferenceHeights referenceHeights(const Character& character);
+
+/// The trunk's world angle in the character's standing pose, rounded to the nearest
+/// quarter turn, radians: what "upright" means for its trunk (MetricsDef).
+double uprightTrunkAngle(const Character& character);
 
 /// The thresholds of docs/marks.md for `character`: the human's (MetricsDef{}), with the
 /// head heights scaled by the ratio of its reference head height to the human's, so that
