@@ -135,6 +135,30 @@ int Character::headJoint() const {
   return -1;
 }
 
+std::string Character::roleOf(int index, bool ofJoint) const {
+  if (!ofJoint) {
+    if (index == roles.head) return "head";
+    if (index == roles.trunk) return "trunk";
+    if (index == roles.pelvis) return "pelvis";
+  }
+  for (size_t side = 0; side < 2; ++side) {
+    const SideRoles& s = roles.sides[side];
+    const std::string prefix = side == 0 ? "left " : "right ";
+    const std::array<std::pair<int, const char*>, 4> links = {
+        {{s.foot, "foot"}, {s.hand, "hand"}, {s.thigh, "thigh"}, {s.shank, "shank"}}};
+    const std::array<std::pair<int, const char*>, 3> joints = {
+        {{s.hip, "hip"}, {s.knee, "knee"}, {s.ankle, "ankle"}}};
+    if (ofJoint) {
+      for (const auto& [role, name] : joints)
+        if (role == index) return prefix + name;
+    } else {
+      for (const auto& [role, name] : links)
+        if (role == index && role >= 0) return prefix + name;
+    }
+  }
+  return "";
+}
+
 int Character::wrist(int side) const {
   const int hand = roles.sides[static_cast<size_t>(side)].hand;
   return hand < 0 ? -1 : links[static_cast<size_t>(hand)].parentJoint;

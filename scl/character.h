@@ -226,6 +226,9 @@ struct Character {
   std::span<const int> findJointGroup(std::string_view name) const;
   /// A pose by name; nullptr when there is none.
   const PoseDef* findPose(std::string_view name) const;
+  /// The role a link (or joint, `ofJoint`) plays, as words ("left foot", "pelvis"), or ""
+  /// for none.
+  std::string roleOf(int index, bool ofJoint) const;
   /// Whether `joint` ends a limb an IK primitive can drive: an ankle role, or the joint
   /// holding a hand role (the wrist).
   bool isLimbEnd(int joint) const;

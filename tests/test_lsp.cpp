@@ -427,6 +427,26 @@ TEST_CASE("lsp: hover on joints, links, primitives, phases and parameters", "[ls
   CHECK(client.result("textDocument/hover", LspClient::at(kUri, 9999, 5)).is_null());
 }
 
+TEST_CASE("lsp: a character of its own names: its limb ends complete, hovers tell roles",
+          "[lsp]") {
+  // tests/characters/robin.character: its own names, no hands.
+  const std::string uri = "file://" SCL_SOURCE_DIR "/tests/lang/robin_in_editor.scl";
+  const std::string script =
+      "scene character: \"../characters/robin.character\"\n{\n  [kneeL -10]\n  [ik (0.1, 0.2) "
+      "on: ]\n}\n";
+  LspClient client;
+  client.open(uri, script);
+  const json hover = client.result("textDocument/hover", LspClient::at(uri, 2, 5));
+  REQUIRE_FALSE(hover.is_null());
+  CHECK_THAT(hover["contents"]["value"].get<std::string>(),
+             Catch::Contains("kneeL") && Catch::Contains("the left knee"));
+  const auto effectors = client.completionLabels(uri, 3, 21);
+  CHECK(has(effectors, "ankleL"));
+  CHECK(has(effectors, "ankleR"));
+  CHECK_FALSE(has(effectors, "kneeL"));
+  CHECK_FALSE(has(effectors, "leftWrist"));  // the human's; robin has no hands
+}
+
 TEST_CASE("lsp: definition, references and rename of phases and blocks", "[lsp]") {
   LspClient client;
   client.open(kUri, kScript);

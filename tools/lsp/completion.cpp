@@ -82,10 +82,17 @@ class Items {
       for (const GroupDef& group : character.linkGroups)
         add(group.name, kItemProperty, "link group: " + members(group, false));
   }
+  // The character's limb ends (its ankles and the joints holding its hands) and the
+  // groups of them only.
   void effectors() {
-    for (std::string_view name :
-         {"leftWrist", "rightWrist", "leftAnkle", "rightAnkle", "wrists", "ankles"})
-      add(std::string(name), kItemVariable, "ik effector");
+    const Character& character = *document_.analysis.character;
+    for (int j = 0; j < character.jointCount(); ++j)
+      if (character.isLimbEnd(j))
+        add(character.joints[static_cast<size_t>(j)].name, kItemVariable, "ik effector");
+    for (const GroupDef& group : character.jointGroups)
+      if (std::all_of(group.members.begin(), group.members.end(),
+                      [&](int j) { return character.isLimbEnd(j); }))
+        add(group.name, kItemVariable, "ik effector group");
   }
   // The phases declared before byte `before` (`backto` names this phase or an earlier one,
   // a mirror an earlier one).
