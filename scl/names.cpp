@@ -57,77 +57,94 @@ std::string turningHint(const Character& character, std::string_view name) {
 
 // The words of a name in any convention, lower case: split at `_` and `-` and where a
 // lower-case letter or digit is followed by a capital (`L_Knee`, `LeftKnee`, `left-knee`).
-// A thesis-biped name this character lacks, told by the role it plays there: "character
-// 'bird' has no joint 'leftWrist'; the bird has no hands" or "...; its left knee (role
-// knee) is 'leftIntertarsal'". Empty when `name` is no biped name.
-std::string missingBipedName(const Character& character, std::string_view kind,
-                             std::string_view name) {
-  struct RoleName {
-    std::string_view role;
-    bool ofJoint;
-    int side;  // -1: both (a group), or the midline
-    std::string_view plural;
-  };
-  static constexpr std::array<std::pair<std::string_view, RoleName>, 27> kRoleNames = {{
-      {"head", {"head", false, -1, ""}},          {"trunk", {"trunk", false, -1, ""}},
-      {"pelvis", {"pelvis", false, -1, ""}},      {"leftFoot", {"foot", false, 0, ""}},
-      {"rightFoot", {"foot", false, 1, ""}},      {"feet", {"foot", false, -1, "feet"}},
-      {"leftHand", {"hand", false, 0, ""}},       {"rightHand", {"hand", false, 1, ""}},
-      {"hands", {"hand", false, -1, "hands"}},    {"leftThigh", {"thigh", false, 0, ""}},
-      {"rightThigh", {"thigh", false, 1, ""}},    {"thighs", {"thigh", false, -1, "thighs"}},
-      {"leftShank", {"shank", false, 0, ""}},     {"rightShank", {"shank", false, 1, ""}},
-      {"shanks", {"shank", false, -1, "shanks"}}, {"leftHip", {"hip", true, 0, ""}},
-      {"rightHip", {"hip", true, 1, ""}},         {"hips", {"hip", true, -1, "hips"}},
-      {"leftKnee", {"knee", true, 0, ""}},        {"rightKnee", {"knee", true, 1, ""}},
-      {"knees", {"knee", true, -1, "knees"}},     {"leftAnkle", {"ankle", true, 0, ""}},
-      {"rightAnkle", {"ankle", true, 1, ""}},     {"ankles", {"ankle", true, -1, "ankles"}},
-      {"leftWrist", {"wrist", true, 0, ""}},      {"rightWrist", {"wrist", true, 1, ""}},
-      {"wrists", {"wrist", true, -1, "wrists"}},
-  }};
-  const std::string lacks =
-      "character " + quoted(character.name) + " has no " + std::string(kind) + " " + quoted(name);
+// The thesis biped's names that name roles: on a character without a link or joint of
+// that name they stand for what plays the role there (docs/character.md, Roles).
+struct RoleName {
+  std::string_view role;
+  bool ofJoint;
+  int side;  // 0 left, 1 right, -1 both (a plural) or the midline
+  std::string_view plural;
+};
+
+constexpr std::array<std::pair<std::string_view, RoleName>, 27> kRoleNames = {{
+    {"head", {"head", false, -1, ""}},         {"trunk", {"trunk", false, -1, ""}},
+    {"pelvis", {"pelvis", false, -1, ""}},     {"leftFoot", {"foot", false, 0, ""}},
+    {"rightFoot", {"foot", false, 1, ""}},     {"feet", {"foot", false, -1, "feet"}},
+    {"leftHand", {"hand", false, 0, ""}},      {"rightHand", {"hand", false, 1, ""}},
+    {"hands", {"hand", false, -1, "hands"}},   {"leftThigh", {"thigh", false, 0, ""}},
+    {"rightThigh", {"thigh", false, 1, ""}},   {"thighs", {"thigh", false, -1, "thighs"}},
+    {"leftShank", {"shank", false, 0, ""}},    {"rightShank", {"shank", false, 1, ""}},
+    {"shanks", {"shank", false, -1, "shanks"}}, {"leftHip", {"hip", true, 0, ""}},
+    {"rightHip", {"hip", true, 1, ""}},        {"hips", {"hip", true, -1, "hips"}},
+    {"leftKnee", {"knee", true, 0, ""}},       {"rightKnee", {"knee", true, 1, ""}},
+    {"knees", {"knee", true, -1, "knees"}},    {"leftAnkle", {"ankle", true, 0, ""}},
+    {"rightAnkle", {"ankle", true, 1, ""}},    {"ankles", {"ankle", true, -1, "ankles"}},
+    {"leftWrist", {"wrist", true, 0, ""}},     {"rightWrist", {"wrist", true, 1, ""}},
+    {"wrists", {"wrist", true, -1, "wrists"}},
+}};
+
+const RoleName* roleNamed(std::string_view name) {
   const auto entry = std::find_if(kRoleNames.begin(), kRoleNames.end(),
                                   [&](const auto& e) { return e.first == name; });
-  if (entry == kRoleNames.end()) {
+  return entry == kRoleNames.end() ? nullptr : &entry->second;
+}
+
+bool isMidline(const RoleName& role) {
+  return role.role == "head" || role.role == "trunk" || role.role == "pelvis";
+}
+
+// What plays `role` on `side` (0 or 1; either for the midline roles), or -1.
+int playedBy(const Character& character, const RoleName& role, int side) {
+  const CharacterRoles& roles = character.roles;
+  const SideRoles& s = roles.sides[static_cast<size_t>(side)];
+  if (role.role == "head") return roles.head;
+  if (role.role == "trunk") return roles.trunk;
+  if (role.role == "pelvis") return roles.pelvis;
+  if (role.role == "foot") return s.foot;
+  if (role.role == "hand") return s.hand;
+  if (role.role == "thigh") return s.thigh;
+  if (role.role == "shank") return s.shank;
+  if (role.role == "hip") return s.hip;
+  if (role.role == "knee") return s.knee;
+  if (role.role == "ankle") return s.ankle;
+  return character.wrist(side);  // the wrist: the joint holding the hand
+}
+
+// The indices a role name stands for on a character without that name: one, or a
+// plural's two; empty when the name is no role name of `ofJoint`'s kind or the character
+// has no such role.
+std::vector<int> roleIndices(const Character& character, std::string_view name, bool ofJoint) {
+  const RoleName* role = roleNamed(name);
+  if (!role || role->ofJoint != ofJoint) return {};
+  if (isMidline(*role) || role->side >= 0) {
+    const int index = playedBy(character, *role, std::max(role->side, 0));
+    return index < 0 ? std::vector<int>{} : std::vector<int>{index};
+  }
+  const int left = playedBy(character, *role, 0), right = playedBy(character, *role, 1);
+  return left < 0 || right < 0 ? std::vector<int>{} : std::vector<int>{left, right};
+}
+
+// A thesis-biped name this character lacks and no role fills: "character 'bird' has no
+// joint 'leftWrist'; 'bird' has no hands", or for a name of no role, that it is the
+// biped's. Empty when `name` is no biped name.
+std::string missingBipedName(const Character& character, std::string_view kind,
+                             std::string_view name) {
+  const std::string lacks =
+      "character " + quoted(character.name) + " has no " + std::string(kind) + " " + quoted(name);
+  const RoleName* role = roleNamed(name);
+  if (!role) {
     const bool biped =
         std::find(kBipedLinkNames.begin(), kBipedLinkNames.end(), name) != kBipedLinkNames.end() ||
-        std::find(kBipedJointNames.begin(), kBipedJointNames.end(), name) != kBipedJointNames.end();
-    return biped ? lacks + " (a name of the thesis biped; see 'scl character " + character.name +
-                       "' for its names)"
+        std::find(kBipedJointNames.begin(), kBipedJointNames.end(), name) !=
+            kBipedJointNames.end() ||
+        name == "necks" || name == "arms" || name == "forearms" || name == "shoulders" ||
+        name == "elbows";
+    return biped ? lacks + " (a name of the thesis biped that plays no role; see 'scl character " +
+                       character.name + "' for its names)"
                  : "";
   }
-  const RoleName& role = entry->second;
-  const CharacterRoles& roles = character.roles;
-  auto played = [&](int side) -> int {
-    const SideRoles& s = roles.sides[static_cast<size_t>(side)];
-    if (role.role == "head") return roles.head;
-    if (role.role == "trunk") return roles.trunk;
-    if (role.role == "pelvis") return roles.pelvis;
-    if (role.role == "foot") return s.foot;
-    if (role.role == "hand") return s.hand;
-    if (role.role == "thigh") return s.thigh;
-    if (role.role == "shank") return s.shank;
-    if (role.role == "hip") return s.hip;
-    if (role.role == "knee") return s.knee;
-    if (role.role == "ankle") return s.ankle;
-    return character.wrist(side);  // the wrist: the joint holding the hand
-  };
-  auto nameOf = [&](int index) {
-    return quoted(role.ofJoint ? character.joints[static_cast<size_t>(index)].name
-                               : character.links[static_cast<size_t>(index)].name);
-  };
-  const bool midline = role.role == "head" || role.role == "trunk" || role.role == "pelvis";
-  if (midline) return lacks + "; its " + std::string(role.role) + " is " + nameOf(played(0));
-  const std::string roleText =
-      role.role == "wrist" ? "the joint holding the hand" : "role " + std::string(role.role);
-  if (played(0) < 0 || played(1) < 0)
-    return lacks + "; " + quoted(character.name) + " has no " +
-           (role.role == "wrist" || role.role == "hand" ? "hands" : std::string(role.role));
-  if (role.side < 0)
-    return lacks + "; its " + std::string(role.plural) + " (" + roleText + ") are " +
-           nameOf(played(0)) + " and " + nameOf(played(1));
-  return lacks + "; its " + (role.side == 0 ? "left " : "right ") + std::string(role.role) + " (" +
-         roleText + ") is " + nameOf(played(role.side));
+  const std::string_view what = role->role == "wrist" || role->role == "hand" ? "hands" : role->role;
+  return lacks + "; " + quoted(character.name) + " has no " + std::string(what);
 }
 
 std::vector<std::string> nameWords(std::string_view name) {
@@ -223,6 +240,13 @@ NameLookup CharacterNames::joints(std::string_view name, Groups groups,
   if (contains(linkGroups_, name))
     return failure(quoted(name) + " is a link group; expected a joint" +
                    turningHint(*character_, name));
+  // The human's names of roles stand for the roles on a body without them.
+  if (std::vector<int> role = roleIndices(*character_, name, true); !role.empty()) {
+    if (role.size() > 1 && groups == Groups::Rejected)
+      return failure(quoted(name) + " stands for two joints on " + quoted(character_->name) +
+                     "; '" + std::string(argument) + "' needs a single joint");
+    return {std::move(role), ""};
+  }
   if (std::string missing = missingBipedName(*character_, "joint", name); !missing.empty())
     return failure(missing);
   return failure(unknownNameMessage("joint", name, jointNames(groups == Groups::Allowed)));
@@ -239,6 +263,12 @@ NameLookup CharacterNames::links(std::string_view name, Groups groups,
   if (contains(joints_, name)) return failure(quoted(name) + " is a joint; expected a link");
   if (contains(jointGroups_, name))
     return failure(quoted(name) + " is a joint group; expected a link");
+  if (std::vector<int> role = roleIndices(*character_, name, false); !role.empty()) {
+    if (role.size() > 1 && groups == Groups::Rejected)
+      return failure(quoted(name) + " stands for two links on " + quoted(character_->name) +
+                     "; '" + std::string(argument) + "' needs a single link");
+    return {std::move(role), ""};
+  }
   if (std::string missing = missingBipedName(*character_, "link", name); !missing.empty())
     return failure(missing);
   return failure(unknownNameMessage("link", name, linkNames(groups == Groups::Allowed)));

@@ -147,7 +147,7 @@ TEST_CASE("the dinosaur: a neck of two links, a tail of four, a metatarsus, smal
     CHECK(leg.ankle == joint(*dino, s + "Toe"));
     const JointDef& toe = dino->joints[static_cast<size_t>(leg.ankle)];
     CHECK(toe.parentLink == link(*dino, s + "Metatarsus"));
-    const JointDef& ankle = dino->joints[static_cast<size_t>(joint(*dino, s + "Ankle"))];
+    const JointDef& ankle = dino->joints[static_cast<size_t>(joint(*dino, s + "Intertarsal"))];
     CHECK(ankle.parentLink == leg.shank);
     CHECK(ankle.childLink == link(*dino, s + "Metatarsus"));
   }
