@@ -34,7 +34,7 @@ class ComFeature final : public TaskFeatureKind<ComTask> {
     const PlanarDynamics& dynamics = step.dynamics;
     for (const ComTask& task : tasks_) {
       const ComPrimitive& def = task.definition;
-      const Vec2 goal(def.x.value, def.y.value);
+      const Vec2 goal = def.scale * Vec2(def.x.value, def.y.value);  // metres
       auto [relative, rate] = interpolate(task.start, goal, def.duration.value, step.phaseTime);
       const Vec2 target = step.frameOrigin + relative;
       const Vec2 desired =

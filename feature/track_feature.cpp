@@ -78,7 +78,7 @@ class TrackFeature final : public TaskFeatureKind<TrackTask> {
   // Two rows: the point's acceleration toward a_des from the gains.
   static void addPointRows(const TrackTask& task, const FeatureStep& step, ObjectiveRows& rows) {
     const TrackPrimitive& def = task.definition;
-    const Vec2 goal(def.x.value, def.y.value);
+    const Vec2 goal = def.scale * Vec2(def.x.value, def.y.value);  // metres
     auto [relative, rate] = interpolate(task.start, goal, def.duration.value, step.phaseTime);
     const Vec2 position = step.dynamics.pointPosition(task.body, task.local);
     const Vec2 velocity = step.dynamics.pointVelocity(task.body, task.local);

@@ -11,7 +11,8 @@ double uprightTrunkAngle(const Character& character) {
   const PoseDef* standing = character.findPose("standing");
   if (!standing) return kPi / 2.0;
   std::array<double, kMaxJoints> joints{};
-  for (size_t j = 0; j < standing->jointDeg.size(); ++j) joints[j] = degToRad(standing->jointDeg[j]);
+  for (size_t j = 0; j < standing->jointDeg.size(); ++j)
+    joints[j] = degToRad(standing->jointDeg[j]);
   const double trunk = worldAnglesFromJoints(character, degToRad(standing->headAngleDeg),
                                              joints)[static_cast<size_t>(character.roles.trunk)];
   return std::round(trunk / (kPi / 2.0)) * (kPi / 2.0);
@@ -28,8 +29,8 @@ ReferenceHeights standingPoseHeights(const Character& character) {
   const auto head = static_cast<size_t>(character.roles.head);
   const LinkDef& def = character.links[head];
   const Vec2 distal =
-      state.links[head].origin + def.length * linkAxis(character, character.roles.head,
-                                                       state.links[head].angle);
+      state.links[head].origin +
+      def.length * linkAxis(character, character.roles.head, state.links[head].angle);
   const double top = std::max(state.links[head].origin.y() + def.proximalThickness / 2.0,
                               distal.y() + def.distalThickness / 2.0);
   return {state.jointPositions[static_cast<size_t>(character.headJoint())].y() - ground,

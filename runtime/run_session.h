@@ -21,7 +21,7 @@ namespace scl {
 
 /// A constant force on one link's centre of mass over a time window (`scl run --push`).
 struct Push {
-  /// The link pushed, index into kLinks.
+  /// The link pushed, index into the character's links.
   int link = 0;
   /// Force, newtons.
   Vec2 force = Vec2::Zero();

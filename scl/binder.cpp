@@ -546,8 +546,15 @@ class Binder {
   Primitive bindNode(const sx::Com& com, std::vector<Drive>&) {
     ComPrimitive out;
     const std::string kind = label_ + ".com.";
-    out.x = number(com.target.x, Number::Unit::Plain, kind + "x");
-    out.y = number(com.target.y, Number::Unit::Plain, kind + "y");
+    if (com.standing) {
+      const Character::StandingCentreOfMass standing = character().standingCentreOfMass();
+      out.x = Number{0.0};  // over the middle of the feet
+      out.y = Number{standing.height};
+    } else {
+      out.x = number(com.target.x, Number::Unit::Plain, kind + "x");
+      out.y = number(com.target.y, Number::Unit::Plain, kind + "y");
+    }
+    if (com.inLegs) out.scale = meanLegLength();
     bindMotionOptions(com.args, kind, out);
     return out;
   }
@@ -569,13 +576,25 @@ class Binder {
     if (auto joint = character.findJoint(track.on.text)) {
       out.target = TrackPrimitive::Target::JointPosition;
       out.index = *joint;
-      if (track.angle)
+      if (track.angle || track.standing)
         sink_.error(track.on.location, "an angle target needs a link; " + inQuotes(track.on.text) +
                                            " is a joint (a PD target sets a joint's angle)");
     } else if (auto link = character.findLink(track.on.text)) {
-      out.target =
-          track.angle ? TrackPrimitive::Target::LinkAngle : TrackPrimitive::Target::LinkPosition;
+      out.target = track.angle || track.standing ? TrackPrimitive::Target::LinkAngle
+                                                 : TrackPrimitive::Target::LinkPosition;
       out.index = *link;
+    } else if (const NameLookup role = names_.joints(track.on.text, Groups::Rejected, "track");
+               role.ok()) {  // the human's name of a role this character plays otherwise
+      out.target = TrackPrimitive::Target::JointPosition;
+      out.index = role.index();
+      if (track.angle || track.standing)
+        sink_.error(track.on.location, "an angle target needs a link; " + inQuotes(track.on.text) +
+                                           " is a joint (a PD target sets a joint's angle)");
+    } else if (const NameLookup linkRole = names_.links(track.on.text, Groups::Rejected, "track");
+               linkRole.ok()) {
+      out.target = track.angle || track.standing ? TrackPrimitive::Target::LinkAngle
+                                                 : TrackPrimitive::Target::LinkPosition;
+      out.index = linkRole.index();
     } else if (!character.findJointGroup(track.on.text).empty() ||
                !character.findLinkGroup(track.on.text).empty()) {
       sink_.error(track.on.location,
@@ -589,8 +608,12 @@ class Binder {
     if (track.position) {
       out.x = number(track.position->x, Number::Unit::Plain, kind + "x");
       out.y = number(track.position->y, Number::Unit::Plain, kind + "y");
+      if (track.inLegs) out.scale = meanLegLength();
     } else if (track.angle) {
       out.x = number(*track.angle, Number::Unit::Degrees, kind + "angle");
+    } else if (track.standing && out.target == TrackPrimitive::Target::LinkAngle) {
+      // The link's world angle in the standing pose.
+      out.x = Number{degToRad(character.standingAngleDeg(out.index)), -1, Number::Unit::Degrees};
     }
     bindMotionOptions(track.args, kind, out);
     return out;
@@ -609,6 +632,12 @@ class Binder {
     for (const sx::Name& name : support.links)
       for (int link : resolveLinks(name)) out.links.push_back(link);
     return out;
+  }
+
+  // A `legs` target's metres per unit: the mean of the character's two leg lengths
+  // (Character::legLength: hip to ankle plus the ankle's height over the sole).
+  double meanLegLength() const {
+    return 0.5 * (character().legLength(0) + character().legLength(1));
   }
 
   // The options of a feature that moves toward a target (com, track): gains, the time to

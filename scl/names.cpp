@@ -67,19 +67,19 @@ struct RoleName {
 };
 
 constexpr std::array<std::pair<std::string_view, RoleName>, 27> kRoleNames = {{
-    {"head", {"head", false, -1, ""}},         {"trunk", {"trunk", false, -1, ""}},
-    {"pelvis", {"pelvis", false, -1, ""}},     {"leftFoot", {"foot", false, 0, ""}},
-    {"rightFoot", {"foot", false, 1, ""}},     {"feet", {"foot", false, -1, "feet"}},
-    {"leftHand", {"hand", false, 0, ""}},      {"rightHand", {"hand", false, 1, ""}},
-    {"hands", {"hand", false, -1, "hands"}},   {"leftThigh", {"thigh", false, 0, ""}},
-    {"rightThigh", {"thigh", false, 1, ""}},   {"thighs", {"thigh", false, -1, "thighs"}},
-    {"leftShank", {"shank", false, 0, ""}},    {"rightShank", {"shank", false, 1, ""}},
+    {"head", {"head", false, -1, ""}},          {"trunk", {"trunk", false, -1, ""}},
+    {"pelvis", {"pelvis", false, -1, ""}},      {"leftFoot", {"foot", false, 0, ""}},
+    {"rightFoot", {"foot", false, 1, ""}},      {"feet", {"foot", false, -1, "feet"}},
+    {"leftHand", {"hand", false, 0, ""}},       {"rightHand", {"hand", false, 1, ""}},
+    {"hands", {"hand", false, -1, "hands"}},    {"leftThigh", {"thigh", false, 0, ""}},
+    {"rightThigh", {"thigh", false, 1, ""}},    {"thighs", {"thigh", false, -1, "thighs"}},
+    {"leftShank", {"shank", false, 0, ""}},     {"rightShank", {"shank", false, 1, ""}},
     {"shanks", {"shank", false, -1, "shanks"}}, {"leftHip", {"hip", true, 0, ""}},
-    {"rightHip", {"hip", true, 1, ""}},        {"hips", {"hip", true, -1, "hips"}},
-    {"leftKnee", {"knee", true, 0, ""}},       {"rightKnee", {"knee", true, 1, ""}},
-    {"knees", {"knee", true, -1, "knees"}},    {"leftAnkle", {"ankle", true, 0, ""}},
-    {"rightAnkle", {"ankle", true, 1, ""}},    {"ankles", {"ankle", true, -1, "ankles"}},
-    {"leftWrist", {"wrist", true, 0, ""}},     {"rightWrist", {"wrist", true, 1, ""}},
+    {"rightHip", {"hip", true, 1, ""}},         {"hips", {"hip", true, -1, "hips"}},
+    {"leftKnee", {"knee", true, 0, ""}},        {"rightKnee", {"knee", true, 1, ""}},
+    {"knees", {"knee", true, -1, "knees"}},     {"leftAnkle", {"ankle", true, 0, ""}},
+    {"rightAnkle", {"ankle", true, 1, ""}},     {"ankles", {"ankle", true, -1, "ankles"}},
+    {"leftWrist", {"wrist", true, 0, ""}},      {"rightWrist", {"wrist", true, 1, ""}},
     {"wrists", {"wrist", true, -1, "wrists"}},
 }};
 
@@ -143,7 +143,8 @@ std::string missingBipedName(const Character& character, std::string_view kind,
                        character.name + "' for its names)"
                  : "";
   }
-  const std::string_view what = role->role == "wrist" || role->role == "hand" ? "hands" : role->role;
+  const std::string_view what =
+      role->role == "wrist" || role->role == "hand" ? "hands" : role->role;
   return lacks + "; " + quoted(character.name) + " has no " + std::string(what);
 }
 
@@ -265,8 +266,8 @@ NameLookup CharacterNames::links(std::string_view name, Groups groups,
     return failure(quoted(name) + " is a joint group; expected a link");
   if (std::vector<int> role = roleIndices(*character_, name, false); !role.empty()) {
     if (role.size() > 1 && groups == Groups::Rejected)
-      return failure(quoted(name) + " stands for two links on " + quoted(character_->name) +
-                     "; '" + std::string(argument) + "' needs a single link");
+      return failure(quoted(name) + " stands for two links on " + quoted(character_->name) + "; '" +
+                     std::string(argument) + "' needs a single link");
     return {std::move(role), ""};
   }
   if (std::string missing = missingBipedName(*character_, "link", name); !missing.empty())

@@ -707,16 +707,29 @@ class ScriptParser : private TokenCursor {
 
   // --- features (docs/features.md) -----------------------------------------------------
 
-  // com := "com" vec { task-arg }
+  // com := "com" ( vec [ "legs" ] | "standing" ) { task-arg }
   bool parseCom(syntax::Com& com) {
     next();
+    if (isWord("standing")) {
+      next();
+      com.standing = true;
+      if (isWord("legs")) {
+        errorAt(peek(),
+                "'legs' goes after a target (x, y); 'standing' is the standing pose's "
+                "own height");
+        return false;
+      }
+      return parseTaskArgs(com.args, kTaskKp | kTaskKd | kTaskTime | kTaskWeight | kTaskPriority,
+                           "com");
+    }
     if (!isKind(TokenKind::LeftParen)) {
-      expectedNear("a target '(x, y)' after 'com'", peek());
+      expectedNear("a target '(x, y)' or 'standing' after 'com'", peek());
       return false;
     }
     auto target = parseVec("the target (x, y)");
     if (!target) return false;
     com.target = *target;
+    com.inLegs = parseLegs();
     return parseTaskArgs(com.args, kTaskKp | kTaskKd | kTaskTime | kTaskWeight | kTaskPriority,
                          "com");
   }
@@ -730,7 +743,14 @@ class ScriptParser : private TokenCursor {
     return parseTaskArgs(angmom.args, kTaskKd | kTaskWeight | kTaskPriority, "angmom");
   }
 
-  // track := "track" NAME ( vec | NUM ) { task-arg }
+  // The unit word after a target: `legs` (the character's leg lengths).
+  bool parseLegs() {
+    if (!isWord("legs")) return false;
+    next();
+    return true;
+  }
+
+  // track := "track" NAME ( vec [ "legs" ] | NUM | "standing" ) { task-arg }
   bool parseTrack(syntax::Track& track) {
     next();
     if (!isKind(TokenKind::Identifier)) {
@@ -741,12 +761,20 @@ class ScriptParser : private TokenCursor {
     if (isKind(TokenKind::LeftParen)) {
       track.position = parseVec("the target (x, y)");
       if (!track.position) return false;
+      track.inLegs = parseLegs();
     } else if (isKind(TokenKind::Number)) {
       track.angle = parseNumber("");
+      if (track.angle && isWord("legs")) {
+        errorAt(peek(), "'legs' goes after a position (x, y); an angle is in degrees");
+        return false;
+      }
+    } else if (isWord("standing")) {
+      next();
+      track.standing = true;
     } else {
-      expectedNear(
-          "a target '(x, y)' or an angle (degrees) after '" + quoteToken(track.on.text) + "'",
-          peek());
+      expectedNear("a target '(x, y)', an angle (degrees) or 'standing' after '" +
+                       quoteToken(track.on.text) + "'",
+                   peek());
       return false;
     }
     return parseTaskArgs(track.args, kTaskKp | kTaskKd | kTaskTime | kTaskWeight | kTaskPriority,

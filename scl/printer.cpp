@@ -70,14 +70,17 @@ struct PrimitivePrinter {
   }
   std::string operator()(const Symm&) const { return "symm"; }
   std::string operator()(const syntax::Com& com) const {
-    return "com " + vec(com.target) + taskArgs(com.args);
+    if (com.standing) return "com standing" + taskArgs(com.args);
+    return "com " + vec(com.target) + (com.inLegs ? " legs" : "") + taskArgs(com.args);
   }
   std::string operator()(const syntax::AngMom& angmom) const {
     return "angmom " + number(angmom.target) + taskArgs(angmom.args);
   }
   std::string operator()(const syntax::Track& track) const {
     std::string out = "track " + track.on.text + " ";
-    out += track.position ? vec(*track.position) : number(*track.angle);
+    out += track.position   ? vec(*track.position) + (track.inLegs ? " legs" : "")
+           : track.standing ? std::string("standing")
+                            : number(*track.angle);
     return out + taskArgs(track.args);
   }
   std::string operator()(const syntax::Posture& posture) const {

@@ -128,8 +128,10 @@ struct TaskOptions {
 /// `[com (x, y) kp K kd D time: T ...]`: the whole-body centre of mass tracks a point
 /// given from the middle of the feet (docs/features.md, Frames).
 struct ComPrimitive {
-  /// Target from the feet's middle point, metres.
+  /// Target from the feet's middle point, in units of `scale` (metres unless `legs`).
   Number x, y;
+  /// Metres per unit of the target: 1, or the character's leg length (`legs`).
+  double scale = 1.0;
   /// Acceleration gains, 1/s² and 1/s.
   Number kp{100.0}, kd{20.0};
   /// Time to move the target from where the centre of mass was at phase start, seconds.
@@ -153,9 +155,11 @@ struct TrackPrimitive {
   Target target = Target::JointPosition;
   /// The joint (JointPosition) or link (otherwise), index into the character's.
   int index = 0;
-  /// Position target from the feet's middle point, metres; for an angle, `x` is the world
-  /// angle, radians.
+  /// Position target from the feet's middle point, in units of `scale` (metres unless
+  /// `legs`); for an angle, `x` is the world angle, radians.
   Number x, y;
+  /// Metres per unit of a position target: 1, or the character's leg length (`legs`).
+  double scale = 1.0;
   Number kp{100.0}, kd{20.0};
   Number duration;
   TaskOptions task;

@@ -99,9 +99,13 @@ struct TaskArgs {
   bool operator==(const TaskArgs&) const = default;
 };
 
-/// `[com vec task-args]`
+/// `[com vec ["legs"] task-args]`
 struct Com {
   Vec target;
+  /// `legs`: the target is in the character's leg lengths, not metres.
+  bool inLegs = false;
+  /// `standing` instead of a target: where the standing pose holds the centre of mass.
+  bool standing = false;
   TaskArgs args;
   bool operator==(const Com&) const = default;
 };
@@ -118,6 +122,10 @@ struct AngMom {
 struct Track {
   Name on;
   std::optional<Vec> position;
+  /// `legs` after the position: it is in the character's leg lengths.
+  bool inLegs = false;
+  /// `standing` instead of an angle: the link's world angle in the standing pose.
+  bool standing = false;
   std::optional<NumberLit> angle;
   TaskArgs args;
   bool operator==(const Track&) const = default;

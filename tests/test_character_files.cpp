@@ -103,7 +103,8 @@ TEST_CASE("loadCharacter: built-ins by name, files by path, and why not") {
 
   const scl::CharacterLoad unknown = scl::loadCharacter("giant");
   CHECK(unknown.notFound);
-  CHECK_THAT(unknown.diagnostics[0].message, Catch::Contains("(characters: asymmetric, bird, child, dinosaur, human, robot)"));
+  CHECK_THAT(unknown.diagnostics[0].message,
+             Catch::Contains("(characters: asymmetric, bird, child, dinosaur, human, robot)"));
 
   const scl::CharacterLoad missing = scl::loadCharacter("nowhere/giant.character");
   CHECK(missing.notFound);

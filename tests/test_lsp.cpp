@@ -427,8 +427,7 @@ TEST_CASE("lsp: hover on joints, links, primitives, phases and parameters", "[ls
   CHECK(client.result("textDocument/hover", LspClient::at(kUri, 9999, 5)).is_null());
 }
 
-TEST_CASE("lsp: a character of its own names: its limb ends complete, hovers tell roles",
-          "[lsp]") {
+TEST_CASE("lsp: a character of its own names: its limb ends complete, hovers tell roles", "[lsp]") {
   // tests/characters/robin.character: its own names, no hands.
   const std::string uri = "file://" SCL_SOURCE_DIR "/tests/lang/robin_in_editor.scl";
   const std::string script =

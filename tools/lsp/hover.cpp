@@ -16,16 +16,17 @@ namespace sx = syntax;
 std::string jointSummary(const Character& character, int index) {
   const JointDef& joint = character.joints[static_cast<size_t>(index)];
   const std::string role = character.roleOf(index, true);
-  return (role.empty() ? "" : "the " + role + "; ") + "range " + formatTrimmed(joint.minDeg, 1) + "° … " + formatTrimmed(joint.maxDeg, 1) +
-         "°, kp " + formatTrimmed(joint.kp, 1) + " N·m/rad, kd " + formatTrimmed(joint.kd, 2) +
-         " N·m·s/rad, torque limit " + formatTrimmed(joint.maxTorque, 1) + " N·m";
+  return (role.empty() ? "" : "the " + role + "; ") + "range " + formatTrimmed(joint.minDeg, 1) +
+         "° … " + formatTrimmed(joint.maxDeg, 1) + "°, kp " + formatTrimmed(joint.kp, 1) +
+         " N·m/rad, kd " + formatTrimmed(joint.kd, 2) + " N·m·s/rad, torque limit " +
+         formatTrimmed(joint.maxTorque, 1) + " N·m";
 }
 
 std::string linkSummary(const Character& character, int index) {
   const LinkDef& link = character.links[static_cast<size_t>(index)];
   const std::string role = character.roleOf(index, false);
-  return (role.empty() ? "" : "the " + role + "; ") + "length " + formatTrimmed(link.length, 3) + " m, mass " + formatTrimmed(link.mass, 2) +
-         " kg";
+  return (role.empty() ? "" : "the " + role + "; ") + "length " + formatTrimmed(link.length, 3) +
+         " m, mass " + formatTrimmed(link.mass, 2) + " kg";
 }
 
 namespace {

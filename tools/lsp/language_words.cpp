@@ -6,7 +6,7 @@ namespace scl::lsp {
 
 namespace {
 
-constexpr std::array<KeywordInfo, 42> kKeywords = {{
+constexpr std::array<KeywordInfo, 43> kKeywords = {{
     // Primitives.
     {"vf",
      "**vf**: virtual force, `[vf (fx, fy) on: LINK by: JOINT]`: the force (fx, fy) N at the "
@@ -26,13 +26,18 @@ constexpr std::array<KeywordInfo, 42> kKeywords = {{
     {"symm", "**symm**: the previous primitive of the phase with left and right swapped"},
     {"com",
      "**com**: feature, the whole-body centre of mass tracks (x, y) m from the middle of the "
-     "feet; kp 1/s², kd 1/s, time: s, weight, priority"},
+     "feet (`legs` after it: in leg lengths); kp 1/s², kd 1/s, time: s, weight, priority"},
     {"angmom",
      "**angmom**: feature, the centroidal angular momentum tracks L kg·m²/s; kd 1/s, weight, "
      "priority"},
     {"track",
      "**track**: feature, a joint's position or a link's centre of mass tracks (x, y) m from "
-     "the feet's middle, or a link's world angle tracks degrees; kp, kd, time:, weight, priority"},
+     "the feet's middle (`legs` after it: in leg lengths), or a link's world angle tracks "
+     "degrees; kp, kd, time:, weight, priority"},
+    {"legs",
+     "**legs**: after a `com` or `track` target: its (x, y) are in the character's leg lengths "
+     "(hip to ankle plus the ankle's height; the mean of both legs), so the script fits bodies "
+     "of other sizes"},
     {"posture",
      "**posture**: feature, the posture task toward the phase's PD targets; kp 1/s², kd 1/s, "
      "weight, priority"},
