@@ -46,9 +46,16 @@ std::string humanWithTail(int links) {
   for (int i = 1; i <= links; ++i) {
     const std::string link = "tail" + std::to_string(i);
     const std::string parent = i == 1 ? "pelvis" : "tail" + std::to_string(i - 1);
-    tail += "link " + link + " length: 0.08 thickness: (0.03, 0.03) mass: 0.05\n";
-    tail += "joint tailJoint" + std::to_string(i) + " parent: " + parent + " child: " + link +
-            (i == 1 ? " at: 0.05" : "") + " range: (-170, 170) kp: 20 kd: 2 torque: 50\n";
+    tail += "link ";
+    tail += link;
+    tail += " length: 0.08 thickness: (0.03, 0.03) mass: 0.05\njoint tailJoint";
+    tail += std::to_string(i);
+    tail += " parent: ";
+    tail += parent;
+    tail += " child: ";
+    tail += link;
+    tail += i == 1 ? " at: 0.05" : "";
+    tail += " range: (-170, 170) kp: 20 kd: 2 torque: 50\n";
   }
   const std::string standing = "head: 88 support: ground settles: no ankles: flat 2";
   const size_t at = text.find(standing);
