@@ -193,6 +193,24 @@ TEST_CASE("scl plot --feet --hands plots the heels, toes and hands", "[cli][plot
   }
 }
 
+TEST_CASE("scl plot: a trajectory of another body, by its own names", "[cli][plot]") {
+  // The bird's CSV has its own joints and links and no hand columns; read as the human's
+  // it is refused with a hint, read as the bird's it plots (docs/plot.md).
+  TempDir dir;
+  const std::string script = std::string(SCL_SOURCE_DIR) + "/scripts/bodies/stand-bird.scl";
+  REQUIRE(runScl("run " + script + " --duration 1 --out " + (dir / "b.csv")).exitCode == 0);
+  const Outcome asHuman = runScl("plot " + (dir / "b.csv"));
+  CHECK(asHuman.exitCode == 1);
+  CHECK_THAT(asHuman.err, Catch::Contains("a trajectory of another character than 'human'? "
+                                          "(give its --character)"));
+  const Outcome asBird = runScl("plot " + (dir / "b.csv") +
+                                " --character bird --joints intertarsals --feet --contacts");
+  REQUIRE(asBird.exitCode == 0);
+  CHECK(hasSeries(asBird.out, "leftIntertarsal.angle"));
+  CHECK(hasSeries(asBird.out, "contact.leftToes"));
+  CHECK(std::abs(seriesValue(asBird.out, "leftToe.height", "last")) < 0.01);
+}
+
 TEST_CASE("scl plot: the commands docs/plot.md shows", "[cli][plot][docs]") {
   const std::string page = readText(SCL_SOURCE_DIR "/docs/plot.md");
   TempDir dir;

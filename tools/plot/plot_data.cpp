@@ -176,20 +176,27 @@ namespace {
 
 class CsvColumns {
  public:
-  explicit CsvColumns(const std::vector<std::string>& header) {
+  CsvColumns(const std::vector<std::string>& header, std::string character)
+      : character_(std::move(character)) {
     for (size_t i = 0; i < header.size(); ++i) index_[header[i]] = i;
   }
-  // The column's index; throws naming the column when the header lacks it.
+  // The column's index; throws naming the column when the header lacks it. A CSV of the
+  // run's columns but another body's joints and links (a bird's read as the human's) says
+  // which character it was read as.
   size_t operator()(const std::string& name) const {
     const auto found = index_.find(name);
-    if (found == index_.end())
+    if (found != index_.end()) return found->second;
+    if (index_.count("time") && index_.count("root_x") && index_.count("com_x"))
       throw std::invalid_argument("line 1: no column " + quoteForMessage(name) +
-                                  " (not a trajectory CSV of 'scl run --out')");
-    return found->second;
+                                  ": a trajectory of another character than '" + character_ +
+                                  "'? (give its --character)");
+    throw std::invalid_argument("line 1: no column " + quoteForMessage(name) +
+                                " (not a trajectory CSV of 'scl run --out')");
   }
 
  private:
   std::unordered_map<std::string, size_t> index_;
+  std::string character_;
 };
 
 // Far more than `scl run --out`'s columns (time, phase, root, centre of mass and three per
@@ -232,7 +239,7 @@ PlotData readTrajectoryCsv(std::string_view text, const Character& character) {
                                 " columns, more than a trajectory CSV has (at most " +
                                 std::to_string(kMaxTrajectoryColumns) + ")");
   const std::vector<std::string> header = splitCsvLine(line);
-  const CsvColumns column(header);
+  const CsvColumns column(header, character.name);
   const size_t timeColumn = column("time"), phaseColumn = column("phase"),
                nameColumn = column("phase_name"), rootX = column("root_x"),
                rootY = column("root_y"), rootAngle = column("root_angle_deg"),
