@@ -339,6 +339,23 @@ TEST_CASE("scl run --out gives the heels, toes and hands") {
   }
 }
 
+TEST_CASE("scl run --filmstrip draws a body of any shape, every link in every frame") {
+  TempDir dir;
+  // The bird (14 links) and the dinosaur (23): a polygon and two cap circles per link.
+  for (const auto& [name, links] : {std::pair{"bird", 14}, std::pair{"dinosaur", 23}}) {
+    CAPTURE(name);
+    const std::string script =
+        std::string(SCL_SOURCE_DIR) + "/scripts/bodies/stand-" + name + ".scl";
+    Outcome run = runScl("run " + script + " --duration 1 --filmstrip " + (dir / "f.svg") +
+                         " --frames 0,0.5,1");
+    REQUIRE(run.exitCode == 0);
+    const std::string svg = readText(dir / "f.svg");
+    CHECK(wellFormedXml(svg));
+    CHECK(countOf(svg, "<g class=\"frame\"") == 3);
+    CHECK(countOf(svg, "<polygon") == 3 * links);
+  }
+}
+
 TEST_CASE("scl run --filmstrip writes well-formed SVG with one drawing per time") {
   TempDir dir;
   SECTION("requested times") {
