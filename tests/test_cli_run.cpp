@@ -352,7 +352,7 @@ TEST_CASE("scl run --filmstrip draws a body of any shape, every link in every fr
     const std::string svg = readText(dir / "f.svg");
     CHECK(wellFormedXml(svg));
     CHECK(countOf(svg, "<g class=\"frame\"") == 3);
-    CHECK(countOf(svg, "<polygon") == 3 * links);
+    CHECK(countOf(svg, "<polygon") == static_cast<size_t>(3 * links));
   }
 }
 
