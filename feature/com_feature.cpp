@@ -34,7 +34,8 @@ class ComFeature final : public TaskFeatureKind<ComTask> {
     const PlanarDynamics& dynamics = step.dynamics;
     for (const ComTask& task : tasks_) {
       const ComPrimitive& def = task.definition;
-      const Vec2 goal = def.scale * Vec2(def.x.value, def.y.value);  // metres
+      const Vec2 goal =
+          Vec2(def.baseX, def.baseY) + def.scale * Vec2(def.x.value, def.y.value);  // metres
       auto [relative, rate] = interpolate(task.start, goal, def.duration.value, step.phaseTime);
       const Vec2 target = step.frameOrigin + relative;
       const Vec2 desired =

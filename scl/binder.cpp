@@ -547,9 +547,12 @@ class Binder {
     ComPrimitive out;
     const std::string kind = label_ + ".com.";
     if (com.standing) {
-      const Character::StandingCentreOfMass standing = character().standingCentreOfMass();
-      out.x = Number{0.0};  // over the middle of the feet
-      out.y = Number{standing.height};
+      // Over the middle of the feet at the standing pose's height, moved by the offset.
+      out.baseY = character().standingCentreOfMass().height;
+      if (com.hasOffset) {
+        out.x = number(com.target.x, Number::Unit::Plain, kind + "x");
+        out.y = number(com.target.y, Number::Unit::Plain, kind + "y");
+      }
     } else {
       out.x = number(com.target.x, Number::Unit::Plain, kind + "x");
       out.y = number(com.target.y, Number::Unit::Plain, kind + "y");

@@ -707,7 +707,7 @@ class ScriptParser : private TokenCursor {
 
   // --- features (docs/features.md) -----------------------------------------------------
 
-  // com := "com" ( vec [ "legs" ] | "standing" ) { task-arg }
+  // com := "com" ( vec [ "legs" ] | "standing" [ vec [ "legs" ] ] ) { task-arg }
   bool parseCom(syntax::Com& com) {
     next();
     if (isWord("standing")) {
@@ -718,6 +718,13 @@ class ScriptParser : private TokenCursor {
                 "'legs' goes after a target (x, y); 'standing' is the standing pose's "
                 "own height");
         return false;
+      }
+      if (isKind(TokenKind::LeftParen)) {  // an offset from the standing point
+        auto offset = parseVec("the offset (x, y) from the standing centre of mass");
+        if (!offset) return false;
+        com.target = *offset;
+        com.hasOffset = true;
+        com.inLegs = parseLegs();
       }
       return parseTaskArgs(com.args, kTaskKp | kTaskKd | kTaskTime | kTaskWeight | kTaskPriority,
                            "com");

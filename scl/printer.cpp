@@ -70,7 +70,10 @@ struct PrimitivePrinter {
   }
   std::string operator()(const Symm&) const { return "symm"; }
   std::string operator()(const syntax::Com& com) const {
-    if (com.standing) return "com standing" + taskArgs(com.args);
+    if (com.standing)
+      return "com standing" +
+             (com.hasOffset ? " " + vec(com.target) + (com.inLegs ? " legs" : "") : "") +
+             taskArgs(com.args);
     return "com " + vec(com.target) + (com.inLegs ? " legs" : "") + taskArgs(com.args);
   }
   std::string operator()(const syntax::AngMom& angmom) const {

@@ -104,8 +104,10 @@ struct Com {
   Vec target;
   /// `legs`: the target is in the character's leg lengths, not metres.
   bool inLegs = false;
-  /// `standing` instead of a target: where the standing pose holds the centre of mass.
+  /// `standing [vec ["legs"]]`: where the standing pose holds the centre of mass, moved by
+  /// `target` when one follows.
   bool standing = false;
+  bool hasOffset = false;
   TaskArgs args;
   bool operator==(const Com&) const = default;
 };
