@@ -23,6 +23,7 @@
 #include "runtime/simulation.h"
 #include "scl/character_file.h"
 #include "scl/compile.h"
+#include "test_support.h"
 #include "tools/character_report.h"
 
 using namespace scl;
@@ -32,20 +33,8 @@ namespace {
 
 const fs::path kSourceDir = SCL_SOURCE_DIR;
 
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  REQUIRE(in.good());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::shared_ptr<const Character> builtin(const std::string& name) {
-  CharacterLoad load = loadCharacter(name);
-  INFO(renderDiagnostics(load.diagnostics, ""));
-  REQUIRE(load.ok());
-  return load.character;
-}
+using testing::builtinCharacter;
+using testing::readWholeTextFile;
 
 // A script compiled for `character` (nullptr: the one its `scene character:` names).
 Program compileFor(const std::string& source, const std::string& fileName,
@@ -59,7 +48,7 @@ Program compileFor(const std::string& source, const std::string& fileName,
 // docs/retargeting.md, "The characters": the table's rows by their first cell, each a
 // map from the column's character name to the cell's number.
 std::map<std::string, std::map<std::string, double>> documentedCharacters() {
-  const std::string page = readFile(kSourceDir / "docs/retargeting.md");
+  const std::string page = readWholeTextFile(kSourceDir / "docs/retargeting.md");
   std::istringstream lines(page.substr(page.find("## The characters")));
   std::vector<std::string> columns;
   std::map<std::string, std::map<std::string, double>> rows;
@@ -156,7 +145,7 @@ TEST_CASE("masses and heights are those docs/retargeting.md states") {
   REQUIRE(documented.count("leg length: hip joints (m)"));
   for (const std::string& name : kBodies) {
     CAPTURE(name);
-    const auto character = builtin(name);
+    const auto character = builtinCharacter(name);
     const ReferenceHeights heights = referenceHeights(*character);
     CHECK(character->totalMass == Approx(documented.at("mass (kg)").at(name)).margin(0.005));
     CHECK(heights.top ==
@@ -174,7 +163,7 @@ TEST_CASE("masses and heights are those docs/retargeting.md states") {
 TEST_CASE("each character's standing pose has flat feet on the ground and the head up") {
   for (const std::string& name : kBodies) {
     CAPTURE(name);
-    const auto character = builtin(name);
+    const auto character = builtinCharacter(name);
     const CharacterState state = standingState(*character);
     CHECK(lowestPoint(*character, state) == Approx(0.0).margin(1e-9));
     double heel = 1e9, toe = -1e9;
@@ -209,7 +198,7 @@ TEST_CASE("each character's standing pose has flat feet on the ground and the he
 
 TEST_CASE("every initial pose of each character rests under its default PD") {
   for (const std::string& name : kBodies) {
-    const auto character = builtin(name);
+    const auto character = builtinCharacter(name);
     for (const char* pose : {"standing", "supine", "prone", "sitting", "crouching"}) {
       CAPTURE(name, pose);
       SimulationDef def;
@@ -254,7 +243,7 @@ TEST_CASE("every initial pose of each character rests under its default PD") {
 TEST_CASE("each character stands for 3 s under quiet-stance control scaled to its body") {
   for (const std::string& name : kBodies) {
     CAPTURE(name);
-    const auto character = builtin(name);
+    const auto character = builtinCharacter(name);
     const std::string source = quietStance(*character, 3.0);
     CAPTURE(source);
     const Program program = compileFor(source, "stand.scl", character);
@@ -283,7 +272,7 @@ TEST_CASE("marks scale to the character, the human's are unchanged") {
   const MetricsDef human = metricsFor(*humanCharacter());
   CHECK(human.standingHeadHeight == MetricsDef{}.standingHeadHeight);
   CHECK(human.riseHeadHeight == MetricsDef{}.riseHeadHeight);
-  const auto child = builtin("child");
+  const auto child = builtinCharacter("child");
   const double ratio = referenceHeights(*child).head / referenceHeights(*humanCharacter()).head;
   CHECK(metricsFor(*child).standingHeadHeight == Approx(1.6 * ratio));
   CHECK(metricsFor(*child).riseHeadHeight == Approx(1.75 * ratio));
@@ -302,7 +291,7 @@ TEST_CASE("every ported script meets its motion's mark on the character it names
   std::sort(files.begin(), files.end());
   for (const fs::path& path : files) {
     CAPTURE(path.filename().string());
-    const std::string source = readFile(path);
+    const std::string source = readWholeTextFile(path);
     REQUIRE(source.rfind("//", 0) == 0);  // a header
     const std::string stem = path.stem().string();
     const size_t underscore = stem.rfind('_');

@@ -24,6 +24,7 @@
 #include "runtime/simulation.h"
 #include "scl/character_file.h"
 #include "scl/compile.h"
+#include "test_support.h"
 #include "tools/character_report.h"
 
 using namespace scl;
@@ -33,20 +34,8 @@ namespace {
 
 const fs::path kSourceDir = SCL_SOURCE_DIR;
 
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  REQUIRE(in.good());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::shared_ptr<const Character> builtin(const std::string& name) {
-  CharacterLoad load = loadCharacter(name);
-  INFO(renderDiagnostics(load.diagnostics, ""));
-  REQUIRE(load.ok());
-  return load.character;
-}
+using testing::builtinCharacter;
+using testing::readWholeTextFile;
 
 int link(const Character& character, const std::string& name) {
   const auto index = character.findLink(name);
@@ -65,7 +54,7 @@ int joint(const Character& character, const std::string& name) {
 // docs/retargeting.md, the first table after "## Other shapes": its rows by their first
 // cell, each a map from the column's character name to the cell's number.
 std::map<std::string, std::map<std::string, double>> documentedShapes() {
-  const std::string page = readFile(kSourceDir / "docs/retargeting.md");
+  const std::string page = readWholeTextFile(kSourceDir / "docs/retargeting.md");
   const size_t section = page.find("## Other shapes");
   REQUIRE(section != std::string::npos);
   std::istringstream lines(page.substr(section));
@@ -126,7 +115,7 @@ TEST_CASE("the dinosaur, the bird and the asymmetric human are built-ins that lo
 }
 
 TEST_CASE("the dinosaur: a neck of two links, a tail of four, a metatarsus, small arms") {
-  const auto dino = builtin("dinosaur");
+  const auto dino = builtinCharacter("dinosaur");
   CHECK(dino->linkCount() == 23);
   CHECK(dino->jointCount() == 22);
   const CharacterRoles& roles = dino->roles;
@@ -173,7 +162,7 @@ TEST_CASE("the dinosaur: a neck of two links, a tail of four, a metatarsus, smal
 }
 
 TEST_CASE("the bird: no hand, a tarsometatarsus, an intertarsal joint that bends forward") {
-  const auto bird = builtin("bird");
+  const auto bird = builtinCharacter("bird");
   CHECK(bird->linkCount() == 14);
   CHECK(bird->jointCount() == 13);
   const CharacterRoles& roles = bird->roles;
@@ -204,7 +193,7 @@ TEST_CASE("the bird: no hand, a tarsometatarsus, an intertarsal joint that bends
 }
 
 TEST_CASE("the asymmetric human: a longer left shank, a heavier right arm") {
-  const auto asym = builtin("asymmetric");
+  const auto asym = builtinCharacter("asymmetric");
   const Character& human = *humanCharacter();
   CHECK(asym->linkCount() == kBipedLinkCount);
   CHECK(asym->jointCount() == kBipedJointCount);
@@ -243,7 +232,7 @@ TEST_CASE("masses and counts are those docs/retargeting.md states for the other 
   REQUIRE(documented.count("head joint in the standing pose (m)"));
   for (const std::string& name : kShapes) {
     CAPTURE(name);
-    const auto character = builtin(name);
+    const auto character = builtinCharacter(name);
     CHECK(character->totalMass == Approx(documented.at("mass (kg)").at(name)).margin(0.005));
     CHECK(character->linkCount() == documented.at("links").at(name));
     CHECK(character->jointCount() == documented.at("joints").at(name));
@@ -260,7 +249,7 @@ TEST_CASE("masses and counts are those docs/retargeting.md states for the other 
 TEST_CASE("each shape's standing pose rests on both feet, flat, and on nothing else") {
   for (const std::string& name : kShapes) {
     CAPTURE(name);
-    const auto character = builtin(name);
+    const auto character = builtinCharacter(name);
     const CharacterState state = standingState(*character);
     const double ground = lowestPoint(*character, state);
     double heel = 1e9, toe = -1e9;
@@ -295,7 +284,7 @@ TEST_CASE("each shape's quiet-stance script keeps it on its feet for 10 s") {
   for (const std::string& name : kShapes) {
     CAPTURE(name);
     const fs::path path = kSourceDir / "scripts/bodies" / ("stand-" + name + ".scl");
-    const std::string source = readFile(path);
+    const std::string source = readWholeTextFile(path);
     CHECK(source.find("scene character: " + name + " ") != std::string::npos);
     CompileResult result = compile(source, path.string(), CompileOptions{});
     INFO(renderDiagnostics(result.diagnostics, source));
@@ -334,11 +323,11 @@ TEST_CASE("each shape's quiet-stance script keeps it on its feet for 10 s") {
 // trunk of 120 N per 89.5 kg.
 TEST_CASE("one feature-stance script stands on every body, pushed forward too") {
   const fs::path path = kSourceDir / "scripts/bodies/feature-stance.scl";
-  const std::string source = readFile(path);
+  const std::string source = readWholeTextFile(path);
   for (const char* name : {"human", "child", "robot", "asymmetric", "dinosaur", "bird"}) {
     CAPTURE(name);
     CompileOptions options;
-    options.character = builtin(name);
+    options.character = builtinCharacter(name);
     CompileResult result = compile(source, path.string(), options);
     INFO(renderDiagnostics(result.diagnostics, source));
     REQUIRE(result.ok());

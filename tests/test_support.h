@@ -2,9 +2,14 @@
 #pragma once
 
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
 #include <string>
 #include <variant>
 
+#include "scl/character_file.h"
 #include "scl/compile.h"
 
 namespace scl::testing {
@@ -24,6 +29,23 @@ const T& primitive(const Program& program, size_t phase, size_t index) {
   REQUIRE(index < program.phases[phase].primitives.size());
   REQUIRE(std::holds_alternative<T>(program.phases[phase].primitives[index]));
   return std::get<T>(program.phases[phase].primitives[index]);
+}
+
+/// A file's whole text; the test fails when it cannot be read.
+inline std::string readWholeTextFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  REQUIRE(in.good());
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// A built-in character that must load (the test fails with its diagnostics).
+inline std::shared_ptr<const Character> builtinCharacter(const std::string& name) {
+  CharacterLoad load = loadCharacter(name);
+  INFO(renderDiagnostics(load.diagnostics, ""));
+  REQUIRE(load.ok());
+  return load.character;
 }
 
 /// Radians per degree.
