@@ -54,45 +54,8 @@ int joint(const Character& character, const std::string& name) {
 // docs/retargeting.md, the first table after "## Other shapes": its rows by their first
 // cell, each a map from the column's character name to the cell's number.
 std::map<std::string, std::map<std::string, double>> documentedShapes() {
-  const std::string page = readWholeTextFile(kSourceDir / "docs/retargeting.md");
-  const size_t section = page.find("## Other shapes");
-  REQUIRE(section != std::string::npos);
-  std::istringstream lines(page.substr(section));
-  std::vector<std::string> columns;
-  std::map<std::string, std::map<std::string, double>> rows;
-  auto cellsOf = [](const std::string& row) {
-    std::vector<std::string> cells;
-    std::string cell;
-    for (char c : row.substr(1)) {
-      if (c != '|') {
-        cell += c;
-        continue;
-      }
-      const size_t first = cell.find_first_not_of(' ');
-      cells.push_back(first == std::string::npos
-                          ? ""
-                          : cell.substr(first, cell.find_last_not_of(' ') - first + 1));
-      cell.clear();
-    }
-    return cells;
-  };
-  std::string line;
-  while (std::getline(lines, line)) {
-    if (line.rfind('|', 0) != 0) {
-      if (!columns.empty()) break;  // the end of the first table
-      continue;
-    }
-    std::vector<std::string> cells = cellsOf(line);
-    if (columns.empty()) {
-      columns = cells;
-      continue;
-    }
-    if (cells.empty() || cells[0].rfind("---", 0) == 0) continue;
-    for (size_t i = 1; i < cells.size() && i < columns.size(); ++i)
-      if (!cells[i].empty() && (std::isdigit(static_cast<unsigned char>(cells[i][0])) != 0))
-        rows[cells[0]][columns[i]] = std::stod(cells[i]);
-  }
-  return rows;
+  return testing::numericTableAfter(readWholeTextFile(kSourceDir / "docs/retargeting.md"),
+                                    "## Other shapes");
 }
 
 const std::vector<std::string> kShapes = {"dinosaur", "bird", "asymmetric"};

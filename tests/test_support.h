@@ -2,12 +2,15 @@
 #pragma once
 
 #include <catch2/catch.hpp>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "scl/character_file.h"
 #include "scl/compile.h"
@@ -38,6 +41,51 @@ inline std::string readWholeTextFile(const std::filesystem::path& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+/// The first Markdown table after `heading` in `page`: its rows by their first cell, each a
+/// map from the column's heading to the cell's number (cells that are no number are left
+/// out). The test fails when the heading is missing.
+inline std::map<std::string, std::map<std::string, double>> numericTableAfter(
+    const std::string& page, const std::string& heading) {
+  const size_t section = page.find(heading);
+  REQUIRE(section != std::string::npos);
+  std::istringstream lines(page.substr(section));
+  std::vector<std::string> columns;
+  std::map<std::string, std::map<std::string, double>> rows;
+  auto cellsOf = [](const std::string& row) {
+    std::vector<std::string> cells;
+    std::string cell;
+    for (char c : row.substr(1)) {
+      if (c != '|') {
+        cell += c;
+        continue;
+      }
+      const size_t first = cell.find_first_not_of(' ');
+      cells.push_back(first == std::string::npos
+                          ? ""
+                          : cell.substr(first, cell.find_last_not_of(' ') - first + 1));
+      cell.clear();
+    }
+    return cells;
+  };
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind('|', 0) != 0) {
+      if (!columns.empty()) break;  // the end of the first table
+      continue;
+    }
+    std::vector<std::string> cells = cellsOf(line);
+    if (columns.empty()) {
+      columns = cells;
+      continue;
+    }
+    if (cells.empty() || cells[0].rfind("---", 0) == 0) continue;
+    for (size_t i = 1; i < cells.size() && i < columns.size(); ++i)
+      if (!cells[i].empty() && (std::isdigit(static_cast<unsigned char>(cells[i][0])) != 0))
+        rows[cells[0]][columns[i]] = std::stod(cells[i]);
+  }
+  return rows;
 }
 
 /// A built-in character that must load (the test fails with its diagnostics).
