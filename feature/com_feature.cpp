@@ -12,6 +12,7 @@ struct ComTask {
   int priority = 1;
   int level = 0;
   Vec2 start = Vec2::Zero();  // the centre of mass from the frame origin at phase start
+  Vec2 base = Vec2::Zero();   // what the target is measured from, metres
 };
 
 class ComFeature final : public TaskFeatureKind<ComTask> {
@@ -19,7 +20,9 @@ class ComFeature final : public TaskFeatureKind<ComTask> {
   ComFeature(std::span<const Primitive> phase, const FeatureContext& context)
       : jacobian_(2, context.dynamics.dofCount()) {
     forEachFeature<ComPrimitive>(phase, [&](const ComPrimitive& com) {
-      tasks_.push_back({com, priorityOf(com.task)});
+      ComTask task{com, priorityOf(com.task)};
+      if (com.fromStanding) task.base = Vec2(0.0, standingComHeight(context.character));
+      tasks_.push_back(task);
     });
   }
 
@@ -34,8 +37,7 @@ class ComFeature final : public TaskFeatureKind<ComTask> {
     const PlanarDynamics& dynamics = step.dynamics;
     for (const ComTask& task : tasks_) {
       const ComPrimitive& def = task.definition;
-      const Vec2 goal =
-          Vec2(def.baseX, def.baseY) + def.scale * Vec2(def.x.value, def.y.value);  // metres
+      const Vec2 goal = task.base + def.scale * Vec2(def.x.value, def.y.value);  // metres
       auto [relative, rate] = interpolate(task.start, goal, def.duration.value, step.phaseTime);
       const Vec2 target = step.frameOrigin + relative;
       const Vec2 desired =

@@ -79,6 +79,13 @@ CharacterState forwardKinematics(const Character& character, const Vec2& headOri
 /// velocity from the per-link fields (origin, angle, com, velocities).
 void completeDerivedState(const Character& character, CharacterState& state);
 
+/// The height of the body's lowest point in `state` (the lowest of its caps), metres.
+double lowestPoint(const Character& character, const CharacterState& state);
+
+/// How high the character's `standing` pose holds its centre of mass above the body's
+/// lowest point, metres (`[com standing]`); 0 without a standing pose.
+double standingComHeight(const Character& character);
+
 /// What of a foot touches flat ground: the lowest point of its proximal cap (the heel,
 /// under the ankle) and of its distal cap (the toe, at the ball of the foot), metres.
 struct FootPoints {

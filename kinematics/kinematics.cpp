@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "kinematics/character_state.h"
 
@@ -7,6 +9,29 @@ namespace scl {
 Vec2 linkAxis(const Character& character, int link, double worldAngle) {
   double sign = character.links[link].axisSign;
   return Vec2(sign * std::cos(worldAngle), sign * std::sin(worldAngle));
+}
+
+double lowestPoint(const Character& character, const CharacterState& state) {
+  double lowest = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < character.linkCount(); ++i) {
+    const LinkState& link = state.links[static_cast<size_t>(i)];
+    const LinkDef& def = character.links[static_cast<size_t>(i)];
+    lowest = std::min(lowest, link.origin.y() - def.proximalThickness / 2.0);
+    lowest = std::min(lowest, (link.origin + def.length * linkAxis(character, i, link.angle)).y() -
+                                  def.distalThickness / 2.0);
+  }
+  return lowest;
+}
+
+double standingComHeight(const Character& character) {
+  const PoseDef* standing = character.findPose("standing");
+  if (!standing) return 0.0;
+  std::array<double, kMaxJoints> joints{};
+  for (size_t j = 0; j < standing->jointDeg.size(); ++j)
+    joints[j] = degToRad(standing->jointDeg[j]);
+  const CharacterState state =
+      forwardKinematics(character, Vec2::Zero(), degToRad(standing->headAngleDeg), joints);
+  return state.com.y() - lowestPoint(character, state);
 }
 
 FootPoints footPoints(const LinkDef& def, const LinkState& at) {

@@ -141,13 +141,6 @@ void fitLegsToSeat(const Character& character, Placement& placement, double seat
 
 }  // namespace
 
-double lowestPoint(const Character& character, const CharacterState& state) {
-  double lowest = std::numeric_limits<double>::infinity();
-  for (const Cap& cap : capsOf(character, state))
-    lowest = std::min(lowest, cap.centre.y() - cap.radius);
-  return lowest;
-}
-
 Placement placePose(const Character& character, const PoseDef& pose, const ChairDef* chair,
                     const std::vector<double>& jointOffsets) {
   if (pose.support == PoseSupport::Seat && !chair)

@@ -38,6 +38,5 @@ Placement placePose(const Character& character, const PoseDef& pose, const Chair
                     const std::vector<double>& jointOffsets);
 
 /// Lowest point of every link's outline (circle caps), metres, in a kinematic state.
-double lowestPoint(const Character& character, const CharacterState& state);
 
 }  // namespace scl

@@ -548,7 +548,7 @@ class Binder {
     const std::string kind = label_ + ".com.";
     if (com.standing) {
       // Over the middle of the feet at the standing pose's height, moved by the offset.
-      out.baseY = character().standingCentreOfMass().height;
+      out.fromStanding = true;
       if (com.hasOffset) {
         out.x = number(com.target.x, Number::Unit::Plain, kind + "x");
         out.y = number(com.target.y, Number::Unit::Plain, kind + "y");

@@ -171,41 +171,6 @@ double Character::standingAngleDeg(int link) const {
   return angle;
 }
 
-Character::StandingCentreOfMass Character::standingCentreOfMass() const {
-  // Forward kinematics of the standing pose from the root at the origin.
-  struct Point {
-    double x = 0.0, y = 0.0;
-  };
-  const size_t count = links.size();
-  std::vector<Point> origin(count), axis(count);
-  for (size_t i = 0; i < count; ++i) {
-    const double angle = degToRad(standingAngleDeg(static_cast<int>(i)));
-    axis[i] = {links[i].axisSign * std::cos(angle), links[i].axisSign * std::sin(angle)};
-  }
-  for (int j : treeOrder) {
-    const JointDef& joint = joints[static_cast<size_t>(j)];
-    const auto parent = static_cast<size_t>(joint.parentLink);
-    const auto child = static_cast<size_t>(joint.childLink);
-    origin[child] = {origin[parent].x + joint.anchorOnParent * axis[parent].x,
-                     origin[parent].y + joint.anchorOnParent * axis[parent].y};
-  }
-  double mass = 0.0, comX = 0.0, comY = 0.0, lowest = 1e300;
-  for (size_t i = 0; i < count; ++i) {
-    const LinkDef& link = links[i];
-    mass += link.mass;
-    comX += link.mass * (origin[i].x + link.comOffset * axis[i].x);
-    comY += link.mass * (origin[i].y + link.comOffset * axis[i].y);
-    lowest = std::min({lowest, origin[i].y - link.proximalThickness / 2.0,
-                       origin[i].y + link.length * axis[i].y - link.distalThickness / 2.0});
-  }
-  double feet = 0.0;
-  for (const int foot : roles.feet()) {
-    const auto f = static_cast<size_t>(foot);
-    feet += 0.5 * (origin[f].x + 0.5 * links[f].length * axis[f].x);
-  }
-  return {comX / mass - feet, comY / mass - lowest};
-}
-
 int Character::wrist(int side) const {
   const int hand = roles.sides[static_cast<size_t>(side)].hand;
   return hand < 0 ? -1 : links[static_cast<size_t>(hand)].parentJoint;

@@ -232,14 +232,6 @@ struct Character {
   /// A link's world angle in the `standing` pose, degrees (the root's angle plus the joint
   /// angles down to it); 90 when there is no standing pose.
   double standingAngleDeg(int link) const;
-  /// Where the standing pose holds the centre of mass: `forward` of the middle of the two
-  /// soles and `height` above the lowest point of the body, metres (the pose as written,
-  /// not turned to rest on the ground).
-  struct StandingCentreOfMass {
-    double forward = 0.0;
-    double height = 0.0;
-  };
-  StandingCentreOfMass standingCentreOfMass() const;
   /// Whether `joint` ends a limb an IK primitive can drive: an ankle role, or the joint
   /// holding a hand role (the wrist).
   bool isLimbEnd(int joint) const;

@@ -132,9 +132,9 @@ struct ComPrimitive {
   Number x, y;
   /// Metres per unit of the target: 1, or the character's leg length (`legs`).
   double scale = 1.0;
-  /// A point the target is measured from, metres: 0, or the standing pose's centre of
-  /// mass (`standing`).
-  double baseX = 0.0, baseY = 0.0;
+  /// `standing`: the target is measured from the standing pose's centre-of-mass height
+  /// over the middle of the feet (standingComHeight(), resolved by the feature).
+  bool fromStanding = false;
   /// Acceleration gains, 1/s² and 1/s.
   Number kp{100.0}, kd{20.0};
   /// Time to move the target from where the centre of mass was at phase start, seconds.
