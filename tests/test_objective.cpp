@@ -8,6 +8,7 @@
 #include "optimize/objective.h"
 #include "runtime/runner.h"
 #include "scl/character.h"
+#include "scl/character_file.h"
 #include "scl/compile.h"
 
 using namespace scl;
@@ -406,4 +407,25 @@ TEST_CASE("a trial with pd: stable runs the candidate with stable PD", "[objecti
   REQUIRE(stable.feasible);
   // At 2 ms explicit PD overshoots (and chatters) where stable PD does not: more torque.
   CHECK(stable.value < plain.value);
+}
+
+// Objectives name the human's links and joints; on another body they are moved by name,
+// and a name the body lacks is an error rather than another link's index read silently.
+TEST_CASE("an objective's names are moved to the simulated character's by name") {
+  const ObjectiveDef objective =
+      parseOk("term 1 max pelvis.y\nterm 1 sum leftShoulder.torque\nterm 1 sum leftKnee.angle\n");
+  CharacterLoad dinosaur = loadCharacter("dinosaur");
+  REQUIRE(dinosaur.ok());
+  const ObjectiveDef moved = objectiveForCharacter(objective, *dinosaur.character);
+  CHECK(moved.terms[0].quantity.index == *dinosaur.character->findLink("pelvis"));
+  CHECK(moved.terms[1].quantity.index == *dinosaur.character->findJoint("leftShoulder"));
+  CHECK(moved.terms[2].quantity.index == *dinosaur.character->findJoint("leftKnee"));
+  CHECK(moved.terms[0].quantity.index != objective.terms[0].quantity.index);
+  CharacterLoad bird = loadCharacter("bird");
+  REQUIRE(bird.ok());
+  CHECK_THROWS_WITH(objectiveForCharacter(objective, *bird.character),
+                    Catch::Contains("joint 'leftShoulder' (line 2) is not in character 'bird'"));
+  // The human's own objective is unchanged.
+  CHECK(objectiveForCharacter(objective, *humanCharacter()).terms[1].quantity.index ==
+        objective.terms[1].quantity.index);
 }
