@@ -9,6 +9,7 @@
 
 #include <Eigen/Core>
 #include <array>
+#include <cstdint>
 
 #include "scl/character.h"
 
@@ -30,11 +31,16 @@ struct LinkState {
   Vec2 comVelocity = Vec2::Zero();
   /// Angular velocity, rad/s.
   double angularVelocity = 0.0;
-  /// Touching the environment (ground, chair) this step.
+  /// Touching a body of the scene (terrain or a movable object) this step.
   bool contact = false;
-  /// Mean of the contact points with the environment when `contact`, metres.
+  /// Touching the terrain (the ground, the chair, platforms, stairs, slopes, walls, tables;
+  /// not a movable object) this step.
+  bool terrainContact = false;
+  /// The scene bodies it touches: bit i for Scene::bodies[i].
+  std::uint64_t touching = 0;
+  /// Mean of the contact points with the scene's bodies when `contact`, metres.
   Vec2 contactPoint = Vec2::Zero();
-  /// The contact points with the environment (the first kMaxContactPoints the physics
+  /// The contact points with the scene's bodies (the first kMaxContactPoints the physics
   /// reports), metres, and at each the unit normal of the environment's surface, pointing
   /// into the link. Points past `contactPointCount` are unused.
   int contactPointCount = 0;

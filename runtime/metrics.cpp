@@ -103,7 +103,7 @@ bool MotionMetrics::isFootOrHand(const CharacterRoles& roles, int link) {
 
 bool MotionMetrics::bodyTouches(const Character& character, const CharacterState& state) {
   for (int link = 0; link < character.linkCount(); ++link)
-    if (state.links[link].contact && !isFootOrHand(character.roles, link)) return true;
+    if (state.links[link].terrainContact && !isFootOrHand(character.roles, link)) return true;
   return false;
 }
 
@@ -112,7 +112,7 @@ bool MotionMetrics::sitsOnSeat(const CharacterState& state, int link, double sea
   if (link != roles.pelvis && link != roles.left().thigh && link != roles.right().thigh)
     return false;
   const LinkState& at = state.links[static_cast<size_t>(link)];
-  if (!at.contact || at.contactPointCount == 0) return false;
+  if (!at.terrainContact || at.contactPointCount == 0) return false;
   for (int i = 0; i < at.contactPointCount; ++i)
     if (std::abs(at.contactPoints[static_cast<size_t>(i)].y() - seatHeight) > kSeatContactTolerance)
       return false;
@@ -128,7 +128,7 @@ bool touchingFeetFlat(const std::vector<LinkDef>& feet, const std::array<int, 2>
   if (feet.size() != 2) return true;
   for (size_t side = 0; side < 2; ++side) {
     const LinkState& at = state.links[static_cast<size_t>(links[side])];
-    if (!at.contact) continue;
+    if (!at.terrainContact) continue;
     const FootPoints points = footPoints(feet[side], at);
     const Vec2 sole = points.toe - points.heel;
     if (std::abs(std::atan2(sole.y(), std::abs(sole.x()))) > tolerance) return false;
@@ -155,7 +155,7 @@ void MotionMetrics::observe(const CharacterState& state,
 
   bool anyContact = false, nonFootContact = false, bodyContact = false;
   for (int i = 0; i < def_.linkCount; ++i) {
-    if (!state.links[i].contact) continue;
+    if (!state.links[i].terrainContact) continue;  // a ball's hit is no fall
     s.touched[i] = true;
     anyContact = true;
     nonFootContact = nonFootContact || (i != roles.left().foot && i != roles.right().foot);

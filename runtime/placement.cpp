@@ -184,4 +184,19 @@ Placement placePose(const Character& character, const PoseDef& pose, const Chair
   return placement;
 }
 
+void raiseOntoTerrain(const Character& character, Placement& placement,
+                      std::span<const SceneBodyDef> bodies) {
+  const CharacterState placed = forwardKinematics(character, placement.headOrigin,
+                                                  placement.headAngle, placement.jointAngles);
+  constexpr double kResting = 0.02;  // m: the caps this close to the ground stand on it
+  const double lowest = lowestPoint(character, placed);
+  double left = std::numeric_limits<double>::infinity(), right = -left;
+  for (const Cap& cap : capsOf(character, placed))
+    if (cap.centre.y() - cap.radius < lowest + kResting) {
+      left = std::min(left, cap.centre.x() - cap.radius);
+      right = std::max(right, cap.centre.x() + cap.radius);
+    }
+  if (left <= right) placement.headOrigin.y() += terrainHeight(bodies, left, right);
+}
+
 }  // namespace scl

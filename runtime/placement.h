@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <span>
 #include <vector>
 
 #include "kinematics/character_state.h"
@@ -37,6 +38,9 @@ struct Placement {
 Placement placePose(const Character& character, const PoseDef& pose, const ChairDef* chair,
                     const std::vector<double>& jointOffsets);
 
-/// Lowest point of every link's outline (circle caps), metres, in a kinematic state.
+/// A placement on the ground raised onto the terrain under it: by the highest top of
+/// `bodies`' terrain under the caps it rests on (a platform, a step, a slope at x = 0).
+void raiseOntoTerrain(const Character& character, Placement& placement,
+                      std::span<const SceneBodyDef> bodies);
 
 }  // namespace scl

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "runtime/placement.h"
+#include "runtime/scene_world.h"
 #include "scl/character.h"
 #include "scl/scene.h"
 
@@ -211,9 +212,8 @@ struct SettleCacheAccess {
 struct Simulation::Impl {
   SimulationDef def;
   b2World world{b2Vec2(0.0f, static_cast<float>(-kGravity))};
-  b2Body* ground = nullptr;
+  std::unique_ptr<SceneWorld> scene;
   std::array<b2Body*, kMaxLinks> bodies{};
-  std::vector<EnvironmentBox> boxes;
   CharacterState state;
   std::array<double, kMaxJoints> initialJointAngles{};
   std::array<double, kMaxJoints> pendingTorques{};
@@ -231,7 +231,10 @@ struct Simulation::Impl {
     world.SetContinuousPhysics(def.continuousPhysics);
     const PoseDef& pose = *character().findPose(def.scene.pose);
     Placement placement = placePose(character(), pose, def.scene.chair(), def.jointOffsets);
-    buildScene(placement);
+    if (pose.support == PoseSupport::Ground)
+      raiseOntoTerrain(character(), placement, def.scene.bodies);
+    scene =
+        std::make_unique<SceneWorld>(world, def.scene.bodies, placement.seatFront, def.friction);
     initialJointAngles = placement.jointAngles;
     buildCharacter(placement);
     refreshState();
@@ -329,51 +332,6 @@ struct Simulation::Impl {
     refreshState();
   }
 
-  // Every scene body as fixtures of one static body, `ground`, in the scene's order: a
-  // contact with it is a contact with the environment.
-  void buildScene(const Placement& placement) {
-    b2BodyDef groundDef;
-    ground = world.CreateBody(&groundDef);
-    for (const SceneBodyDef& body : def.scene.bodies) {
-      switch (body.kind) {
-        case SceneBodyKind::Ground:
-          addGround();
-          break;
-        case SceneBodyKind::Chair:
-          addChair(body.chair, placement.seatFront);
-          break;
-      }
-    }
-  }
-
-  void addGround() {
-    b2PolygonShape slab;
-    // Box2D pads every polygon by its skin, so the slab's vertices sit a skin below the
-    // ground line: its collision surface is y = 0 exactly.
-    float skin = static_cast<float>(kPolygonSkin);
-    slab.SetAsBox(500.0f, 1.0f, b2Vec2(0.0f, -1.0f - skin), 0.0f);
-    addSceneFixture(slab);
-  }
-
-  // A box from the ground up to the seat, its front edge at x = `seatFront` (metres).
-  void addChair(const ChairDef& chair, double seatFront) {
-    EnvironmentBox box;
-    box.halfSize = Vec2(chair.seatDepth / 2.0, chair.seatHeight / 2.0);
-    box.centre = Vec2(seatFront - chair.seatDepth / 2.0, chair.seatHeight / 2.0);
-    boxes.push_back(box);
-    b2PolygonShape shape;  // shrunk by the skin, so its collision outline is the box
-    shape.SetAsBox(static_cast<float>(box.halfSize.x() - kPolygonSkin),
-                   static_cast<float>(box.halfSize.y() - kPolygonSkin), toB2(box.centre), 0.0f);
-    addSceneFixture(shape);
-  }
-
-  void addSceneFixture(const b2PolygonShape& shape) {
-    b2FixtureDef fixture;
-    fixture.shape = &shape;
-    fixture.friction = static_cast<float>(def.friction);
-    ground->CreateFixture(&fixture);
-  }
-
   void buildCharacter(const Placement& placement) {
     const Character& character = this->character();
     CharacterState pose = forwardKinematics(character, placement.headOrigin, placement.headAngle,
@@ -414,12 +372,20 @@ struct Simulation::Impl {
       link.comVelocity = fromB2(body->GetLinearVelocity());
       link.angularVelocity = body->GetAngularVelocity();
       link.contact = false;
+      link.terrainContact = false;
+      link.touching = 0;
       link.contactPointCount = 0;
       Vec2 contactSum = Vec2::Zero();
       int contactPoints = 0;
       for (const b2ContactEdge* edge = body->GetContactList(); edge; edge = edge->next) {
         const b2Contact* contact = edge->contact;
-        if (!contact->IsTouching() || edge->other != ground) continue;
+        if (!contact->IsTouching()) continue;
+        const b2Fixture* other = contact->GetFixtureA()->GetBody() == body ? contact->GetFixtureB()
+                                                                           : contact->GetFixtureA();
+        const int sceneBody = SceneWorld::sceneBodyOf(other);
+        if (sceneBody < 0) continue;  // another link
+        link.touching |= std::uint64_t{1} << sceneBody;
+        link.terrainContact = link.terrainContact || scene->isTerrain(sceneBody);
         b2WorldManifold manifold;
         contact->GetWorldManifold(&manifold);
         // Box2D's normal points from fixture A to fixture B; the link's points from the
@@ -441,6 +407,7 @@ struct Simulation::Impl {
     }
     state.time = static_cast<double>(stepCount) * def.timeStep;
     completeDerivedState(character(), state);
+    scene->refresh();
   }
 
   double maxLinkSpeed() const {
@@ -451,6 +418,7 @@ struct Simulation::Impl {
 
   void step() {
     applyPending();
+    scene->beforeStep(static_cast<double>(stepCount) * def.timeStep, def.timeStep);
     world.Step(static_cast<float>(def.timeStep), def.velocityIterations, def.positionIterations);
     ++stepCount;
     refreshState();
@@ -465,8 +433,12 @@ struct Simulation::Impl {
       bodies[joint.childLink]->ApplyTorque(static_cast<float>(torque), true);
       bodies[joint.parentLink]->ApplyTorque(static_cast<float>(-torque), true);
     }
-    for (const ExternalForce& force : pendingForces)
-      bodies[force.link]->ApplyForce(toB2(force.force), toB2(force.point), true);
+    for (const ExternalForce& force : pendingForces) {
+      if (force.sceneBody >= 0)
+        scene->applyForce(force.sceneBody, force.link, toB2(force.force), toB2(force.point));
+      else
+        bodies[force.link]->ApplyForce(toB2(force.force), toB2(force.point), true);
+    }
     pendingForces.clear();
   }
 
@@ -495,6 +467,7 @@ struct Simulation::Impl {
       for (float value : {position.x, position.y, angle, velocity.x, velocity.y, spin})
         hashBytes(hash, value);
     }
+    scene->hash(hash);
     return hash;
   }
 };
@@ -522,7 +495,13 @@ void Simulation::step() { impl_->step(); }
 double Simulation::time() const { return impl_->state.time; }
 double Simulation::timeStep() const { return impl_->def.timeStep; }
 const SimulationDef& Simulation::definition() const { return impl_->def; }
-const std::vector<EnvironmentBox>& Simulation::environmentBoxes() const { return impl_->boxes; }
+const std::vector<EnvironmentBox>& Simulation::environmentBoxes() const {
+  return impl_->scene->boxes();
+}
+const std::vector<WorldBodyState>& Simulation::worldBodies() const {
+  return impl_->scene->states();
+}
+std::vector<WorldShape> Simulation::worldShapes() const { return impl_->scene->shapes(); }
 std::uint64_t Simulation::stateHash() const { return impl_->hash(); }
 PhysicsStepStats Simulation::physicsStats() const { return impl_->stats(); }
 

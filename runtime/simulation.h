@@ -1,4 +1,5 @@
-// The physics side: a Box2D world holding the environment and the 16-link character.
+// The physics side: a Box2D world holding the scene's bodies (runtime/scene_world.h) and
+// the character.
 //
 // A Simulation owns its world, so many can run side by side in threads. Each step it
 // applies the joint torques it was given (clamped to each joint's max torque, +tau to
@@ -94,13 +95,44 @@ struct EnvironmentBox {
   Vec2 halfSize = Vec2::Zero();
 };
 
-/// A force applied to a link at a world point for the next step(s).
+/// The state of one movable or moving body of the scene (an object, a chain's link, a
+/// moving platform), after the last step.
+struct WorldBodyState {
+  /// The scene body it belongs to, index into Scene::bodies.
+  int sceneBody = 0;
+  /// Which of its parts: a chain's link from 0 at its start; 0 otherwise.
+  int part = 0;
+  /// Centre of mass, metres; velocity, m/s.
+  Vec2 position = Vec2::Zero();
+  Vec2 velocity = Vec2::Zero();
+  /// Angle, radians (continuous), and angular velocity, rad/s.
+  double angle = 0.0;
+  double spin = 0.0;
+};
+
+/// One outline of the world as it stands now, for drawing: a polygon or a circle.
+struct WorldShape {
+  /// The scene body it belongs to, index into Scene::bodies.
+  int sceneBody = 0;
+  /// A movable object (drawn apart from the terrain).
+  bool movable = false;
+  /// A polygon's corners, metres, counter-clockwise; empty for a circle.
+  std::vector<Vec2> corners;
+  /// A circle's centre and radius, metres.
+  Vec2 centre = Vec2::Zero();
+  double radius = 0.0;
+};
+
+/// A force applied to a link (or a scene body's part) at a world point for the next step(s).
 struct ExternalForce {
   int link = 0;
   /// Force, newtons.
   Vec2 force = Vec2::Zero();
   /// World point of application, metres.
   Vec2 point = Vec2::Zero();
+  /// When 0 or more, the force acts on this scene body (index into Scene::bodies; its part
+  /// `link`) instead of on a link.
+  int sceneBody = -1;
 };
 
 /// Deterministic uniform offsets in [-degrees, degrees] for every joint, radians, for
@@ -162,6 +194,10 @@ class Simulation {
   const SimulationDef& definition() const;
   /// The environment's boxes (empty on flat ground); the ground is the line y = 0.
   const std::vector<EnvironmentBox>& environmentBoxes() const;
+  /// The movable and moving bodies of the scene, in scene order (a chain link by link).
+  const std::vector<WorldBodyState>& worldBodies() const;
+  /// Every outline of the scene's bodies as they stand now but the ground's.
+  std::vector<WorldShape> worldShapes() const;
 
   /// A hash of the exact bits of every body's position, angle and velocities: equal
   /// hashes mean bit-identical states.

@@ -12,6 +12,7 @@
 #include "scl/names.h"
 #include "scl/printer.h"
 #include "scl/scene.h"
+#include "scl/world.h"
 
 namespace scl {
 
@@ -149,6 +150,9 @@ class Binder {
   const Character& character() const { return *program_.character; }
 
   void scene(const sx::SceneHeader& header) { bindScene(header); }
+  void world(const sx::WorldStatement& statement) {
+    bindWorld(std::span(&statement, 1), program_.scene.bodies, sink_);
+  }
   void define(const sx::Define& block) { bindDefine(block); }
 
   // Phases come in order; the exit of a phase that is not the last leads to the next.
@@ -217,6 +221,7 @@ class Binder {
       }
     }
     program_.scene = scl::bindScene(header, Scene{}, character(), sink_);
+    addSceneWorldFile(header, baseDirectory_, program_.scene, sink_);
   }
 
   // --- phases ---------------------------------------------------------------------------
@@ -898,6 +903,7 @@ ScriptBinder::ScriptBinder(DiagnosticSink& sink, std::shared_ptr<const Character
     : impl_(std::make_unique<Impl>(std::move(character), std::move(baseDirectory), sink)) {}
 ScriptBinder::~ScriptBinder() = default;
 void ScriptBinder::scene(syntax::SceneHeader header) { impl_->binder.scene(header); }
+void ScriptBinder::world(syntax::WorldStatement statement) { impl_->binder.world(statement); }
 void ScriptBinder::define(syntax::Define block) { impl_->binder.define(block); }
 void ScriptBinder::phase(syntax::Phase phase, bool last) { impl_->binder.phase(phase, last); }
 void ScriptBinder::end(std::optional<syntax::Finally> finally) {
@@ -910,6 +916,7 @@ std::optional<Program> bind(const syntax::Script& script, DiagnosticSink& sink,
                             const std::filesystem::path& baseDirectory) {
   ScriptBinder binder(sink, std::move(character), baseDirectory);
   if (script.scene) binder.scene(*script.scene);
+  for (const syntax::WorldStatement& statement : script.world) binder.world(statement);
   for (const syntax::Define& block : script.defines) binder.define(block);
   for (size_t i = 0; i < script.phases.size(); ++i)
     binder.phase(script.phases[i], i + 1 == script.phases.size());

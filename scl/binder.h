@@ -38,6 +38,7 @@ class ScriptBinder : public ScriptVisitor {
                         std::filesystem::path baseDirectory = {});
   ~ScriptBinder() override;
   void scene(syntax::SceneHeader header) override;
+  void world(syntax::WorldStatement statement) override;
   void define(syntax::Define block) override;
   void phase(syntax::Phase phase, bool last) override;
   void end(std::optional<syntax::Finally> finally) override;

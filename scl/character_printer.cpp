@@ -7,6 +7,7 @@
 #include <map>
 
 #include "scl/character_file.h"
+#include "scl/comment_layout.h"
 #include "scl/printer.h"
 
 namespace scl {
@@ -85,36 +86,13 @@ const SourceLocation& locationOf(const sx::CharacterStatement& statement) {
 
 std::string printCharacterFile(const sx::CharacterFile& file,
                                const std::vector<Comment>& comments) {
-  // Own-line comments go before the first statement after them (those before `character`
-  // before it, those after the last statement at the end); a comment after code goes at
-  // the end of the last statement starting on or before its line (0: the `character`
-  // line; only the first such comment: see below). Indices into `before` and `after` are
-  // 1-based statement numbers.
   const auto& statements = file.statements;
-  std::vector<std::vector<const Comment*>> before(statements.size() + 2),
-      after(statements.size() + 1);
-  std::vector<const Comment*> header;
-  for (const Comment& comment : comments) {
-    if (comment.line < file.location.line) {
-      header.push_back(&comment);
-      continue;
-    }
-    size_t owner = 0, next = statements.size() + 1;
-    for (size_t k = 0; k < statements.size(); ++k) {
-      const int line = locationOf(statements[k]).line;
-      if (line <= comment.line) owner = k + 1;
-      if (line > comment.line && next == statements.size() + 1) next = k + 1;
-    }
-    // A statement's line has room for one trailing comment: printed side by side, two
-    // would read back as one. Further trailing comments of a statement written over several
-    // lines go on their own lines after it, before the next statement.
-    if (comment.ownLine)
-      before[next].push_back(&comment);
-    else if (after[owner].empty())
-      after[owner].push_back(&comment);
-    else
-      before[owner + 1].push_back(&comment);
-  }
+  std::vector<int> lines;
+  for (const auto& statement : statements) lines.push_back(locationOf(statement).line);
+  const CommentLayout layout = layOutComments(file.location.line, lines, comments);
+  const auto& before = layout.before;
+  const auto& after = layout.after;
+  const auto& header = layout.header;
   std::string out;
   auto emitBefore = [&](size_t index) {
     for (size_t i = 0; i < before[index].size(); ++i) {

@@ -41,6 +41,10 @@ class TreeTee : public ScriptVisitor {
     tree_.scene = header;
     next_.scene(std::move(header));
   }
+  void world(syntax::WorldStatement statement) override {
+    tree_.world.push_back(statement);
+    next_.world(std::move(statement));
+  }
   void define(syntax::Define block) override {
     tree_.defines.push_back(block);
     next_.define(std::move(block));

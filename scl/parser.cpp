@@ -7,6 +7,7 @@
 #include "scl/lexer.h"
 #include "scl/scene.h"
 #include "scl/token_cursor.h"
+#include "scl/world.h"
 
 namespace scl {
 
@@ -55,7 +56,7 @@ class ScriptParser : private TokenCursor {
   ScriptParser(TokenStream& tokens, FileName fileName, DiagnosticSink& sink)
       : TokenCursor(tokens, std::move(fileName), sink) {}
 
-  // script := [ scene ] { define } phase { transition phase }
+  // script := [ scene ] { world-statement } { define } phase { transition phase }
   //           [ "finally" transition "backto" NAME ]
   //
   // Each phase goes to the visitor once its exit transition is known (when the next
@@ -114,6 +115,16 @@ class ScriptParser : private TokenCursor {
       } else if (isWord("scene")) {
         errorAt(token, "the scene header must come before the first phase");
         parseScene();
+      } else if (isWorldStatementStart(*this)) {
+        if (pending_)
+          errorAt(token, "the world's bodies are written before the first phase; move '" +
+                             std::string(token.text) + "' above it");
+        if (auto statement = parseWorld()) {
+          if (!pending_) visitor.world(std::move(*statement));
+        } else {
+          next();
+          skipUntilTopLevel();
+        }
       } else {
         std::string hint;
         if (token.kind == TokenKind::Identifier) hint = didYouMean(token.text, kTransitionKeywords);
@@ -181,18 +192,40 @@ class ScriptParser : private TokenCursor {
     SceneHeader scene;
     scene.location = location(next());
     bool ok = parseSceneArguments(*this, scene);
-    if (ok && !isKind(TokenKind::LeftBrace) && !isWord("define") && !atEnd()) {
+    if (ok && !isKind(TokenKind::LeftBrace) && !isWord("define") && !atEnd() &&
+        !isWorldStatementStart(*this)) {
       std::string hint;
-      if (peek().kind == TokenKind::Identifier)
-        hint = didYouMean(peek().text, std::array<std::string_view, 5>{"character", "pose", "env",
-                                                                       "height", "duration"});
+      if (peek().kind == TokenKind::Identifier) {
+        hint =
+            didYouMean(peek().text, std::array<std::string_view, 6>{"character", "pose", "env",
+                                                                    "height", "duration", "world"});
+        if (hint.empty()) hint = didYouMean(peek().text, worldKindNames());
+      }
       expectedNear(
-          "a scene argument (character:, pose:, env:, height:, duration:), 'define' or '{'", peek(),
-          hint);
+          "a scene argument (character:, pose:, env:, height:, duration:, world:), a body of the "
+          "world, 'define' or '{'",
+          peek(), hint);
       ok = false;
     }
     if (!ok) skipUntilTopLevel();
     return scene;
+  }
+
+  // world-statement   (world.h), then the next top-level construct
+  std::optional<syntax::WorldStatement> parseWorld() {
+    std::optional<syntax::WorldStatement> statement = parseWorldStatement(*this);
+    if (!statement) return std::nullopt;
+    if (isPhaseBoundary() || isWorldStatementStart(*this)) return statement;
+    std::string hint;
+    if (const WorldKind* kind = findWorldKind(statement->kind.text);
+        kind && isKind(TokenKind::Identifier)) {
+      std::vector<std::string_view> keys;
+      for (const WorldKey& key : kind->keys) keys.push_back(key.key);
+      hint = didYouMean(peek().text, keys);
+    }
+    expectedNear("a key of the " + statement->kind.text + ", the next body, 'define' or '{'",
+                 peek(), hint);
+    return std::nullopt;
   }
 
   // --- phases ---------------------------------------------------------------------------
@@ -859,6 +892,9 @@ class TreeCollector : public ScriptVisitor {
  public:
   explicit TreeCollector(Script& script) : script_(script) {}
   void scene(SceneHeader header) override { script_.scene = std::move(header); }
+  void world(syntax::WorldStatement statement) override {
+    script_.world.push_back(std::move(statement));
+  }
   void define(Define block) override { script_.defines.push_back(std::move(block)); }
   void phase(Phase phase, bool) override { script_.phases.push_back(std::move(phase)); }
   void end(std::optional<Finally> finally) override { script_.finally = std::move(finally); }

@@ -30,6 +30,8 @@ class ScriptVisitor {
   virtual ~ScriptVisitor() = default;
   /// The scene header (the first one; a later one is an error and is not passed on).
   virtual void scene(syntax::SceneHeader header) = 0;
+  /// Each world statement (before the first phase), in order.
+  virtual void world(syntax::WorldStatement statement) = 0;
   /// Each primitive block `define NAME { ... }`, in order, as soon as it is read.
   virtual void define(syntax::Define block) = 0;
   /// Each phase, in order, once its exit transition is known; `last` for the last one.

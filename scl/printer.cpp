@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "scl/world.h"
+
 namespace scl {
 
 namespace {
@@ -131,6 +133,7 @@ std::string scene(const SceneHeader& s) {
   if (s.environment) out += " env: " + s.environment->text;
   if (s.height) out += " height: " + number(*s.height);
   if (s.duration) out += " duration: " + number(*s.duration);
+  if (s.world) out += " world: " + nameOrString(s.world->text);
   return out;
 }
 
@@ -152,8 +155,11 @@ std::vector<Line> canonicalLines(const syntax::Script& script) {
   std::vector<Line> lines;
   if (script.scene) {
     lines.push_back({scene(*script.scene), script.scene->location.line, 0, {}});
-    lines.push_back({"", 0, 0, {}});
+    if (script.world.empty()) lines.push_back({"", 0, 0, {}});
   }
+  for (const syntax::WorldStatement& statement : script.world)
+    lines.push_back({printWorldStatement(statement), statement.location.line, 0, {}});
+  if (!script.world.empty()) lines.push_back({"", 0, 0, {}});
   const auto primitiveLines = [&](const std::vector<Primitive>& primitives) {
     for (const Primitive& primitive : primitives)
       lines.push_back({"  [" + std::visit(PrimitivePrinter{}, primitive.node) + "]",

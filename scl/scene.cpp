@@ -7,6 +7,7 @@
 #include "scl/character_file.h"
 #include "scl/names.h"
 #include "scl/printer.h"
+#include "scl/world.h"
 
 namespace scl {
 
@@ -19,53 +20,7 @@ bool sits(const Character& character, const std::string& pose) {
   return def && def->support == PoseSupport::Seat;
 }
 
-// The message when `value` (metres) is not a positive number in [lower, upper].
-std::optional<std::string> lengthOutOfBounds(std::string_view what, double value, double lower,
-                                             double upper) {
-  const std::string found = " (found " + formatNumber(value) + " m)";
-  if (!(value > 0)) return std::string(what) + " must be positive" + found;
-  if (value < lower || value > upper)
-    return std::string(what) + " must be from " + formatNumber(lower) + " to " +
-           formatNumber(upper) + " m" + found;
-  return std::nullopt;
-}
-
-void checkChair(const ChairDef& chair, size_t body, std::vector<SceneBodyIssue>& issues) {
-  auto check = [&](SceneBodyParameter parameter, std::string_view what, double value, double lower,
-                   double upper) {
-    if (std::optional<std::string> message = lengthOutOfBounds(what, value, lower, upper))
-      issues.push_back({body, parameter, std::move(*message)});
-  };
-  check(SceneBodyParameter::SeatHeight, "chair height", chair.seatHeight, kMinChairHeight,
-        kMaxChairHeight);
-  check(SceneBodyParameter::SeatDepth, "chair seat depth", chair.seatDepth, kMinSeatDepth,
-        kMaxSeatDepth);
-}
-
 }  // namespace
-
-std::vector<SceneBodyIssue> sceneBodyIssues(std::span<const SceneBodyDef> bodies) {
-  std::vector<SceneBodyIssue> issues;
-  for (size_t i = 0; i < bodies.size(); ++i) {
-    const SceneBodyDef& body = bodies[i];
-    switch (body.kind) {
-      case SceneBodyKind::Ground:  // no parameters
-        break;
-      case SceneBodyKind::Chair:
-        checkChair(body.chair, i, issues);
-        break;
-    }
-    // The simulation places the character on the ground and a sitting pose on the chair:
-    // one of each.
-    if (findSceneBody(bodies.first(i), body.kind))
-      issues.push_back({i, SceneBodyParameter::Kind,
-                        "a scene has at most one " + std::string(sceneBodyKindName(body.kind)) +
-                            " (body " + std::to_string(i + 1) + " is a second)"});
-  }
-  if (!findSceneBody(bodies, SceneBodyKind::Ground))
-    issues.push_back({0, SceneBodyParameter::Kind, "a scene needs the ground (it has none)"});
-  return issues;
-}
 
 bool SceneResolution::ok() const {
   for (const SceneIssue& issue : issues)
@@ -111,7 +66,7 @@ SceneResolution resolveScene(const SceneRequest& request, const Scene& base,
     bool heightUsable = true;
     for (const SceneBodyIssue& issue :
          sceneBodyIssues(environmentBodies(Environment::Chair, asked)))
-      if (issue.parameter == SceneBodyParameter::SeatHeight) {
+      if (issue.key == "height") {
         error(ScenePart::ChairHeight, issue.message);
         heightUsable = false;
       }
@@ -121,8 +76,16 @@ SceneResolution resolveScene(const SceneRequest& request, const Scene& base,
                                         "' is the seat height of a chair; it needs '" +
                                         spelling.environment + " chair'");
   }
-  if (environment != environmentOf(base.bodies) || chair != baseChair)
-    scene.bodies = environmentBodies(environment, chair);
+  if (environment != environmentOf(base.bodies) || chair != baseChair) {
+    // The environment's ground and chair change; the world's other bodies stay, after them.
+    std::vector<SceneBodyDef> bodies = environmentBodies(environment, chair);
+    if (const SceneBodyDef* ground = findSceneBody(base.bodies, SceneBodyKind::Ground))
+      bodies.front() = *ground;  // its friction
+    for (const SceneBodyDef& body : base.bodies)
+      if (body.kind != SceneBodyKind::Ground && body.kind != SceneBodyKind::Chair)
+        bodies.push_back(body);
+    scene.bodies = std::move(bodies);
+  }
   if (request.duration) {
     const double duration = *request.duration;
     if (!(duration > 0))
@@ -145,17 +108,67 @@ SceneResolution resolveScene(const SceneRequest& request, const Scene& base,
 }
 
 // scene-args := { [","] ( "character:" ( NAME | STRING ) | "pose:" NAME | "env:" NAME |
-//                         "height:" NUM | "duration:" NUM ) }
+//                         "height:" NUM | "duration:" NUM | "world:" STRING ) }
 bool parseSceneArguments(TokenCursor& cursor, syntax::SceneHeader& header) {
-  std::array<ArgSpec, 5> specs = {{
+  std::array<ArgSpec, 6> specs = {{
       {"character", true, "a character name or a \"FILE\" path", &header.character, nullptr,
        nullptr, true},
       {"pose", true, "a pose name", &header.pose, nullptr},
       {"env", true, "an environment name", &header.environment, nullptr},
       {"height", true, "a chair height (metres)", nullptr, &header.height},
       {"duration", true, "a duration (seconds)", nullptr, &header.duration},
+      {"world", true, "a world file's \"PATH\"", &header.world, nullptr, nullptr, true},
   }};
   return cursor.parseArgs(specs, "scene");
+}
+
+void reportFileDiagnostics(std::string_view what, const syntax::Name& name,
+                           const std::vector<Diagnostic>& diagnostics, DiagnosticSink& sink) {
+  std::vector<const Diagnostic*> errors, warnings;
+  for (const Diagnostic& diagnostic : diagnostics)
+    (diagnostic.severity == Severity::Warning ? warnings : errors).push_back(&diagnostic);
+  auto report = [&](const std::vector<const Diagnostic*>& group, Severity severity) {
+    if (group.empty()) return;
+    int count = 0;
+    for (const Diagnostic* diagnostic : group) count += diagnostic->severity == severity ? 1 : 0;
+    const std::string kind = severity == Severity::Error ? "error" : "warning";
+    const std::string message = std::string(what) + " '" + name.text + "' has " +
+                                std::to_string(count) + " " + kind + (count == 1 ? "" : "s");
+    if (severity == Severity::Error)
+      sink.error(name.location, message);
+    else
+      sink.warning(name.location, WarningKind::CharacterFile, message);
+    for (const Diagnostic* diagnostic : group)
+      sink.note(diagnostic->location,
+                diagnostic->severity == Severity::Note ? diagnostic->message
+                                                       : kind + ": " + diagnostic->message,
+                diagnostic->fileText);
+  };
+  report(errors, Severity::Error);
+  report(warnings, Severity::Warning);
+}
+
+void addSceneWorldFile(const syntax::SceneHeader& header,
+                       const std::filesystem::path& baseDirectory, Scene& scene,
+                       DiagnosticSink& sink) {
+  if (!header.world) return;
+  const syntax::Name& name = *header.world;
+  WorldLoad load = loadWorldFile(name.text, baseDirectory);
+  if (load.notFound) {
+    for (const Diagnostic& diagnostic : load.diagnostics)
+      sink.error(name.location, diagnostic.message);
+    return;
+  }
+  reportFileDiagnostics("world file", name, load.diagnostics, sink);
+  if (!load.ok()) return;
+  DiagnosticSink checked;  // its bodies were checked in the file; a clash with the scene's
+  const size_t before = scene.bodies.size();
+  bindWorld(load.statements, scene.bodies, checked);
+  for (const Diagnostic& diagnostic : checked.take())
+    if (diagnostic.severity == Severity::Error) {
+      sink.error(name.location, "world file '" + name.text + "': " + diagnostic.message);
+      scene.bodies.resize(before);
+    }
 }
 
 std::shared_ptr<const Character> loadSceneCharacter(const syntax::SceneHeader& header,
@@ -169,29 +182,7 @@ std::shared_ptr<const Character> loadSceneCharacter(const syntax::SceneHeader& h
       sink.error(name.location, diagnostic.message);
     return nullptr;
   }
-  // The file was read: its own diagnostics, located in it, follow one at the argument.
-  std::vector<const Diagnostic*> errors, warnings;
-  for (const Diagnostic& diagnostic : load.diagnostics)
-    (diagnostic.severity == Severity::Warning ? warnings : errors).push_back(&diagnostic);
-  auto report = [&](const std::vector<const Diagnostic*>& group, Severity severity) {
-    if (group.empty()) return;
-    int count = 0;
-    for (const Diagnostic* diagnostic : group) count += diagnostic->severity == severity ? 1 : 0;
-    const std::string kind = severity == Severity::Error ? "error" : "warning";
-    const std::string message = "character file '" + name.text + "' has " + std::to_string(count) +
-                                " " + kind + (count == 1 ? "" : "s");
-    if (severity == Severity::Error)
-      sink.error(name.location, message);
-    else
-      sink.warning(name.location, WarningKind::CharacterFile, message);
-    for (const Diagnostic* diagnostic : group)
-      sink.note(diagnostic->location,
-                diagnostic->severity == Severity::Note ? diagnostic->message
-                                                       : kind + ": " + diagnostic->message,
-                diagnostic->fileText);
-  };
-  report(errors, Severity::Error);
-  report(warnings, Severity::Warning);
+  reportFileDiagnostics("character file", name, load.diagnostics, sink);
   return load.character;
 }
 

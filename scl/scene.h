@@ -22,23 +22,21 @@ namespace scl {
 /// The longest run a scene asks for, seconds.
 inline constexpr double kMaxDuration = 3600.0;
 
-/// Which parameter of a scene body an issue is about.
-enum class SceneBodyParameter {
-  Kind,        ///< the body itself (a kind the list cannot hold twice)
-  SeatHeight,  ///< ChairDef::seatHeight
-  SeatDepth,   ///< ChairDef::seatDepth
-};
-
 /// A problem with one body of a scene.
 struct SceneBodyIssue {
   /// The body, index into the list.
   size_t body = 0;
-  SceneBodyParameter parameter = SceneBodyParameter::Kind;
+  /// The parameter it is about, as a world statement spells its key ("size", "at", ...;
+  /// the chair's "height" and "depth"); empty: the body itself.
+  std::string_view key;
   std::string message;
 };
 
-/// The one check of a scene's bodies, for the scene rule and the simulation alike: every
-/// parameter within its physical bounds (ChairDef's), one ground, at most one chair.
+/// The one check of a scene's bodies, for the scene rule, the world statements and the
+/// simulation alike (scl/scene_body_checks.cpp): every parameter within its physical
+/// bounds (scl/scene_body.h), shapes that make sense (a slope rising left to right, no
+/// object below the ground), distinct names, the ground first and once, at most one chair,
+/// at most kMaxSceneBodies bodies.
 std::vector<SceneBodyIssue> sceneBodyIssues(std::span<const SceneBodyDef> bodies);
 
 /// What is asked of a scene; each part may be left out (then the base scene's stays).
@@ -88,7 +86,7 @@ SceneResolution resolveScene(const SceneRequest& request, const Scene& base,
                              const Character& character, const SceneSpelling& spelling = {});
 
 /// scene-args := { [","] ( "character:" ( NAME | STRING ) | "pose:" NAME | "env:" NAME |
-///                         "height:" NUM | "duration:" NUM ) }
+///                         "height:" NUM | "duration:" NUM | "world:" STRING ) }
 /// (each at most once, in any order), read into `header`. False after a syntax error.
 /// (A STRING is a token only where the lexer reads strings: in scripts.)
 bool parseSceneArguments(TokenCursor& cursor, syntax::SceneHeader& header);
@@ -103,6 +101,19 @@ bool parseSceneArguments(TokenCursor& cursor, syntax::SceneHeader& header);
 std::shared_ptr<const Character> loadSceneCharacter(const syntax::SceneHeader& header,
                                                     const std::filesystem::path& baseDirectory,
                                                     DiagnosticSink& sink);
+
+/// A file's diagnostics reported at the argument that names it: "WHAT 'NAME' has N
+/// errors" (and warnings) there, each of the file's own diagnostics as a note after it,
+/// located in that file and carrying its text.
+void reportFileDiagnostics(std::string_view what, const syntax::Name& name,
+                           const std::vector<Diagnostic>& diagnostics, DiagnosticSink& sink);
+
+/// The bodies of the world file a header names with `world:` (a relative path from
+/// `baseDirectory`), appended to `scene`'s; a missing file or one with errors is reported
+/// at the argument (reportFileDiagnostics) and adds nothing.
+void addSceneWorldFile(const syntax::SceneHeader& header,
+                       const std::filesystem::path& baseDirectory, Scene& scene,
+                       DiagnosticSink& sink);
 
 /// A parsed header through the scene rule, errors reported at the parts' locations
 /// (`@` numbers are errors: a scene is not optimized).

@@ -1,11 +1,17 @@
-// The bodies a scene holds besides the character (flat ground, a chair), as typed data.
-// One place per step of a body's life: its kind and parameters here, its validation in
-// sceneBodyIssues() (scl/scene.h), its Box2D bodies in runtime/simulation.cpp (one
-// function per kind). The scene header's `env:` names a list of them (Environment).
+// The bodies a scene holds besides the character, as typed data: the ground, the chair,
+// terrain (slopes, stairs, platforms, tables, walls) and movable objects (boxes, balls,
+// capsules, chains). One place per step of a body's life: its kind and parameters here,
+// its validation in sceneBodyIssues() (scl/scene.h), its syntax and binding in scl/world.h,
+// its Box2D bodies in runtime/simulation.cpp (one function per kind). The scene header's
+// `env:` names a list of them (Environment); a script's world statements and a world file
+// add more (docs/scene.md).
 #pragma once
 
 #include <array>
+#include <cstddef>
+#include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -21,11 +27,50 @@ inline constexpr double kMinSeatDepth = 0.05;
 inline constexpr double kMaxSeatDepth = 1.5;
 inline constexpr double kDefaultSeatDepth = 0.45;
 
-/// What a scene body is. Each kind has its parameters in SceneBodyDef (none for the
-/// ground), its bounds in sceneBodyIssues() and its Box2D shapes in the simulation.
+/// The most bodies a scene holds (the ground and the chair included): contacts are kept
+/// as one bit per body (LinkState::touching).
+inline constexpr size_t kMaxSceneBodies = 64;
+/// The most links a chain has, and steps a flight of stairs.
+inline constexpr int kMaxChainLinks = 100;
+inline constexpr int kMaxStairs = 50;
+/// How far from x = 0 a body may be placed, metres (the ground reaches 500 m each way).
+inline constexpr double kMaxSceneReach = 100.0;
+/// The tallest a body may stand or be placed, metres.
+inline constexpr double kMaxSceneHeight = 50.0;
+/// The smallest and largest size of a body, metres (below, Box2D's 1 cm polygon skin
+/// would swallow it).
+inline constexpr double kMinBodySize = 0.025;
+inline constexpr double kMaxBodySize = 20.0;
+/// The mass a movable body (each link of a chain) may have, kilograms.
+inline constexpr double kMinBodyMass = 0.01;
+inline constexpr double kMaxBodyMass = 5000.0;
+/// Friction coefficients and restitutions a body may have.
+inline constexpr double kMaxFriction = 2.0;
+/// The fastest a body may be set moving, m/s, and spinning, rad/s.
+inline constexpr double kMaxBodySpeed = 100.0;
+inline constexpr double kMaxBodySpin = 100.0;
+/// A moving platform's largest amplitude, metres, and frequency, Hz.
+inline constexpr double kMaxMoveAmplitude = 5.0;
+inline constexpr double kMaxMoveFrequency = 10.0;
+/// The friction of a body that does not give its own (the character's, by default).
+inline constexpr double kDefaultBodyFriction = 0.9;
+/// The friction of a movable object that does not give its own.
+inline constexpr double kDefaultObjectFriction = 0.6;
+
+/// What a scene body is. Each kind has its parameters in SceneBodyDef, its bounds in
+/// sceneBodyIssues() and its Box2D shapes in the simulation.
 enum class SceneBodyKind {
-  Ground,  ///< flat ground: the line y = 0, solid below
-  Chair,   ///< a chair: a solid box from the ground up to its seat
+  Ground,    ///< flat ground: the line y = 0, solid below
+  Chair,     ///< a chair: a solid box from the ground up to its seat
+  Platform,  ///< a solid box from the ground up (a step, a block); may move (`move:`)
+  Wall,      ///< a solid box from the ground up, usually tall and thin
+  Table,     ///< a top slab on two legs, room below it
+  Stairs,    ///< a flight of steps up in +x, then a landing
+  Slope,     ///< solid below the segment `from` – `to`
+  Box,       ///< a movable box
+  Ball,      ///< a movable disc
+  Capsule,   ///< a movable capsule (a rectangle with round ends), lying along its angle
+  Chain,     ///< movable links joined end to end by pins
 };
 
 /// A chair's shape. Its place is the pose's: the seat's front edge is under a sitting
@@ -39,13 +84,80 @@ struct ChairDef {
   bool operator==(const ChairDef&) const = default;
 };
 
-/// One body of a scene: static, touching the character with SimulationDef::friction.
+/// A platform's prescribed motion: its place is its rest place plus
+/// amplitude · sin(2π · frequency · t).
+struct MoveDef {
+  /// Amplitude (x, y), metres.
+  std::array<double, 2> amplitude{};
+  /// Frequency, Hz.
+  double frequency = 0.0;
+  bool operator==(const MoveDef&) const = default;
+};
+
+/// One body of a scene. Which fields apply depends on `kind` (docs/scene.md lists them):
+/// - Platform, Wall: `x` (left edge), `size` (width, height of the top above the ground),
+///   `move` (Platform).
+/// - Table: `x` (left edge), `size` (width, height of the top).
+/// - Stairs: `x` (first riser), `rise`, `run` (metres per step), `count`, `landing`.
+/// - Slope: `from`, `to` (the surface's ends; solid down to the ground).
+/// - Box: `size`; Ball: `radius`; Capsule: `length` (between the caps' centres), `radius`;
+///   Chain: `count` links of `size` (length, thickness) each. Every movable body: `at`
+///   (centre; a chain: its first link's free end), `angle`, `mass` or `density`,
+///   `velocity`, `spin`, `restitution`, `launch`; a chain may be `fixed` at its start.
+/// Every body but the chair has `friction`.
 struct SceneBodyDef {
   /// What the body is; it says which of the parameters below apply.
   SceneBodyKind kind = SceneBodyKind::Ground;
+  /// Its name in the scene (contacts, outputs, objectives); the kind's name for the ground
+  /// and the chair.
+  std::string name;
   /// The chair's shape (kind Chair).
   ChairDef chair;
+  /// Left edge (Platform, Wall, Table) or first riser (Stairs), metres.
+  double x = 0.0;
+  /// (width, height) of a platform, wall, table or box; (length, thickness) of a chain
+  /// link; metres.
+  std::array<double, 2> size{};
+  /// Stairs: the height of each step, metres, and its depth, metres.
+  double rise = 0.0;
+  double run = 0.0;
+  /// Stairs: the depth of the landing at the top, metres.
+  double landing = 1.0;
+  /// Steps of the stairs, links of a chain.
+  int count = 0;
+  /// Slope: its surface's left and right ends (x, y), metres.
+  std::array<double, 2> from{};
+  std::array<double, 2> to{};
+  /// Ball and capsule radius; capsule length between its caps' centres; metres.
+  double radius = 0.0;
+  double length = 0.0;
+  /// A movable body's centre (a chain's start), metres.
+  std::array<double, 2> at{};
+  /// A movable body's angle, degrees counter-clockwise (a chain's direction from its start).
+  double angle = 0.0;
+  /// A movable body's mass (a chain's per link), kilograms; or, when 0, from `density`.
+  double mass = 0.0;
+  /// Mass per area, kg/m², used when `mass` is 0.
+  double density = 0.0;
+  /// Initial velocity (at the launch, if launched), m/s, and angular velocity, rad/s.
+  std::array<double, 2> velocity{};
+  double spin = 0.0;
+  /// Coulomb friction coefficient; a contact uses the smaller of its two bodies'.
+  double friction = kDefaultBodyFriction;
+  /// Restitution (bounce), 0 to 1; a contact uses the larger of its two bodies'.
+  double restitution = 0.0;
+  /// A movable body held still where it is placed until this time, seconds from the start,
+  /// then let go with `velocity` and `spin`.
+  std::optional<double> launch;
+  /// A platform that moves on a prescribed path.
+  std::optional<MoveDef> move;
+  /// A chain whose start is pinned to the world.
+  bool fixed = false;
   bool operator==(const SceneBodyDef&) const = default;
+
+  /// Whether the body moves under forces (objects) rather than standing or following a
+  /// prescribed path (terrain).
+  bool movable() const;
 };
 
 /// Flat ground.
@@ -53,11 +165,18 @@ SceneBodyDef groundBody();
 /// A chair of this shape.
 SceneBodyDef chairBody(const ChairDef& chair);
 
-/// The kind's name, for messages ("ground", "chair").
+/// The kind's name as a world statement spells it ("ground", "chair", "box", ...).
 std::string_view sceneBodyKindName(SceneBodyKind kind);
 
 /// The first body of this kind in `bodies`, or nullptr.
 const SceneBodyDef* findSceneBody(std::span<const SceneBodyDef> bodies, SceneBodyKind kind);
+/// The body named `name`, or nullptr.
+const SceneBodyDef* findSceneBody(std::span<const SceneBodyDef> bodies, std::string_view name);
+
+/// The height of the terrain's top (ground, platforms, stairs, slopes, tables; not the
+/// chair, walls included) over the x interval [left, right], metres: where a character
+/// placed there stands. Movable objects are not terrain.
+double terrainHeight(std::span<const SceneBodyDef> bodies, double left, double right);
 
 /// The environments a scene names (`env:`, `--env`): lists of bodies.
 enum class Environment {

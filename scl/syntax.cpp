@@ -11,6 +11,8 @@ void clear(Phase& phase);
 void clear(Define& define);
 void clear(Finally& finally);
 void clear(SceneHeader& scene);
+void clear(WorldArgument& argument);
+void clear(WorldStatement& statement);
 
 void clear(SourceLocation& location) { location = {}; }
 void clear(Name& name) { clear(name.location); }
@@ -121,12 +123,26 @@ void clear(SceneHeader& scene) {
   clear(scene.environment);
   clear(scene.height);
   clear(scene.duration);
+  clear(scene.world);
+}
+void clear(WorldArgument& argument) {
+  clear(argument.key);
+  clear(argument.number);
+  clear(argument.vec);
+  clear(argument.word);
+}
+void clear(WorldStatement& statement) {
+  clear(statement.location);
+  clear(statement.kind);
+  clear(statement.name);
+  clear(statement.arguments);
 }
 
 }  // namespace
 
 Script withoutLocations(Script script) {
   clear(script.scene);
+  clear(script.world);
   clear(script.defines);
   clear(script.phases);
   clear(script.finally);

@@ -221,11 +221,13 @@ struct Finally {
   bool operator==(const Finally&) const = default;
 };
 
-/// `scene character: NAME|"FILE" pose: NAME env: NAME height: NUM duration: NUM` (every
-/// argument optional).
+/// `scene character: NAME|"FILE" pose: NAME env: NAME height: NUM duration: NUM
+/// world: "FILE"` (every argument optional).
 struct SceneHeader {
   /// A built-in character's name or a character file's path (without its quotes).
   std::optional<Name> character;
+  /// A world file's path (without its quotes): bodies added to the scene.
+  std::optional<Name> world;
   std::optional<Name> pose;
   std::optional<Name> environment;
   std::optional<NumberLit> height;
@@ -234,8 +236,31 @@ struct SceneHeader {
   bool operator==(const SceneHeader&) const = default;
 };
 
+/// One `key: value` of a world statement: exactly one of the values is set.
+struct WorldArgument {
+  Name key;
+  std::optional<NumberLit> number;
+  std::optional<Vec> vec;
+  std::optional<Name> word;
+  bool operator==(const WorldArgument&) const = default;
+};
+
+/// `KIND NAME { key: value }`: one body of the scene's world (scl/world.h; docs/scene.md),
+/// written in a script after its scene header or in a world file. The ground has no name:
+/// `ground friction: 0.3`.
+struct WorldStatement {
+  Name kind;
+  std::optional<Name> name;
+  /// The arguments, in the kind's canonical order.
+  std::vector<WorldArgument> arguments;
+  SourceLocation location;
+  bool operator==(const WorldStatement&) const = default;
+};
+
 struct Script {
   std::optional<SceneHeader> scene;
+  /// The world statements after the scene header.
+  std::vector<WorldStatement> world;
   /// The primitive blocks, in order (written after the scene header, before the phases).
   std::vector<Define> defines;
   std::vector<Phase> phases;

@@ -180,7 +180,6 @@ TEST_CASE("the scene rule: one rule for headers, objective files and options") {
 }
 
 TEST_CASE("scene bodies: one check of their bounds and of the list") {
-  using scl::SceneBodyParameter;
   auto chairOf = [](double height, double depth = scl::kDefaultSeatDepth) {
     return scl::environmentBodies(scl::Environment::Chair,
                                   {.seatHeight = height, .seatDepth = depth});
@@ -193,30 +192,23 @@ TEST_CASE("scene bodies: one check of their bounds and of the list") {
     CHECK(scl::sceneBodyIssues(chairOf(0.45, depth)).empty());
   struct Case {
     double height, depth;
-    SceneBodyParameter parameter;
+    std::string_view key;
     const char* message;
   };
   for (const Case& c : {
-           Case{0.0, 0.45, SceneBodyParameter::SeatHeight,
-                "chair height must be positive (found 0 m)"},
-           Case{std::nan(""), 0.45, SceneBodyParameter::SeatHeight,
-                "chair height must be positive (found nan m)"},
-           Case{0.04, 0.45, SceneBodyParameter::SeatHeight,
-                "chair height must be from 0.05 to 1.5 m (found 0.04 m)"},
-           Case{1.51, 0.45, SceneBodyParameter::SeatHeight,
-                "chair height must be from 0.05 to 1.5 m (found 1.51 m)"},
-           Case{0.45, -0.2, SceneBodyParameter::SeatDepth,
-                "chair seat depth must be positive (found -0.2 m)"},
-           Case{0.45, 0.01, SceneBodyParameter::SeatDepth,
-                "chair seat depth must be from 0.05 to 1.5 m (found 0.01 m)"},
-           Case{0.45, 2.0, SceneBodyParameter::SeatDepth,
-                "chair seat depth must be from 0.05 to 1.5 m (found 2 m)"},
+           Case{0.0, 0.45, "height", "chair height must be positive (found 0 m)"},
+           Case{std::nan(""), 0.45, "height", "chair height must be positive (found nan m)"},
+           Case{0.04, 0.45, "height", "chair height must be from 0.05 to 1.5 m (found 0.04 m)"},
+           Case{1.51, 0.45, "height", "chair height must be from 0.05 to 1.5 m (found 1.51 m)"},
+           Case{0.45, -0.2, "depth", "chair seat depth must be positive (found -0.2 m)"},
+           Case{0.45, 0.01, "depth", "chair seat depth must be from 0.05 to 1.5 m (found 0.01 m)"},
+           Case{0.45, 2.0, "depth", "chair seat depth must be from 0.05 to 1.5 m (found 2 m)"},
        }) {
     CAPTURE(c.message);
     const auto issues = scl::sceneBodyIssues(chairOf(c.height, c.depth));
     REQUIRE(issues.size() == 1);
     CHECK(issues[0].body == 1);
-    CHECK(issues[0].parameter == c.parameter);
+    CHECK(issues[0].key == c.key);
     CHECK(issues[0].message == c.message);
   }
   // The list: one ground, at most one chair.
@@ -225,7 +217,7 @@ TEST_CASE("scene bodies: one check of their bounds and of the list") {
   auto issues = scl::sceneBodyIssues(twoChairs);
   REQUIRE(issues.size() == 1);
   CHECK(issues[0].body == 2);
-  CHECK(issues[0].parameter == SceneBodyParameter::Kind);
+  CHECK(issues[0].key.empty());
   CHECK(issues[0].message == "a scene has at most one chair (body 3 is a second)");
   issues = scl::sceneBodyIssues(std::vector<scl::SceneBodyDef>{scl::chairBody({})});
   REQUIRE(issues.size() == 1);

@@ -13,7 +13,7 @@ CharacterState standingState(double time) {
   CharacterState state =
       forwardKinematics(*scl::humanCharacter(), Vec2(0.0, 1.79), degToRad(90), joints);
   state.time = time;
-  state.links[kLeftFoot].contact = state.links[kRightFoot].contact = true;
+  state.links[kLeftFoot].terrainContact = state.links[kRightFoot].terrainContact = true;
   return state;
 }
 
@@ -22,7 +22,7 @@ CharacterState lyingState(double time) {
   CharacterState state =
       forwardKinematics(*scl::humanCharacter(), Vec2(0.0, 0.15), degToRad(180), joints);
   state.time = time;
-  state.links[kTrunk].contact = true;
+  state.links[kTrunk].terrainContact = true;
   return state;
 }
 
@@ -97,7 +97,7 @@ TEST_CASE("sitting back down on the scene's chair is no fall") {
     CharacterState state = standingState(time);
     for (int thigh : {kLeftThigh, kRightThigh}) {
       LinkState& link = state.links[thigh];
-      link.contact = true;
+      link.terrainContact = true;
       link.contactPointCount = 1;
       link.contactPoints[0] = Vec2(0.1, contactHeight);
     }
@@ -130,7 +130,7 @@ TEST_CASE("airborne time, pelvis height in the air, energy and distance") {
   for (int i = 0; i < 10; ++i, t += kDt) metrics.observe(standingState(t), torques, kDt, 0);
   for (int i = 0; i < 30; ++i, t += kDt) {
     CharacterState state = standingState(t);
-    state.links[kLeftFoot].contact = state.links[kRightFoot].contact = false;
+    state.links[kLeftFoot].terrainContact = state.links[kRightFoot].terrainContact = false;
     for (LinkState& link : state.links) link.com += Vec2(0.01 * i, 0.002 * i);
     metrics.observe(state, torques, kDt, 0);
   }
@@ -147,10 +147,10 @@ TEST_CASE("a walk is meant to be upright from the start") {
   def.uprightFromStart = true;
   MotionMetrics metrics(def);
   CharacterState state = standingState(0.0);
-  state.links[kLeftHand].contact = true;  // a hand touching is not a fall
+  state.links[kLeftHand].terrainContact = true;  // a hand touching is not a fall
   metrics.observe(state, kNoTorque, kDt, 0);
   CHECK_FALSE(metrics.summary().fell);
-  state.links[kLeftShank].contact = true;
+  state.links[kLeftShank].terrainContact = true;
   metrics.observe(state, kNoTorque, kDt, 0);
   CHECK(metrics.summary().fell);
 }
@@ -224,11 +224,12 @@ TEST_CASE("longest airborne interval, farthest travel and the links that touched
   for (int airborne : pattern) {
     t += kDt;
     CharacterState state = standingState(t);
-    if (airborne) state.links[kLeftFoot].contact = state.links[kRightFoot].contact = false;
+    if (airborne)
+      state.links[kLeftFoot].terrainContact = state.links[kRightFoot].terrainContact = false;
     // Forward 0.1 m per step for 6 steps, then back.
     const double x = 0.1 * (i < 6 ? i : 12 - i);
     for (LinkState& link : state.links) link.com.x() += x;
-    if (i == 11) state.links[kLeftShank].contact = true;
+    if (i == 11) state.links[kLeftShank].terrainContact = true;
     metrics.observe(state, kNoTorque, kDt, 0);
     ++i;
   }
