@@ -55,6 +55,13 @@ SimulationDef withProgramCharacter(SimulationDef definition, const Program& prog
   return definition;
 }
 
+// The program's `with BODY` transitions watch the simulated scene's bodies, which a run's
+// scene may order otherwise than the script's (`scl run --env chair`).
+Program inScene(Program program, const SimulationDef& definition) {
+  pointContactBodies(program, definition.scene.bodies);
+  return program;
+}
+
 ControllerOptions withFriction(ControllerOptions options, const SimulationDef& definition) {
   options.feature.friction = definition.friction;
   return options;
@@ -68,7 +75,8 @@ Runner::Runner(Program program, const SimulationDef& definition, const Divergenc
       limits_(limits),
       options_(withFriction(options, definition_)),
       simulation_(definition_),
-      controller_(std::move(program), simulation_.initialJointAngles(), options_) {
+      controller_(inScene(std::move(program), definition_), simulation_.initialJointAngles(),
+                  options_) {
   report_.timeStep = simulation_.timeStep();
 }
 
@@ -87,7 +95,7 @@ void Runner::runUntil(double time) {
 }
 
 void Runner::setProgram(const Program& program, int startPhase) {
-  Controller next(program, simulation_.initialJointAngles(), options_);
+  Controller next(inScene(program, definition_), simulation_.initialJointAngles(), options_);
   next.holdTargets(controller_.output().targets);
   if (startPhase != 0) next.jumpToPhase(startPhase);
   controller_ = std::move(next);

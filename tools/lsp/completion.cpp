@@ -124,6 +124,19 @@ class Items {
     for (std::string_view name : builtinCharacterNames())
       add(std::string(name), kItemEnumMember, "built-in character");
   }
+  // The scene bodies a `with` may name: the bound scene's, else the ground and the world
+  // statements' (the script does not bind while a `with` lacks its name).
+  void sceneBodies() {
+    const std::optional<Program>& program = document_.analysis.program;
+    if (program) {
+      for (const SceneBodyDef& body : program->scene.bodies)
+        add(body.name, kItemEnumMember, std::string(sceneBodyKindName(body.kind)));
+      return;
+    }
+    add("ground", kItemEnumMember, "ground");
+    for (const syntax::WorldStatement& statement : document_.analysis.tree.world)
+      if (statement.name) add(statement.name->text, kItemEnumMember, statement.kind.text);
+  }
 
  private:
   std::string members(const GroupDef& group, bool joints) const {
@@ -268,6 +281,7 @@ void topLevelItems(Items& items, std::span<const Token> tokens, size_t offset, b
     return;
   }
   if (isWord(last, "after") || isWord(last, "define")) return;
+  if (isWord(last, "with")) return items.sceneBodies();
   // Inside `when contact ...`: the contact words and the links.
   const auto contact = std::find_if(tokens.rbegin(), tokens.rend(),
                                     [](const Token& token) { return isWord(token, "contact"); });
@@ -289,6 +303,7 @@ void topLevelItems(Items& items, std::span<const Token> tokens, size_t offset, b
       return;
     }
     // After a link: the rest of the transition.
+    if (!used(tokens, "with")) items.keyword("with");
     const bool conjunction = used(tokens, "and");
     items.keyword(conjunction ? "after" : "or");
     items.keyword("backto");
