@@ -1,6 +1,8 @@
 // Contacts with the world's bodies (docs/language.md, Transitions): `when contact LINKS with
 // BODY` parsed, printed, bound to the body's bit and run (a foot on the ground does not
 // meet a condition on a step); a run in another scene watches the same body by its name.
+// And standing on an object: a character placed on a box rests on it and stands there,
+// under stance balance and on the feature QP.
 #include <algorithm>
 #include <array>
 #include <catch2/catch.hpp>
@@ -66,6 +68,52 @@ struct BodyFeeder {
     return -1;
   }
 };
+
+// `script` with `world` inserted after its scene header (its first line that begins with
+// `scene`).
+std::string onWorld(const std::string& script, const std::string& world) {
+  const size_t scene = script.find("\nscene ");
+  REQUIRE(scene != std::string::npos);
+  const size_t end = script.find('\n', scene + 1);
+  return script.substr(0, end + 1) + world + script.substr(end + 1);
+}
+
+struct StandOutcome {
+  bool standing = false;
+  bool fell = false;
+  // Steps on which a foot touched the ground, and on which both touched the box.
+  long onGround = 0, bothOnBox = 0, steps = 0;
+  double lowestHead = 1e9;
+  std::vector<PhaseStart> timeline;
+};
+
+StandOutcome stand(const Program& program, double seconds) {
+  RunSessionDef def;
+  def.simulation = simulationDefFor(program);
+  def.length.duration = seconds;
+  def.metrics = metricsFor(*program.character, def.simulation.scene);
+  RunSession session(program, def);
+  StandOutcome outcome;
+  const Character& character = *program.character;
+  session.run([&](const StepView&) {
+    const CharacterState& state = session.runner().state();
+    bool both = true;
+    for (int foot : character.roles.feet()) {
+      outcome.onGround += (state.links[foot].touching & kGround) != 0 ? 1 : 0;
+      both = both && (state.links[foot].touching & kOnlyObject) != 0;
+    }
+    outcome.bothOnBox += both ? 1 : 0;
+    ++outcome.steps;
+    outcome.lowestHead = std::min(
+        outcome.lowestHead,
+        state.jointPositions[static_cast<size_t>(character.headJoint())].y());
+  });
+  const MotionSummary summary = session.summary();
+  outcome.standing = summary.standing;
+  outcome.fell = summary.fell.has_value();
+  outcome.timeline = session.timeline();
+  return outcome;
+}
 
 }  // namespace
 
@@ -218,4 +266,23 @@ TEST_CASE("with BODY: in the simulation, a ball dropped on the left foot ends th
   REQUIRE(firstTouch > 0.0);
   // The next phase drives the step after the one whose outcome met the condition.
   CHECK(timeline[2].time == Approx(firstTouch).margin(1e-9));
+}
+
+TEST_CASE("standing on a box: placed on it, held there by stance balance and by the QP",
+          "[runner][feature][world]") {
+  const std::string crate = "box crate at: (0, 0.1) size: (1.2, 0.2) mass: 200\n";
+  for (const char* script : {"scripts/stand.scl", "scripts/feature-stance.scl"}) {
+    INFO(script);
+    const std::string source =
+        onWorld("\n" + testing::readWholeTextFile(std::string(SCL_SOURCE_DIR) + "/" + script),
+                crate);
+    const Program program = testing::compileOk(source);
+    const StandOutcome outcome = stand(program, 12.0);
+    CHECK(outcome.standing);
+    CHECK_FALSE(outcome.fell);
+    CHECK(outcome.onGround == 0);
+    // The feature stance lifts the left foot for a while; stance balance never.
+    CHECK(outcome.bothOnBox > outcome.steps * 8 / 10);
+    CHECK(outcome.lowestHead > 1.7);  // 0.2 m up on the box
+  }
 }
