@@ -1,5 +1,6 @@
 #include "runtime/runner.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -64,6 +65,10 @@ Program inScene(Program program, const SimulationDef& definition) {
 
 ControllerOptions withFriction(ControllerOptions options, const SimulationDef& definition) {
   options.feature.friction = definition.friction;
+  // A contact's μ is the smaller of its two bodies' (runtime/scene_world.cpp).
+  options.feature.bodyFriction.clear();
+  for (const SceneBodyDef& body : definition.scene.bodies)
+    options.feature.bodyFriction.push_back(std::min(body.friction, definition.friction));
   return options;
 }
 

@@ -286,3 +286,31 @@ TEST_CASE("standing on a box: placed on it, held there by stance balance and by 
     CHECK(outcome.lowestHead > 1.7);  // 0.2 m up on the box
   }
 }
+
+TEST_CASE("the feature QP plans within the friction of the body a foot stands on",
+          "[feature][world]") {
+  // On a box of friction 0.3 the QP once planned within the character's 0.9 (× 0.6): under
+  // a push the rear foot slid 4 cm. Within the box's 0.3 (× 0.6) neither foot slides.
+  const std::string source = onWorld(
+      "\n" + testing::readWholeTextFile(std::string(SCL_SOURCE_DIR) + "/scripts/feature-stance.scl"),
+      "box crate at: (0, 0.1) size: (1.2, 0.2) mass: 200 friction: 0.3\n");
+  const Program program = testing::compileOk(source);
+  RunSessionDef def;
+  def.simulation = simulationDefFor(program);
+  def.length.duration = 9.0;
+  def.pushes = {{kTrunk, Vec2(150.0, 0.0), 6.0, 0.5}};
+  RunSession session(program, def);
+  std::array<double, 2> before{}, slid{};
+  session.run([&](const StepView&) {
+    const CharacterState& state = session.runner().state();
+    const std::array<int, 2> feet = program.character->roles.feet();
+    for (size_t side = 0; side < 2; ++side) {
+      const double x = state.links[feet[side]].origin.x();
+      if (session.runner().time() < 5.9) before[side] = x;
+      else slid[side] = std::max(slid[side], std::abs(x - before[side]));
+    }
+  });
+  CHECK(session.summary().standing);
+  CHECK(slid[0] < 0.005);
+  CHECK(slid[1] < 0.005);
+}
