@@ -2,7 +2,7 @@
 // BODY` parsed, printed, bound to the body's bit and run (a foot on the ground does not
 // meet a condition on a step); a run in another scene watches the same body by its name.
 // And standing on an object: a character placed on a box rests on it and stands there,
-// under stance balance and on the feature QP.
+// under stance balance and on the feature QP, whose plan keeps within the box's friction.
 #include <algorithm>
 #include <array>
 #include <catch2/catch.hpp>
