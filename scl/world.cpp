@@ -48,27 +48,35 @@ std::vector<WorldKey> movable(std::vector<WorldKey> shape, std::vector<WorldKey>
 
 const std::vector<WorldKind>& kinds() {
   static const std::vector<WorldKind> kKinds = {
-      {SceneBodyKind::Ground, "the flat ground, y = 0 (always there; sets its friction)",
+      {SceneBodyKind::Ground,
+       "the flat ground, y = 0 (always there; sets its friction)",
        {kFriction}},
       {SceneBodyKind::Platform,
        "a solid block from the ground up: a step, a platform; moves with `move:`",
-       {kLeftEdge, kBlockSize,
+       {kLeftEdge,
+        kBlockSize,
         {"move", Type::Vec, "the amplitude (x, y) of a back-and-forth motion (m)"},
-        {"frequency", Type::Number, "the frequency of that motion (Hz)"}, kFriction}},
-      {SceneBodyKind::Wall, "a solid block from the ground up, tall and thin",
+        {"frequency", Type::Number, "the frequency of that motion (Hz)"},
+        kFriction}},
+      {SceneBodyKind::Wall,
+       "a solid block from the ground up, tall and thin",
        {kLeftEdge, {"size", Type::Vec, "(thickness, height) (m)", true}, kFriction}},
-      {SceneBodyKind::Table, "a table top on two legs, room below it",
+      {SceneBodyKind::Table,
+       "a table top on two legs, room below it",
        {kLeftEdge, kBlockSize, kFriction}},
-      {SceneBodyKind::Stairs, "a flight of steps rising in +x, then a landing",
+      {SceneBodyKind::Stairs,
+       "a flight of steps rising in +x, then a landing",
        {{"at", Type::Number, "the first riser's x (m)", true},
         {"rise", Type::Number, "each step's height (m)", true},
         {"run", Type::Number, "each step's depth (m)", true},
         {"count", Type::Number, "the number of steps", true},
         {"landing", Type::Number, "the landing's depth at the top (m; 1 by default)"},
         kFriction}},
-      {SceneBodyKind::Slope, "solid below a straight surface from one point to another",
+      {SceneBodyKind::Slope,
+       "solid below a straight surface from one point to another",
        {{"from", Type::Vec, "the surface's left end (x, y) (m)", true},
-        {"to", Type::Vec, "the surface's right end (x, y) (m)", true}, kFriction}},
+        {"to", Type::Vec, "the surface's right end (x, y) (m)", true},
+        kFriction}},
       {SceneBodyKind::Box, "a movable box",
        movable({{"size", Type::Vec, "(width, height) (m)", true}})},
       {SceneBodyKind::Ball, "a movable ball (a disc)",
@@ -85,7 +93,6 @@ const std::vector<WorldKind>& kinds() {
 }
 
 std::string spelled(const WorldKey& key) { return std::string(key.key) + ":"; }
-
 
 std::string valueText(const WorldArgument& argument) {
   auto number = [](const NumberLit& n) { return (n.parameter ? "@" : "") + formatNumber(n.value); };
@@ -104,11 +111,11 @@ class StatementBinder {
 
   std::optional<SceneBodyDef> bind() {
     body_.kind = kind_.kind;
-    body_.name = statement_.name ? statement_.name->text : std::string(kind_.kind == SceneBodyKind::Ground ? "ground" : "");
+    body_.name = statement_.name ? statement_.name->text
+                                 : std::string(kind_.kind == SceneBodyKind::Ground ? "ground" : "");
     if (body_.movable()) body_.friction = kDefaultObjectFriction;
     for (const WorldKey& key : kind_.keys)
-      if (key.required && !find(key.key) &&
-          !(key.key == "mass" || key.key == "density"))
+      if (key.required && !find(key.key) && !(key.key == "mass" || key.key == "density"))
         error(statement_.kind.location, "a " + statement_.kind.text + " needs '" + spelled(key) +
                                             "' (" + std::string(key.what) + ")");
     if (body_.movable() && !find("mass") && !find("density"))
@@ -163,34 +170,55 @@ class StatementBinder {
   void set(const WorldArgument& argument) {
     const std::string& key = argument.key.text;
     const bool terrain = !body_.movable();
-    if (key == "friction") body_.friction = number(argument);
-    else if (key == "restitution") body_.restitution = number(argument);
-    else if (key == "at" && terrain) body_.x = number(argument);
-    else if (key == "at") body_.at = pair(argument);
-    else if (key == "size") body_.size = pair(argument);
-    else if (key == "rise") body_.rise = number(argument);
-    else if (key == "run") body_.run = number(argument);
-    else if (key == "landing") body_.landing = number(argument);
-    else if (key == "count") body_.count = count(argument);
-    else if (key == "from") body_.from = pair(argument);
-    else if (key == "to") body_.to = pair(argument);
-    else if (key == "radius") body_.radius = number(argument);
-    else if (key == "length") body_.length = number(argument);
-    else if (key == "angle") body_.angle = number(argument);
-    else if (key == "mass") body_.mass = number(argument);
-    else if (key == "density") body_.density = number(argument);
-    else if (key == "velocity") body_.velocity = pair(argument);
-    else if (key == "spin") body_.spin = number(argument);
-    else if (key == "launch") body_.launch = number(argument);
-    else if (key == "move") body_.move = MoveDef{pair(argument), body_.move ? body_.move->frequency : 0.0};
+    if (key == "friction")
+      body_.friction = number(argument);
+    else if (key == "restitution")
+      body_.restitution = number(argument);
+    else if (key == "at" && terrain)
+      body_.x = number(argument);
+    else if (key == "at")
+      body_.at = pair(argument);
+    else if (key == "size")
+      body_.size = pair(argument);
+    else if (key == "rise")
+      body_.rise = number(argument);
+    else if (key == "run")
+      body_.run = number(argument);
+    else if (key == "landing")
+      body_.landing = number(argument);
+    else if (key == "count")
+      body_.count = count(argument);
+    else if (key == "from")
+      body_.from = pair(argument);
+    else if (key == "to")
+      body_.to = pair(argument);
+    else if (key == "radius")
+      body_.radius = number(argument);
+    else if (key == "length")
+      body_.length = number(argument);
+    else if (key == "angle")
+      body_.angle = number(argument);
+    else if (key == "mass")
+      body_.mass = number(argument);
+    else if (key == "density")
+      body_.density = number(argument);
+    else if (key == "velocity")
+      body_.velocity = pair(argument);
+    else if (key == "spin")
+      body_.spin = number(argument);
+    else if (key == "launch")
+      body_.launch = number(argument);
+    else if (key == "move")
+      body_.move = MoveDef{pair(argument), body_.move ? body_.move->frequency : 0.0};
     else if (key == "frequency") {
       if (!body_.move) body_.move = MoveDef{};
       body_.move->frequency = number(argument);
     } else if (key == "fixed") {
       const std::string& word = argument.word->text;
       if (word != "yes" && word != "no")
-        error(argument.word->location, "'fixed:' is 'yes' or 'no' (found '" + word + "')" +
-                                           didYouMean(word, std::array<std::string_view, 2>{"yes", "no"}));
+        error(argument.word->location,
+              "'fixed:' is 'yes' or 'no' (found '" + word + "')" +
+                  didYouMean(word, std::array<std::string_view, 2>{"yes", "no"}));
       body_.fixed = word == "yes";
     }
   }
@@ -353,7 +381,8 @@ class WorldFileParser : private TokenCursor {
           file.statements.push_back(std::move(*statement));
           continue;
         }
-        if (statement) expectedNear("a key of the " + statement->kind.text + " or the next body", peek());
+        if (statement)
+          expectedNear("a key of the " + statement->kind.text + " or the next body", peek());
       } else if (isKind(TokenKind::Identifier) && isKind(TokenKind::Identifier, 1)) {
         errorAt(peek(), "unknown kind of body '" + quoteToken(peek().text) + "'" +
                             didYouMean(peek().text, worldKindNames()));
@@ -369,7 +398,8 @@ class WorldFileParser : private TokenCursor {
  private:
   static std::string kindList() {
     std::string joined;
-    for (std::string_view name : worldKindNames()) joined += (joined.empty() ? "" : ", ") + std::string(name);
+    for (std::string_view name : worldKindNames())
+      joined += (joined.empty() ? "" : ", ") + std::string(name);
     return joined;
   }
 };
@@ -431,7 +461,8 @@ WorldLoad loadWorldFile(std::string_view pathText, const std::filesystem::path& 
   FileRead read = readWholeFile(path);
   if (!read) {
     load.notFound = true;
-    load.diagnostics.push_back({Severity::Error, {}, "world file '" + path.string() + "' " + read.reason});
+    load.diagnostics.push_back(
+        {Severity::Error, {}, "world file '" + path.string() + "' " + read.reason});
     return load;
   }
   auto text = std::make_shared<std::string>(std::move(read.text));
