@@ -321,6 +321,8 @@ void bindWorld(std::span<const WorldStatement> statements, std::vector<SceneBody
                DiagnosticSink& sink) {
   // Each body is checked in the list it joins (names are unique across it).
   std::vector<std::pair<size_t, StatementBinder>> added;  // body index, its binder
+  const std::optional<SceneBodyDef> groundBefore =
+      bodies.empty() ? std::nullopt : std::optional(bodies.front());
   for (const WorldStatement& statement : statements) {
     const WorldKind* kind = findWorldKind(statement.kind.text);
     if (!kind) continue;  // the parser reported it
@@ -345,9 +347,11 @@ void bindWorld(std::span<const WorldStatement> statements, std::vector<SceneBody
         failed[index] = true;
       }
   }
-  // A body with errors is left out, so that nothing downstream sees it.
+  // A body with errors is left out, so that nothing downstream sees it; a ground statement
+  // with errors leaves the ground as it was.
   for (size_t i = bodies.size(); i-- > 1;)
     if (failed[i]) bodies.erase(bodies.begin() + static_cast<std::ptrdiff_t>(i));
+  if (!failed.empty() && failed[0] && groundBefore) bodies.front() = *groundBefore;
 }
 
 // --- world files -----------------------------------------------------------------------
