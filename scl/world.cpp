@@ -272,37 +272,56 @@ std::optional<WorldStatement> parseWorldStatement(TokenCursor& cursor) {
     }
     statement.name = cursor.parseName();
   }
-  // One slot per key, read by the shared argument reader, then kept in the kind's order.
+  // One slot per key, filled as the keys come, then kept in the kind's order.
   std::vector<WorldArgument> slots(kind->keys.size());
-  std::vector<ArgSpec> specs;
-  for (size_t i = 0; i < kind->keys.size(); ++i) {
-    const WorldKey& key = kind->keys[i];
-    ArgSpec spec{key.key, true, key.what};
+  std::vector<std::string_view> keyNames;
+  for (const WorldKey& key : kind->keys) keyNames.push_back(key.key);
+  while (true) {
+    const size_t save = cursor.position();
+    if (cursor.isKind(TokenKind::Comma) && cursor.isKind(TokenKind::Identifier, 1)) cursor.next();
+    if (!cursor.isKind(TokenKind::Identifier) || !cursor.isKind(TokenKind::Colon, 1)) {
+      cursor.rewind(save);  // at most one token back
+      break;
+    }
+    const Token keyToken = cursor.next();
+    cursor.next();  // ':'
+    size_t index = keyNames.size();
+    for (size_t i = 0; i < keyNames.size(); ++i)
+      if (keyNames[i] == keyToken.text) index = i;
+    if (index == keyNames.size()) {
+      cursor.errorAt(keyToken, "unknown argument '" + quoteToken(keyToken.text) + ":' for a " +
+                                   statement.kind.text + didYouMean(keyToken.text, keyNames));
+      return std::nullopt;
+    }
+    const WorldKey& key = kind->keys[index];
+    WorldArgument& slot = slots[index];
+    if (!slot.key.text.empty()) {
+      cursor.errorAt(keyToken, "duplicate argument '" + std::string(key.key) + ":'");
+      return std::nullopt;
+    }
+    slot.key = {std::string(keyToken.text), cursor.location(keyToken)};
+    const std::string what = std::string(key.what) + " after '" + spelled(key) + "'";
     switch (key.type) {
       case Type::Number:
-        spec.numberOut = &slots[i].number;
+        slot.number = cursor.parseNumber(what);
+        if (!slot.number) return std::nullopt;
         break;
       case Type::Vec:
-        spec.vecOut = &slots[i].vec;
+        if (!cursor.isKind(TokenKind::LeftParen)) {
+          cursor.expectedNear(what, cursor.peek());
+          return std::nullopt;
+        }
+        slot.vec = cursor.parseVec(what);
+        if (!slot.vec) return std::nullopt;
         break;
       case Type::Word:
-        spec.nameOut = &slots[i].word;
+        if (!cursor.isKind(TokenKind::Identifier)) {
+          cursor.expectedNear(what, cursor.peek());
+          return std::nullopt;
+        }
+        slot.word = cursor.parseName();
         break;
     }
-    specs.push_back(spec);
-  }
-  // The keys' own locations, for the binder's messages: read them as the reader passes.
-  const size_t start = cursor.position();
-  const std::string owner = "a " + statement.kind.text;
-  if (!cursor.parseArgs(specs, owner)) return std::nullopt;
-  const size_t end = cursor.position();
-  cursor.rewind(start);
-  while (cursor.position() < end) {
-    const Token token = cursor.next();
-    if (token.kind != TokenKind::Identifier || !cursor.isKind(TokenKind::Colon)) continue;
-    for (size_t i = 0; i < kind->keys.size(); ++i)
-      if (kind->keys[i].key == token.text && slots[i].key.text.empty())
-        slots[i].key = {std::string(token.text), cursor.location(token)};
   }
   for (WorldArgument& slot : slots)
     if (slot.number || slot.vec || slot.word) statement.arguments.push_back(std::move(slot));
