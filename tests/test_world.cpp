@@ -76,8 +76,7 @@ TEST_CASE("an environment's change keeps the world's bodies") {
   const scl::Scene base = sceneOf("platform step at: 0.35 size: (1, 0.15)");
   scl::SceneRequest request;
   request.environment = "chair";
-  const scl::SceneResolution resolved =
-      scl::resolveScene(request, base, *scl::humanCharacter());
+  const scl::SceneResolution resolved = scl::resolveScene(request, base, *scl::humanCharacter());
   REQUIRE(resolved.ok());
   REQUIRE(resolved.scene.bodies.size() == 3);
   CHECK(resolved.scene.bodies[1].kind == SceneBodyKind::Chair);
@@ -107,8 +106,7 @@ TEST_CASE("a world file: parsed, printed canonically with its comments, loaded b
   const scl::WorldFileParse parse = scl::parseWorldFile(source, "room.world");
   REQUIRE(parse.diagnostics.empty());
   REQUIRE(parse.file.statements.size() == 2);
-  const std::string printed =
-      scl::printWorldFile(parse.file, scl::scanComments(source));
+  const std::string printed = scl::printWorldFile(parse.file, scl::scanComments(source));
   CHECK(printed ==
         "// A room.\n"
         "world room\n"
@@ -118,14 +116,14 @@ TEST_CASE("a world file: parsed, printed canonically with its comments, loaded b
         "box crate at: (-1, 0.25) size: (0.5, 0.5) mass: 40\n");
   // Idempotent.
   const scl::WorldFileParse again = scl::parseWorldFile(printed, "room.world");
-  CHECK(scl::printWorldFile(again.file, scl::scanComments(printed)) ==
-        printed);
+  CHECK(scl::printWorldFile(again.file, scl::scanComments(printed)) == printed);
 
   const std::filesystem::path directory =
       std::filesystem::temp_directory_path() / "scl_test_world_file";
   std::filesystem::create_directories(directory);
   std::ofstream(directory / "room.world") << source;
-  std::ofstream(directory / "bad.world") << "world bad\nbox crate at: (0, 0.1) size: (0.5, 0.5) mass: 40\n";
+  std::ofstream(directory / "bad.world")
+      << "world bad\nbox crate at: (0, 0.1) size: (0.5, 0.5) mass: 40\n";
   const std::string script = "scene world: \"room.world\"\n{\n  [waist 0]\n}\n";
   scl::CompileOptions options;
   options.baseDirectory = directory;
@@ -215,9 +213,10 @@ TEST_CASE("a standing character starts on the platform under it") {
 TEST_CASE("a contact's friction is the smaller of its two bodies'") {
   // A box given a push slides until friction stops it: d = v² / (2 μ g).
   auto slide = [](double friction) {
-    Simulation simulation(simulationOf("box crate at: (-3, 0.1) size: (0.4, 0.2) mass: 10 "
-                                       "velocity: (2, 0) friction: " +
-                                       std::to_string(friction)));
+    Simulation simulation(
+        simulationOf("box crate at: (-3, 0.1) size: (0.4, 0.2) mass: 10 "
+                     "velocity: (2, 0) friction: " +
+                     std::to_string(friction)));
     run(simulation, 2.0);
     return stateOf(simulation, 1).position.x() + 3.0;
   };
