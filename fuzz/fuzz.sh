@@ -5,7 +5,7 @@
 #   fuzz/fuzz.sh [--workers N] [--corpus DIR] [SECONDS [TARGET...]]
 #
 #   SECONDS       per target (default 60)
-#   TARGET        fuzz_script fuzz_objective fuzz_character fuzz_problem fuzz_trajectory
+#   TARGET        fuzz_script fuzz_objective fuzz_character fuzz_world fuzz_problem fuzz_trajectory
 #                 fuzz_checkpoint fuzz_model fuzz_lsp (default: all, in that order)
 #   --workers N   N fuzzing processes per target at once (libFuzzer's -fork=N), sharing its
 #                 corpus; a long campaign on a many-core machine (default 1)
@@ -29,7 +29,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 build=build-fuzz
 ledger=$build/ledger.tsv
-all=(fuzz_script fuzz_objective fuzz_character fuzz_problem fuzz_trajectory fuzz_checkpoint
+all=(fuzz_script fuzz_objective fuzz_character fuzz_world fuzz_problem fuzz_trajectory fuzz_checkpoint
   fuzz_model fuzz_lsp)
 
 usage() {

@@ -1,9 +1,10 @@
 # The fuzz targets and the library each links: one list for fuzz/CMakeLists.txt (the
 # libFuzzer builds) and tests/CMakeLists.txt (their replay in the normal build).
-set(SCL_FUZZ_TARGETS script objective character problem trajectory checkpoint model lsp)
+set(SCL_FUZZ_TARGETS script objective character world problem trajectory checkpoint model lsp)
 set(SCL_FUZZ_LIBRARIES_script scl_lang)
 set(SCL_FUZZ_LIBRARIES_objective scl_lang)
 set(SCL_FUZZ_LIBRARIES_character scl_lang)
+set(SCL_FUZZ_LIBRARIES_world scl_runtime)
 set(SCL_FUZZ_LIBRARIES_problem scl_lang)
 set(SCL_FUZZ_LIBRARIES_trajectory scl_plot)
 set(SCL_FUZZ_LIBRARIES_checkpoint scl_optimize)

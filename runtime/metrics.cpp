@@ -155,6 +155,8 @@ void MotionMetrics::observe(const CharacterState& state,
 
   bool anyContact = false, nonFootContact = false, bodyContact = false;
   for (int i = 0; i < def_.linkCount; ++i) {
+    s.touchedBodies[i] |= state.links[i].touching;
+    s.touchingAtEnd[i] = state.links[i].touching;
     if (!state.links[i].terrainContact) continue;  // a ball's hit is no fall
     s.touched[i] = true;
     anyContact = true;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -114,6 +115,11 @@ struct MotionSummary {
   double farthest = 0.0;
   /// Which links have touched the environment (ground or chair) at some time, by index.
   std::array<bool, kMaxLinks> touched{};
+  /// The scene bodies each link has touched at some time, terrain and movable objects
+  /// alike (bit i for Scene::bodies[i], as LinkState::touching), by link index.
+  std::array<std::uint64_t, kMaxLinks> touchedBodies{};
+  /// The scene bodies each link touches at the last step observed, by link index.
+  std::array<std::uint64_t, kMaxLinks> touchingAtEnd{};
   /// Head height now, metres.
   double headHeight = 0.0;
   /// Number of phase changes observed.

@@ -1,10 +1,16 @@
 #include "runtime/outcomes.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
+#include <functional>
+#include <memory>
 #include <sstream>
+#include <utility>
 
 #include "base/format.h"
+#include "scl/compile.h"
 #include "scl/names.h"
 
 namespace scl {
@@ -49,8 +55,47 @@ std::vector<int> linksIn(std::string_view list, const Character& character, std:
   return links;
 }
 
+// What the names of a line are looked up in: the character's links, and the scene's
+// bodies, given once a line names one (nullptr when they cannot be had).
+struct OutcomeNames {
+  const Character& character;
+  std::function<const std::vector<SceneBodyDef>*()> bodies;
+};
+
+// The index in the scene's bodies of the body `name`, or the error saying why not.
+int bodyIn(std::string_view name, const OutcomeNames& names, std::string& error) {
+  const std::vector<SceneBodyDef>* bodies = names.bodies();
+  if (!bodies) {
+    error = "the script's scene could not be read to find the body " + quoteForMessage(name);
+    return -1;
+  }
+  std::vector<std::string_view> choices;
+  for (size_t i = 0; i < bodies->size(); ++i) {
+    if ((*bodies)[i].name == name) return static_cast<int>(i);
+    choices.emplace_back((*bodies)[i].name);
+  }
+  error = unknownNameMessage("scene body", name, choices);
+  if (error.find("; did you mean") == std::string::npos)
+    error += " (the scene's bodies: " + CharacterNames::joined(choices) + ")";
+  return -1;
+}
+
+// `BODY hits LINK`: the two names, or nullopt when the words are not of that form.
+std::optional<std::pair<std::string, std::string>> hitNames(std::string_view words) {
+  constexpr std::string_view kHits = " hits ";
+  const size_t at = words.find(kHits);
+  if (at == std::string_view::npos) return std::nullopt;
+  std::string body = trimmed(words.substr(0, at));
+  std::string link = trimmed(words.substr(at + kHits.size()));
+  if (body.empty() || link.empty() || body.find(' ') != std::string::npos ||
+      link.find(' ') != std::string::npos)
+    return std::nullopt;
+  return std::pair{std::move(body), std::move(link)};
+}
+
 // The claim of one line's words; an empty error when they read.
-OutcomeClaim readClaim(const std::string& words, const Character& character, std::string& error) {
+OutcomeClaim readClaim(const std::string& words, const OutcomeNames& names, std::string& error) {
+  const Character& character = names.character;
   OutcomeClaim claim;
   claim.text = words;
   const auto withAmount = [&](OutcomeKind kind, std::string_view prefix) {
@@ -84,6 +129,15 @@ OutcomeClaim readClaim(const std::string& words, const Character& character, std
     claim.links = linksIn(std::string_view(words).substr(8), character, error);
     if (error.empty() && claim.links.size() != 1)
       error = "'touches' names one link ('touches only' names several)";
+  } else if (startsWith(words, "ends on ")) {
+    claim.kind = OutcomeKind::EndsOn;
+    claim.body = bodyIn(trimmed(std::string_view(words).substr(8)), names, error);
+    const std::array<int, 2> feet = character.roles.feet();
+    claim.links = {feet[0], feet[1]};
+  } else if (const auto hit = hitNames(words)) {
+    claim.kind = OutcomeKind::Hits;
+    claim.body = bodyIn(hit->first, names, error);
+    if (error.empty()) claim.links = linksIn(hit->second, character, error);
   } else if (words.size() > kQuotaSuffix.size() &&
              words.compare(words.size() - kQuotaSuffix.size(), kQuotaSuffix.size(), kQuotaSuffix) ==
                  0) {
@@ -97,9 +151,34 @@ OutcomeClaim readClaim(const std::string& words, const Character& character, std
     error = "unknown outcome " + quoteForMessage(words) +
             " (outcomes: mark NAME, standing at end, not standing at end, no fall, fell by T, "
             "phase changes at least N, airborne at least T, travels at least D, touches LINK, "
-            "touches only LINKS, N of 20 perturbed starts)";
+            "touches only LINKS, ends on BODY, BODY hits LINK, N of 20 perturbed starts)";
   }
   return claim;
+}
+
+// Every outcome line of `source`, its names looked up in `names`.
+OutcomeLines readLines(std::string_view source, std::string_view fileName,
+                       const OutcomeNames& names) {
+  OutcomeLines lines;
+  int number = 0;
+  size_t position = 0;
+  while (position < source.size()) {
+    const size_t end = std::min(source.find('\n', position), source.size());
+    const std::string_view line = source.substr(position, end - position);
+    position = end + 1;
+    ++number;
+    if (!startsWith(line, kTag)) continue;
+    std::string error;
+    OutcomeClaim claim = readClaim(trimmed(line.substr(kTag.size())), names, error);
+    claim.line = number;
+    if (error.empty())
+      lines.claims.push_back(std::move(claim));
+    else
+      lines.errors.push_back({Severity::Error,
+                              {fileName, number, static_cast<int>(kTag.size()) + 1},
+                              std::move(error)});
+  }
+  return lines;
 }
 
 }  // namespace
@@ -111,28 +190,36 @@ const OutcomeClaim* OutcomeLines::quota() const {
 }
 
 OutcomeLines readOutcomeLines(std::string_view source, std::string_view fileName,
-                              const Character& character) {
-  OutcomeLines lines;
-  int number = 0;
-  size_t position = 0;
-  while (position < source.size()) {
-    const size_t end = std::min(source.find('\n', position), source.size());
-    const std::string_view line = source.substr(position, end - position);
-    position = end + 1;
-    ++number;
-    if (!startsWith(line, kTag)) continue;
-    std::string error;
-    OutcomeClaim claim = readClaim(trimmed(line.substr(kTag.size())), character, error);
-    claim.line = number;
-    if (error.empty())
-      lines.claims.push_back(std::move(claim));
-    else
-      lines.errors.push_back({Severity::Error,
-                              {fileName, number, static_cast<int>(kTag.size()) + 1},
-                              std::move(error)});
-  }
-  return lines;
+                              const Program& program) {
+  return readLines(source, fileName,
+                   {*program.character, [&program] { return &program.scene.bodies; }});
 }
+
+OutcomeLines readOutcomeLines(std::string_view source, std::string_view fileName,
+                              const Character& character) {
+  std::optional<std::vector<SceneBodyDef>> bodies;
+  bool compiled = false;
+  const auto sceneBodies = [&]() -> const std::vector<SceneBodyDef>* {
+    if (!compiled) {
+      compiled = true;
+      CompileOptions options;
+      // Not owned: `character` outlives the compile.
+      options.character =
+          std::shared_ptr<const Character>(std::shared_ptr<const Character>(), &character);
+      CompileResult result = compile(source, fileName, options);
+      if (result.ok()) bodies = std::move(result.program->scene.bodies);
+    }
+    return bodies ? &*bodies : nullptr;
+  };
+  return readLines(source, fileName, {character, sceneBodies});
+}
+
+namespace {
+
+// The bit of scene body `body` in LinkState::touching.
+std::uint64_t bodyBit(int body) { return std::uint64_t{1} << static_cast<unsigned>(body); }
+
+}  // namespace
 
 std::optional<bool> outcomeHolds(const OutcomeClaim& claim, const MotionSummary& summary) {
   switch (claim.kind) {
@@ -161,6 +248,14 @@ std::optional<bool> outcomeHolds(const OutcomeClaim& claim, const MotionSummary&
                                                static_cast<int>(link)) == claim.links.end())
           return false;
       return true;
+    case OutcomeKind::EndsOn:
+      for (const int foot : claim.links)
+        if ((summary.touchingAtEnd[static_cast<size_t>(foot)] & bodyBit(claim.body)) == 0)
+          return false;
+      return true;
+    case OutcomeKind::Hits:
+      return (summary.touchedBodies[static_cast<size_t>(claim.links.front())] &
+              bodyBit(claim.body)) != 0;
   }
   return std::nullopt;
 }

@@ -10,6 +10,9 @@
 //   // outcome: travels at least D         the farthest forward pelvis travel, metres
 //   // outcome: touches LINK               LINK touched the environment at some time
 //   // outcome: touches only L1, L2, ...   no other link ever touched it
+//   // outcome: ends on BODY               both feet touch the scene body BODY at the end
+//   // outcome: BODY hits LINK             the scene body BODY touched LINK at some time
+//                                          (a movable object too: a ball at the trunk)
 //   // outcome: N of 20 perturbed starts   the other lines (but `mark`) hold from at least
 //                                          N of the ±2° starts with seeds 1–20
 #pragma once
@@ -22,6 +25,7 @@
 #include "runtime/metrics.h"
 #include "scl/character.h"
 #include "scl/diagnostics.h"
+#include "scl/program.h"
 
 namespace scl {
 
@@ -37,6 +41,8 @@ enum class OutcomeKind {
   Travels,           ///< `travels at least D`
   Touches,           ///< `touches LINK`
   TouchesOnly,       ///< `touches only L1, L2, ...`
+  EndsOn,            ///< `ends on BODY`
+  Hits,              ///< `BODY hits LINK`
   PerturbedQuota,    ///< `N of 20 perturbed starts`
 };
 
@@ -51,13 +57,16 @@ struct OutcomeClaim {
   double value = 0.0;
   /// The mark's name (Mark).
   std::string mark;
-  /// Link indices (Touches, TouchesOnly).
+  /// Link indices (Touches, TouchesOnly, Hits; EndsOn: the character's two feet).
   std::vector<int> links;
+  /// The scene body, index into Scene::bodies (EndsOn, Hits).
+  int body = -1;
 };
 
 /// The outcome lines of a script, and what was wrong with the ones that could not be read:
 /// errors located at the line's words ("unknown outcome 'standing'", "unknown link
-/// 'leftFot'; did you mean 'leftFoot'?"), rendered as every diagnostic is.
+/// 'leftFot'; did you mean 'leftFoot'?", "unknown scene body 'stpe'; did you mean
+/// 'step'?"), rendered as every diagnostic is.
 struct OutcomeLines {
   std::vector<OutcomeClaim> claims;
   std::vector<Diagnostic> errors;
@@ -66,7 +75,12 @@ struct OutcomeLines {
 };
 
 /// Reads every line of `source` (the file `fileName`, for locations) that starts with
-/// `// outcome: `; link names are the character's.
+/// `// outcome: `; link names are the program's character's, body names its scene's.
+OutcomeLines readOutcomeLines(std::string_view source, std::string_view fileName,
+                              const Program& program);
+/// The same for the program `source` compiles to against `character`: the source is
+/// compiled (its world file read) only when a line names a scene body, to learn the
+/// scene's bodies.
 OutcomeLines readOutcomeLines(std::string_view source, std::string_view fileName,
                               const Character& character);
 

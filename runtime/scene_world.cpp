@@ -107,7 +107,7 @@ b2Fixture* SceneWorld::addTerrainFixture(int index, const b2Shape& shape, double
   b2FixtureDef fixture;
   fixture.shape = &shape;
   fixture.friction = static_cast<float>(friction);
-  fixture.userData.pointer = static_cast<uintptr_t>(index + 1);
+  fixture.userData.pointer = static_cast<uintptr_t>(index) + 1;
   if (friction != characterFriction_) needsFrictionRule_ = true;
   return ground_->CreateFixture(&fixture);
 }
@@ -125,9 +125,9 @@ void SceneWorld::addTerrainBox(int index, double centre, double halfWidth, doubl
   box.halfSize = Vec2(halfWidth, (top - bottom) / 2.0);
   box.centre = Vec2(centre, (top + bottom) / 2.0);
   boxes_.push_back(box);
-  addTerrainFixture(index,
-                    boxShape(box.halfSize.x(), box.halfSize.y(), b2(box.centre.x(), box.centre.y())),
-                    bodies_[static_cast<size_t>(index)].friction);
+  addTerrainFixture(
+      index, boxShape(box.halfSize.x(), box.halfSize.y(), b2(box.centre.x(), box.centre.y())),
+      bodies_[static_cast<size_t>(index)].friction);
 }
 
 // A box from the ground up to the seat, its front edge at x = `seatFront` (metres).
@@ -174,8 +174,8 @@ void SceneWorld::addSlope(const SceneBodyDef& body, int index) {
   addTerrainFixture(index, shape, body.friction);
 }
 
-SceneWorld::Part& SceneWorld::addPart(int index, int part,
-                                      b2BodyType type, const b2Vec2& position, float angle) {
+SceneWorld::Part& SceneWorld::addPart(int index, int part, b2BodyType type, const b2Vec2& position,
+                                      float angle) {
   b2BodyDef def;
   def.type = type;
   def.position = position;
@@ -194,7 +194,7 @@ void SceneWorld::addMovingPlatform(const SceneBodyDef& body, int index) {
   b2FixtureDef fixture;
   fixture.shape = &shape;
   fixture.friction = static_cast<float>(body.friction);
-  fixture.userData.pointer = static_cast<uintptr_t>(index + 1);
+  fixture.userData.pointer = static_cast<uintptr_t>(index) + 1;
   if (body.friction != characterFriction_) needsFrictionRule_ = true;
   part.body->CreateFixture(&fixture);
 }
@@ -207,7 +207,7 @@ void SceneWorld::addObject(const SceneBodyDef& body, int index) {
   b2FixtureDef fixture;
   fixture.friction = static_cast<float>(body.friction);
   fixture.restitution = static_cast<float>(body.restitution);
-  fixture.userData.pointer = static_cast<uintptr_t>(index + 1);
+  fixture.userData.pointer = static_cast<uintptr_t>(index) + 1;
   needsFrictionRule_ = true;
   double area = 0.0, inertiaPerMass = 0.0;  // m², m²
   if (body.kind == SceneBodyKind::Ball) {
@@ -273,7 +273,7 @@ void SceneWorld::addChain(const SceneBodyDef& body, int index) {
     fixture.friction = static_cast<float>(body.friction);
     fixture.restitution = static_cast<float>(body.restitution);
     fixture.filter.groupIndex = static_cast<int16>(std::max(group, -32000));
-    fixture.userData.pointer = static_cast<uintptr_t>(index + 1);
+    fixture.userData.pointer = static_cast<uintptr_t>(index) + 1;
     part.body->CreateFixture(&fixture);
     needsFrictionRule_ = true;
     part.mass.mass = static_cast<float>(mass);
@@ -307,9 +307,9 @@ void SceneWorld::beforeStep(double time, double dt) {
     if (body.move) {
       // The velocity that brings it to its path's point at the step's end.
       const double phase = 2.0 * std::numbers::pi * body.move->frequency * (time + dt);
-      const Vec2 rest(body.x + body.size[0] / 2.0, body.size[1] / 2.0);
+      const Vec2 start(body.x + body.size[0] / 2.0, body.size[1] / 2.0);
       const Vec2 target =
-          rest + std::sin(phase) * Vec2(body.move->amplitude[0], body.move->amplitude[1]);
+          start + (1.0 - std::cos(phase)) * Vec2(body.move->amplitude[0], body.move->amplitude[1]);
       const Vec2 velocity = (target - fromB2(part.body->GetPosition())) / dt;
       part.body->SetLinearVelocity(b2(velocity.x(), velocity.y()));
     }

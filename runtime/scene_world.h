@@ -71,8 +71,7 @@ class SceneWorld {
   // A box of the terrain, its collision outline exactly [centre ± halfWidth] × [bottom, top].
   void addTerrainBox(int index, double centre, double halfWidth, double bottom, double top);
   b2Fixture* addTerrainFixture(int index, const b2Shape& shape, double friction);
-  Part& addPart(int index, int part, b2BodyType type,
-                const b2Vec2& position, float angle);
+  Part& addPart(int index, int part, b2BodyType type, const b2Vec2& position, float angle);
 
   b2World& world_;
   std::vector<SceneBodyDef> bodies_;

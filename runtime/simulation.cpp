@@ -227,7 +227,10 @@ struct Simulation::Impl {
   explicit Impl(const SimulationDef& definition, Purpose purpose = Purpose::Simulate)
       : def(definition) {
     validate(def);
-    world.SetAllowSleeping(false);
+    // Objects resting apart from the character sleep (Box2D stops solving their island until
+    // something touches it), so a room full of boxes costs next to nothing; the character's
+    // links never sleep (b2BodyDef::allowSleep), nor then anything touching them.
+    world.SetAllowSleeping(true);
     world.SetContinuousPhysics(def.continuousPhysics);
     const PoseDef& pose = *character().findPose(def.scene.pose);
     Placement placement = placePose(character(), pose, def.scene.chair(), def.jointOffsets);
@@ -339,6 +342,7 @@ struct Simulation::Impl {
     for (int i = 0; i < character.linkCount(); ++i) {
       b2BodyDef bodyDef;
       bodyDef.type = b2_dynamicBody;
+      bodyDef.allowSleep = false;
       bodyDef.position = toB2(pose.links[i].origin);
       bodyDef.angle = static_cast<float>(pose.links[i].angle);
       bodies[i] = world.CreateBody(&bodyDef);

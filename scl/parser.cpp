@@ -126,9 +126,15 @@ class ScriptParser : private TokenCursor {
         if (auto statement = parseWorld()) {
           if (!pending_) visitor.world(std::move(*statement));
         } else {
-          next();
-          skipUntilTopLevel();
+          while (!isPhaseBoundary() && !isWorldStatementStart(*this)) next();
         }
+      } else if (!pending_ && token.kind == TokenKind::Identifier &&
+                 isKind(TokenKind::Identifier, 1) &&
+                 !closestMatch(token.text, worldKindNames()).empty()) {
+        errorAt(token, "unknown kind of body '" + quoteToken(token.text) + "'" +
+                           didYouMean(token.text, worldKindNames()));
+        next();
+        while (!isPhaseBoundary() && !isWorldStatementStart(*this)) next();
       } else {
         std::string hint;
         if (token.kind == TokenKind::Identifier) hint = didYouMean(token.text, kTransitionKeywords);
@@ -196,8 +202,11 @@ class ScriptParser : private TokenCursor {
     SceneHeader scene;
     scene.location = location(next());
     bool ok = parseSceneArguments(*this, scene);
+    // `KIND NAME` with a misspelled kind: the top level reports it and goes on.
+    const bool looksLikeBody = isKind(TokenKind::Identifier) && isKind(TokenKind::Identifier, 1) &&
+                               !isKind(TokenKind::Colon, 1);
     if (ok && !isKind(TokenKind::LeftBrace) && !isWord("define") && !atEnd() &&
-        !isWorldStatementStart(*this)) {
+        !isWorldStatementStart(*this) && !looksLikeBody) {
       std::string hint;
       if (peek().kind == TokenKind::Identifier) {
         hint =

@@ -84,8 +84,9 @@ struct ChairDef {
   bool operator==(const ChairDef&) const = default;
 };
 
-/// A platform's prescribed motion: its place is its rest place plus
-/// amplitude · sin(2π · frequency · t).
+/// A platform's prescribed motion: its place is where it is written plus
+/// amplitude · (1 − cos(2π · frequency · t)). It starts at rest and swings out to twice the
+/// amplitude and back: ± the amplitude about the middle of its path, without a jolt.
 struct MoveDef {
   /// Amplitude (x, y), metres.
   std::array<double, 2> amplitude{};

@@ -22,8 +22,8 @@ class BodyChecker {
   }
 
   // A number in [lower, upper] (`unit` after it in messages).
-  bool within(std::string_view key, std::string_view what, double value, double lower,
-              double upper, std::string_view unit) {
+  bool within(std::string_view key, std::string_view what, double value, double lower, double upper,
+              std::string_view unit) {
     if (std::isfinite(value) && value >= lower && value <= upper) return true;
     if (lower > 0 && !(value > 0)) {
       issue(key, std::string(what) + " must be positive (found " + formatNumber(value) +
@@ -45,19 +45,15 @@ class BodyChecker {
     return within(key, what, y, 0.0, kMaxSceneHeight, "m");
   }
   std::string named(std::string_view what) const {
-    return std::string(sceneBodyKindName(body_.kind)) + " '" + body_.name + "': " +
-           std::string(what);
+    return std::string(sceneBodyKindName(body_.kind)) + " '" + body_.name +
+           "': " + std::string(what);
   }
 
-  void friction() {
-    within("friction", named("friction"), body_.friction, 0.0, kMaxFriction, "");
-  }
+  void friction() { within("friction", named("friction"), body_.friction, 0.0, kMaxFriction, ""); }
 
   void chair() {
-    within("height", "chair height", body_.chair.seatHeight, kMinChairHeight, kMaxChairHeight,
-           "m");
-    within("depth", "chair seat depth", body_.chair.seatDepth, kMinSeatDepth, kMaxSeatDepth,
-           "m");
+    within("height", "chair height", body_.chair.seatHeight, kMinChairHeight, kMaxChairHeight, "m");
+    within("depth", "chair seat depth", body_.chair.seatDepth, kMinSeatDepth, kMaxSeatDepth, "m");
   }
 
   // Platform, wall, table: a box from the ground up.
@@ -96,8 +92,8 @@ class BodyChecker {
                         " m above the ground"));
     else if (ok && !(body_.to[0] - body_.from[0] >= kMinBodySize))
       issue("to", named("'to' must lie at least " + formatNumber(kMinBodySize) +
-                        " m right of 'from' (found " +
-                        formatNumber(body_.to[0] - body_.from[0]) + " m)"));
+                        " m right of 'from' (found " + formatNumber(body_.to[0] - body_.from[0]) +
+                        " m)"));
     else if (ok && std::abs(body_.to[1] - body_.from[1]) > 4.0 * (body_.to[0] - body_.from[0]))
       issue("to", named("steeper than 76° (rise over run above 4): use a wall or stairs"));
     friction();

@@ -48,27 +48,35 @@ std::vector<WorldKey> movable(std::vector<WorldKey> shape, std::vector<WorldKey>
 
 const std::vector<WorldKind>& kinds() {
   static const std::vector<WorldKind> kKinds = {
-      {SceneBodyKind::Ground, "the flat ground, y = 0 (always there; sets its friction)",
+      {SceneBodyKind::Ground,
+       "the flat ground, y = 0 (always there; sets its friction)",
        {kFriction}},
       {SceneBodyKind::Platform,
        "a solid block from the ground up: a step, a platform; moves with `move:`",
-       {kLeftEdge, kBlockSize,
+       {kLeftEdge,
+        kBlockSize,
         {"move", Type::Vec, "the amplitude (x, y) of a back-and-forth motion (m)"},
-        {"frequency", Type::Number, "the frequency of that motion (Hz)"}, kFriction}},
-      {SceneBodyKind::Wall, "a solid block from the ground up, tall and thin",
+        {"frequency", Type::Number, "the frequency of that motion (Hz)"},
+        kFriction}},
+      {SceneBodyKind::Wall,
+       "a solid block from the ground up, tall and thin",
        {kLeftEdge, {"size", Type::Vec, "(thickness, height) (m)", true}, kFriction}},
-      {SceneBodyKind::Table, "a table top on two legs, room below it",
+      {SceneBodyKind::Table,
+       "a table top on two legs, room below it",
        {kLeftEdge, kBlockSize, kFriction}},
-      {SceneBodyKind::Stairs, "a flight of steps rising in +x, then a landing",
+      {SceneBodyKind::Stairs,
+       "a flight of steps rising in +x, then a landing",
        {{"at", Type::Number, "the first riser's x (m)", true},
         {"rise", Type::Number, "each step's height (m)", true},
         {"run", Type::Number, "each step's depth (m)", true},
         {"count", Type::Number, "the number of steps", true},
         {"landing", Type::Number, "the landing's depth at the top (m; 1 by default)"},
         kFriction}},
-      {SceneBodyKind::Slope, "solid below a straight surface from one point to another",
+      {SceneBodyKind::Slope,
+       "solid below a straight surface from one point to another",
        {{"from", Type::Vec, "the surface's left end (x, y) (m)", true},
-        {"to", Type::Vec, "the surface's right end (x, y) (m)", true}, kFriction}},
+        {"to", Type::Vec, "the surface's right end (x, y) (m)", true},
+        kFriction}},
       {SceneBodyKind::Box, "a movable box",
        movable({{"size", Type::Vec, "(width, height) (m)", true}})},
       {SceneBodyKind::Ball, "a movable ball (a disc)",
@@ -85,7 +93,6 @@ const std::vector<WorldKind>& kinds() {
 }
 
 std::string spelled(const WorldKey& key) { return std::string(key.key) + ":"; }
-
 
 std::string valueText(const WorldArgument& argument) {
   auto number = [](const NumberLit& n) { return (n.parameter ? "@" : "") + formatNumber(n.value); };
@@ -104,11 +111,11 @@ class StatementBinder {
 
   std::optional<SceneBodyDef> bind() {
     body_.kind = kind_.kind;
-    body_.name = statement_.name ? statement_.name->text : std::string(kind_.kind == SceneBodyKind::Ground ? "ground" : "");
+    body_.name = statement_.name ? statement_.name->text
+                                 : std::string(kind_.kind == SceneBodyKind::Ground ? "ground" : "");
     if (body_.movable()) body_.friction = kDefaultObjectFriction;
     for (const WorldKey& key : kind_.keys)
-      if (key.required && !find(key.key) &&
-          !(key.key == "mass" || key.key == "density"))
+      if (key.required && !find(key.key) && !(key.key == "mass" || key.key == "density"))
         error(statement_.kind.location, "a " + statement_.kind.text + " needs '" + spelled(key) +
                                             "' (" + std::string(key.what) + ")");
     if (body_.movable() && !find("mass") && !find("density"))
@@ -163,34 +170,55 @@ class StatementBinder {
   void set(const WorldArgument& argument) {
     const std::string& key = argument.key.text;
     const bool terrain = !body_.movable();
-    if (key == "friction") body_.friction = number(argument);
-    else if (key == "restitution") body_.restitution = number(argument);
-    else if (key == "at" && terrain) body_.x = number(argument);
-    else if (key == "at") body_.at = pair(argument);
-    else if (key == "size") body_.size = pair(argument);
-    else if (key == "rise") body_.rise = number(argument);
-    else if (key == "run") body_.run = number(argument);
-    else if (key == "landing") body_.landing = number(argument);
-    else if (key == "count") body_.count = count(argument);
-    else if (key == "from") body_.from = pair(argument);
-    else if (key == "to") body_.to = pair(argument);
-    else if (key == "radius") body_.radius = number(argument);
-    else if (key == "length") body_.length = number(argument);
-    else if (key == "angle") body_.angle = number(argument);
-    else if (key == "mass") body_.mass = number(argument);
-    else if (key == "density") body_.density = number(argument);
-    else if (key == "velocity") body_.velocity = pair(argument);
-    else if (key == "spin") body_.spin = number(argument);
-    else if (key == "launch") body_.launch = number(argument);
-    else if (key == "move") body_.move = MoveDef{pair(argument), body_.move ? body_.move->frequency : 0.0};
+    if (key == "friction")
+      body_.friction = number(argument);
+    else if (key == "restitution")
+      body_.restitution = number(argument);
+    else if (key == "at" && terrain)
+      body_.x = number(argument);
+    else if (key == "at")
+      body_.at = pair(argument);
+    else if (key == "size")
+      body_.size = pair(argument);
+    else if (key == "rise")
+      body_.rise = number(argument);
+    else if (key == "run")
+      body_.run = number(argument);
+    else if (key == "landing")
+      body_.landing = number(argument);
+    else if (key == "count")
+      body_.count = count(argument);
+    else if (key == "from")
+      body_.from = pair(argument);
+    else if (key == "to")
+      body_.to = pair(argument);
+    else if (key == "radius")
+      body_.radius = number(argument);
+    else if (key == "length")
+      body_.length = number(argument);
+    else if (key == "angle")
+      body_.angle = number(argument);
+    else if (key == "mass")
+      body_.mass = number(argument);
+    else if (key == "density")
+      body_.density = number(argument);
+    else if (key == "velocity")
+      body_.velocity = pair(argument);
+    else if (key == "spin")
+      body_.spin = number(argument);
+    else if (key == "launch")
+      body_.launch = number(argument);
+    else if (key == "move")
+      body_.move = MoveDef{pair(argument), body_.move ? body_.move->frequency : 0.0};
     else if (key == "frequency") {
       if (!body_.move) body_.move = MoveDef{};
       body_.move->frequency = number(argument);
     } else if (key == "fixed") {
       const std::string& word = argument.word->text;
       if (word != "yes" && word != "no")
-        error(argument.word->location, "'fixed:' is 'yes' or 'no' (found '" + word + "')" +
-                                           didYouMean(word, std::array<std::string_view, 2>{"yes", "no"}));
+        error(argument.word->location,
+              "'fixed:' is 'yes' or 'no' (found '" + word + "')" +
+                  didYouMean(word, std::array<std::string_view, 2>{"yes", "no"}));
       body_.fixed = word == "yes";
     }
   }
@@ -244,37 +272,56 @@ std::optional<WorldStatement> parseWorldStatement(TokenCursor& cursor) {
     }
     statement.name = cursor.parseName();
   }
-  // One slot per key, read by the shared argument reader, then kept in the kind's order.
+  // One slot per key, filled as the keys come, then kept in the kind's order.
   std::vector<WorldArgument> slots(kind->keys.size());
-  std::vector<ArgSpec> specs;
-  for (size_t i = 0; i < kind->keys.size(); ++i) {
-    const WorldKey& key = kind->keys[i];
-    ArgSpec spec{key.key, true, key.what};
+  std::vector<std::string_view> keyNames;
+  for (const WorldKey& key : kind->keys) keyNames.push_back(key.key);
+  while (true) {
+    const size_t save = cursor.position();
+    if (cursor.isKind(TokenKind::Comma) && cursor.isKind(TokenKind::Identifier, 1)) cursor.next();
+    if (!cursor.isKind(TokenKind::Identifier) || !cursor.isKind(TokenKind::Colon, 1)) {
+      cursor.rewind(save);  // at most one token back
+      break;
+    }
+    const Token keyToken = cursor.next();
+    cursor.next();  // ':'
+    size_t index = keyNames.size();
+    for (size_t i = 0; i < keyNames.size(); ++i)
+      if (keyNames[i] == keyToken.text) index = i;
+    if (index == keyNames.size()) {
+      cursor.errorAt(keyToken, "unknown argument '" + quoteToken(keyToken.text) + ":' for a " +
+                                   statement.kind.text + didYouMean(keyToken.text, keyNames));
+      return std::nullopt;
+    }
+    const WorldKey& key = kind->keys[index];
+    WorldArgument& slot = slots[index];
+    if (!slot.key.text.empty()) {
+      cursor.errorAt(keyToken, "duplicate argument '" + std::string(key.key) + ":'");
+      return std::nullopt;
+    }
+    slot.key = {std::string(keyToken.text), cursor.location(keyToken)};
+    const std::string what = std::string(key.what) + " after '" + spelled(key) + "'";
     switch (key.type) {
       case Type::Number:
-        spec.numberOut = &slots[i].number;
+        slot.number = cursor.parseNumber(what);
+        if (!slot.number) return std::nullopt;
         break;
       case Type::Vec:
-        spec.vecOut = &slots[i].vec;
+        if (!cursor.isKind(TokenKind::LeftParen)) {
+          cursor.expectedNear(what, cursor.peek());
+          return std::nullopt;
+        }
+        slot.vec = cursor.parseVec(what);
+        if (!slot.vec) return std::nullopt;
         break;
       case Type::Word:
-        spec.nameOut = &slots[i].word;
+        if (!cursor.isKind(TokenKind::Identifier)) {
+          cursor.expectedNear(what, cursor.peek());
+          return std::nullopt;
+        }
+        slot.word = cursor.parseName();
         break;
     }
-    specs.push_back(spec);
-  }
-  // The keys' own locations, for the binder's messages: read them as the reader passes.
-  const size_t start = cursor.position();
-  const std::string owner = "a " + statement.kind.text;
-  if (!cursor.parseArgs(specs, owner)) return std::nullopt;
-  const size_t end = cursor.position();
-  cursor.rewind(start);
-  while (cursor.position() < end) {
-    const Token token = cursor.next();
-    if (token.kind != TokenKind::Identifier || !cursor.isKind(TokenKind::Colon)) continue;
-    for (size_t i = 0; i < kind->keys.size(); ++i)
-      if (kind->keys[i].key == token.text && slots[i].key.text.empty())
-        slots[i].key = {std::string(token.text), cursor.location(token)};
   }
   for (WorldArgument& slot : slots)
     if (slot.number || slot.vec || slot.word) statement.arguments.push_back(std::move(slot));
@@ -293,6 +340,8 @@ void bindWorld(std::span<const WorldStatement> statements, std::vector<SceneBody
                DiagnosticSink& sink) {
   // Each body is checked in the list it joins (names are unique across it).
   std::vector<std::pair<size_t, StatementBinder>> added;  // body index, its binder
+  const std::optional<SceneBodyDef> groundBefore =
+      bodies.empty() ? std::nullopt : std::optional(bodies.front());
   for (const WorldStatement& statement : statements) {
     const WorldKind* kind = findWorldKind(statement.kind.text);
     if (!kind) continue;  // the parser reported it
@@ -317,9 +366,11 @@ void bindWorld(std::span<const WorldStatement> statements, std::vector<SceneBody
         failed[index] = true;
       }
   }
-  // A body with errors is left out, so that nothing downstream sees it.
+  // A body with errors is left out, so that nothing downstream sees it; a ground statement
+  // with errors leaves the ground as it was.
   for (size_t i = bodies.size(); i-- > 1;)
     if (failed[i]) bodies.erase(bodies.begin() + static_cast<std::ptrdiff_t>(i));
+  if (!failed.empty() && failed[0] && groundBefore) bodies.front() = *groundBefore;
 }
 
 // --- world files -----------------------------------------------------------------------
@@ -353,7 +404,8 @@ class WorldFileParser : private TokenCursor {
           file.statements.push_back(std::move(*statement));
           continue;
         }
-        if (statement) expectedNear("a key of the " + statement->kind.text + " or the next body", peek());
+        if (statement)
+          expectedNear("a key of the " + statement->kind.text + " or the next body", peek());
       } else if (isKind(TokenKind::Identifier) && isKind(TokenKind::Identifier, 1)) {
         errorAt(peek(), "unknown kind of body '" + quoteToken(peek().text) + "'" +
                             didYouMean(peek().text, worldKindNames()));
@@ -369,7 +421,8 @@ class WorldFileParser : private TokenCursor {
  private:
   static std::string kindList() {
     std::string joined;
-    for (std::string_view name : worldKindNames()) joined += (joined.empty() ? "" : ", ") + std::string(name);
+    for (std::string_view name : worldKindNames())
+      joined += (joined.empty() ? "" : ", ") + std::string(name);
     return joined;
   }
 };
@@ -431,7 +484,8 @@ WorldLoad loadWorldFile(std::string_view pathText, const std::filesystem::path& 
   FileRead read = readWholeFile(path);
   if (!read) {
     load.notFound = true;
-    load.diagnostics.push_back({Severity::Error, {}, "world file '" + path.string() + "' " + read.reason});
+    load.diagnostics.push_back(
+        {Severity::Error, {}, "world file '" + path.string() + "' " + read.reason});
     return load;
   }
   auto text = std::make_shared<std::string>(std::move(read.text));

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_support.h"
 #include "runtime/motion_trial.h"
 #include "runtime/outcomes.h"
 #include "runtime/run_session.h"
@@ -109,4 +110,36 @@ TEST_CASE("examples hold from perturbed starts as often as their headers say",
     ++checked;
   }
   CHECK(checked >= 5);
+}
+
+// docs/scene.md's examples: each command the page shows, run as written from the top of
+// the source tree, holds the script's outcome lines from as many of the twenty starts as
+// the page says.
+TEST_CASE("the world examples of docs/scene.md run as the page says", "[examples][docs]") {
+  const std::string page = testing::readText(SCL_SOURCE_DIR "/docs/scene.md");
+  const std::string examples = page.substr(page.find("## Examples"));
+  struct Example {
+    std::string script;
+    int starts;  // of 20 that meet every outcome line
+  };
+  for (const Example& example :
+       {Example{"scripts/climb-step.scl", 20}, Example{"scripts/ball-hit.scl", 20},
+        Example{"scripts/moving-platform.scl", 18}}) {
+    const std::string command = "scl run " + example.script + " --seeds 1-20 --perturb 2";
+    INFO(command);
+    CHECK(examples.find("\n" + command + "\n") != std::string::npos);
+    // The paragraph above the command gives the same count.
+    const size_t named = examples.find("`" + example.script + "`");
+    REQUIRE(named != std::string::npos);
+    const std::string paragraph = examples.substr(named, examples.find("```", named) - named);
+    CHECK(paragraph.find(std::to_string(example.starts) + " of 20 perturbed starts") !=
+          std::string::npos);
+    testing::RunOptions top;
+    top.workingDirectory = SCL_SOURCE_DIR;
+    const testing::Outcome run = testing::runScl(command.substr(4), top);
+    INFO(run.out << run.err);
+    CHECK(run.exitCode == 0);
+    CHECK(run.out.find("\n" + std::to_string(example.starts) +
+                       " of 20 starts meet every outcome line") != std::string::npos);
+  }
 }

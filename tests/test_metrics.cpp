@@ -244,6 +244,27 @@ TEST_CASE("longest airborne interval, farthest travel and the links that touched
   CHECK_FALSE(s.touched[kHead]);
 }
 
+TEST_CASE("the scene bodies each link touched, and touches at the end") {
+  MotionMetrics metrics;
+  // Bodies 0 (the ground) and 2 under the feet, then the left foot on body 2 alone; a ball
+  // (body 3) at the trunk for one step.
+  for (int i = 0; i < 4; ++i) {
+    CharacterState state = standingState((i + 1) * kDt);
+    state.links[kLeftFoot].touching = i < 2 ? 0b101 : 0b100;
+    state.links[kRightFoot].touching = 0b1;
+    if (i == 1) state.links[kTrunk].touching = 0b1000;
+    metrics.observe(state, kNoTorque, kDt, 0);
+  }
+  const MotionSummary& s = metrics.summary();
+  CHECK(s.touchedBodies[kLeftFoot] == 0b101);
+  CHECK(s.touchedBodies[kRightFoot] == 0b1);
+  CHECK(s.touchedBodies[kTrunk] == 0b1000);
+  CHECK(s.touchingAtEnd[kLeftFoot] == 0b100);
+  CHECK(s.touchingAtEnd[kTrunk] == 0);
+  CHECK_FALSE(s.touched[kTrunk]);  // a movable object's touch is no terrain contact
+  CHECK_FALSE(s.fell);
+}
+
 TEST_CASE("metrics for a scene: upright from the start only when it starts standing") {
   Scene scene;
   scene.pose = "standing";

@@ -109,6 +109,93 @@ TEST_CASE("sweep: outcome lines read, and name what they cannot read", "[sweep]"
   CHECK_FALSE(outcomeHolds(lines.claims[3], summary).has_value());
 }
 
+TEST_CASE("sweep: outcome lines about the scene's bodies", "[sweep]") {
+  const std::string script = R"(// outcome: ends on step
+// outcome: ball hits trunk
+// outcome: ends on stpe
+// outcome: bal hits trunk
+// outcome: ball hits trunc
+// outcome: ends on crate
+scene pose: standing duration: 1
+platform step at: 0.35 size: (1, 0.15)
+ball ball at: (1, 1.5) radius: 0.1 mass: 2
+{
+  (stand)
+  [necks 0]
+}
+)";
+  CompileResult compiled = compile(script, "w.scl");
+  REQUIRE(compiled.ok());
+  const Program& program = *compiled.program;
+  const OutcomeLines lines = readOutcomeLines(script, "w.scl", program);
+  REQUIRE(lines.claims.size() == 2);
+  CHECK(lines.claims[0].kind == OutcomeKind::EndsOn);
+  CHECK(lines.claims[0].body == 1);  // the ground is body 0
+  CHECK(lines.claims[0].links == std::vector<int>{kLeftFoot, kRightFoot});
+  CHECK(lines.claims[1].kind == OutcomeKind::Hits);
+  CHECK(lines.claims[1].body == 2);
+  CHECK(lines.claims[1].links == std::vector<int>{kTrunk});
+  REQUIRE(lines.errors.size() == 4);
+  const auto error = [&](size_t i) {
+    const Diagnostic& d = lines.errors[i];
+    CHECK(d.location.column == 13);
+    return std::to_string(d.location.line) + ": " + d.message;
+  };
+  CHECK(error(0) == "3: unknown scene body 'stpe'; did you mean 'step'?");
+  CHECK(error(1) == "4: unknown scene body 'bal'; did you mean 'ball'?");
+  CHECK(error(2).rfind("5: unknown link 'trunc'; did you mean 'trunk'?", 0) == 0);
+  CHECK(error(3) == "6: unknown scene body 'crate' (the scene's bodies: ground, step, ball)");
+
+  // From the character alone (as `scl run --seeds` reads them) the script is compiled for
+  // its scene: the same claims and errors.
+  const OutcomeLines fromCharacter = readOutcomeLines(script, "w.scl", *program.character);
+  REQUIRE(fromCharacter.claims.size() == 2);
+  CHECK(fromCharacter.claims[0].body == 1);
+  CHECK(fromCharacter.claims[1].body == 2);
+  CHECK(fromCharacter.errors.size() == 4);
+  // A script that does not compile has no scene to name a body of.
+  const OutcomeLines broken =
+      readOutcomeLines("// outcome: ends on step\n{ (a) [nope 1] }\n", "b.scl", *program.character);
+  REQUIRE(broken.errors.size() == 1);
+  CHECK(broken.errors[0].message.find("could not be read") != std::string::npos);
+
+  MotionSummary summary;
+  summary.touchingAtEnd[kLeftFoot] = 0b10;
+  CHECK(outcomeHolds(lines.claims[0], summary) == false);  // the right foot is not on it
+  summary.touchingAtEnd[kRightFoot] = 0b11;
+  CHECK(outcomeHolds(lines.claims[0], summary) == true);
+  CHECK(outcomeHolds(lines.claims[1], summary) == false);
+  summary.touchedBodies[kTrunk] = 0b100;
+  CHECK(outcomeHolds(lines.claims[1], summary) == true);
+}
+
+TEST_CASE("sweep: a stance on a platform ends on it and not on the ground", "[sweep]") {
+  const std::string script = R"(// outcome: ends on deck
+// outcome: standing at end
+scene pose: standing env: flat duration: 1.5
+platform deck at: -0.5 size: (1, 0.1)
+{
+  (quiet_stance)
+  [necks 0, waist 0, hips 0, knees 0 time: 0.5]
+  [relax ankles strength 0.1]
+  [vf sb(600, 300) on: trunk, by: leftAnkle]
+  [symm]
+  [gc]
+}
+)";
+  CompileResult compiled = compile(script, "deck.scl");
+  REQUIRE(compiled.ok());
+  const Program& program = *compiled.program;
+  const OutcomeLines outcomes = readOutcomeLines(script, "deck.scl", program);
+  REQUIRE(outcomes.errors.empty());
+  const SweepResult result = runSweep(program, outcomes, sweepOf(program, {1, 2}, 1));
+  CHECK(result.claimsHold(outcomes));
+  const OutcomeLines onGround =
+      readOutcomeLines("// outcome: ends on ground\n" + script, "deck.scl", program);
+  REQUIRE(onGround.claims.size() == 3);
+  CHECK(outcomeHolds(onGround.claims[0], result.starts[0].summary) == false);
+}
+
 TEST_CASE("sweep: the same on 1 and 2 threads, and the same as each start run alone", "[sweep]") {
   CompileResult compiled = compile(kStance, "stance.scl");
   REQUIRE(compiled.ok());

@@ -7,7 +7,11 @@
 //   the controller's overhead; Controller::step is also timed alone, step by step, since
 //   the difference of two noisy totals can be smaller than the noise;
 // - a 5 s kip-up run, construction (settling) included: wall time and real-time factor;
-// - `scl check` (compile and render the diagnostics) of a generated 1 MB script.
+// - `scl check` (compile and render the diagnostics) of a generated 1 MB script;
+// - the world's physics: a quiet stance among 10 resting boxes and a 10-link hanging chain
+//   (out of the character's way), against the same stance in an empty world, both replaying
+//   the torques of the empty world's run: the difference per object part is the cost of a
+//   resting object.
 // Each timing is the best of a few repetitions, since other processes add noise.
 #include <algorithm>
 #include <array>
@@ -49,6 +53,17 @@ struct BenchDef {
   int repetitions = 3;
   /// Size of the generated script, bytes.
   size_t scriptBytes = 1 << 20;
+};
+
+struct WorldFigures {
+  /// Simulation::step in the empty world and among the objects, microseconds.
+  double emptyMicroseconds = 0.0;
+  double worldMicroseconds = 0.0;
+  /// Movable bodies (a chain's links each).
+  int objects = 0;
+  double microsecondsPerObject = 0.0;
+  /// The character's motion is the same in both (its state hash, the objects' aside).
+  bool characterIdentical = false;
 };
 
 struct PhysicsFigures {
@@ -196,6 +211,70 @@ RunFigures benchRun(const Program& program, const BenchDef& bench) {
   return best;
 }
 
+// A quiet stance, the script of scripts/stand.scl, with `world` as its world statements.
+Program stanceAmong(const std::string& world) {
+  const std::string source = "scene pose: standing env: flat\n" + world +
+                             "{\n  [necks 0, waist 0, hips 0, knees 0 time: 0.5]\n"
+                             "  [relax ankles strength 0.1]\n"
+                             "  [vf sb(600, 300) on: trunk, by: leftAnkle]\n  [symm]\n  [gc]\n}\n";
+  CompileResult compiled = compile(source, "world-bench.scl");
+  if (!compiled.ok())
+    throw std::logic_error("the world benchmark's script does not compile:\n" +
+                           renderDiagnostics(compiled.diagnostics, source));
+  return std::move(*compiled.program);
+}
+
+WorldFigures benchWorld(const BenchDef& bench) {
+  std::string world;
+  for (int i = 0; i < 10; ++i)  // resting side by side behind the character
+    world += "box crate" + std::to_string(i) + " at: (" + std::to_string(-2.0 - 0.5 * i) +
+             ", 0.15) size: (0.3, 0.3) mass: 10\n";
+  world += "chain rope at: (3, 2.5) count: 10 size: (0.15, 0.04) mass: 0.2 angle: -90 fixed: yes\n";
+  const Program empty = stanceAmong(""), busy = stanceAmong(world);
+  const SimulationDef emptyDef = simulationDefFor(empty), busyDef = simulationDefFor(busy);
+  const long steps = std::lround(bench.physicsSeconds / emptyDef.timeStep);
+  // The empty world's torques, replayed in both.
+  std::vector<std::array<double, kMaxJoints>> torques(static_cast<size_t>(steps));
+  {
+    Runner runner(empty, emptyDef);
+    for (long i = 0; i < steps; ++i) torques[static_cast<size_t>(i)] = runner.step().torques;
+  }
+  WorldFigures figures;
+  double bestEmpty = 1e300, bestBusy = 1e300;
+  for (int r = 0; r < bench.repetitions; ++r) {
+    for (const auto& [def, best] :
+         {std::pair{&emptyDef, &bestEmpty}, std::pair{&busyDef, &bestBusy}}) {
+      Simulation simulation(*def);
+      figures.objects = static_cast<int>(simulation.worldBodies().size());
+      const auto start = Clock::now();
+      for (long i = 0; i < steps; ++i) {
+        simulation.setJointTorques(torques[static_cast<size_t>(i)]);
+        simulation.step();
+      }
+      *best = std::min(*best, secondsSince(start));
+    }
+  }
+  {
+    Simulation a(emptyDef), b(busyDef);
+    for (long i = 0; i < steps; ++i) {
+      a.setJointTorques(torques[static_cast<size_t>(i)]);
+      b.setJointTorques(torques[static_cast<size_t>(i)]);
+      a.step();
+      b.step();
+    }
+    figures.characterIdentical = true;
+    for (int link = 0; link < a.character().linkCount(); ++link)
+      figures.characterIdentical =
+          figures.characterIdentical && a.state().links[link].com == b.state().links[link].com;
+  }
+  const double n = static_cast<double>(steps);
+  figures.emptyMicroseconds = bestEmpty / n * 1e6;
+  figures.worldMicroseconds = bestBusy / n * 1e6;
+  figures.microsecondsPerObject =
+      (figures.worldMicroseconds - figures.emptyMicroseconds) / std::max(figures.objects, 1);
+  return figures;
+}
+
 CheckFigures benchCheck(const BenchDef& bench) {
   CheckFigures figures;
   std::string script = generateScript(bench.scriptBytes, figures.phases);
@@ -214,7 +293,7 @@ CheckFigures benchCheck(const BenchDef& bench) {
 
 void printTable(const BenchDef& bench, const std::string& kipupPath, const PhysicsFigures& physics,
                 const ControllerFigures& controller, const std::optional<FeatureFigures>& features,
-                const RunFigures& run, const CheckFigures& check) {
+                const RunFigures& run, const CheckFigures& check, const WorldFigures& world) {
   auto row = [](const std::string& name, const std::string& value) {
     std::printf("%-40s %s\n", name.c_str(), value.c_str());
   };
@@ -254,6 +333,13 @@ void printTable(const BenchDef& bench, const std::string& kipupPath, const Physi
   std::snprintf(name, sizeof name, "scl check, generated %.2f MB script",
                 static_cast<double>(check.bytes) / 1e6);
   row(name, text);
+  std::snprintf(text, sizeof text,
+                "Simulation::step %.2f us empty, %.2f us among %d resting object parts: %.3f us "
+                "per part%s",
+                world.emptyMicroseconds, world.worldMicroseconds, world.objects,
+                world.microsecondsPerObject,
+                world.characterIdentical ? "" : " [the character's motion differed]");
+  row("world physics (stance, 10 boxes, chain)", text);
   std::printf("\nkip-up script: %s; best of %d repetitions\n", kipupPath.c_str(),
               bench.repetitions);
 }
@@ -274,7 +360,7 @@ nlohmann::ordered_json controllerJson(const ControllerFigures& controller) {
 
 void printJson(const BenchDef& bench, const std::string& kipupPath, const PhysicsFigures& physics,
                const ControllerFigures& controller, const std::optional<FeatureFigures>& features,
-               const RunFigures& run, const CheckFigures& check) {
+               const RunFigures& run, const CheckFigures& check, const WorldFigures& world) {
   const nlohmann::ordered_json json = {
       {"repetitions", bench.repetitions},
       {"kipup_script", kipupPath},
@@ -291,6 +377,12 @@ void printJson(const BenchDef& bench, const std::string& kipupPath, const Physic
         {"wall_time", figure(run.wall)},
         {"setup_wall_time", figure(run.setupWall)},
         {"real_time_factor", figure(run.realTimeFactor)}}},
+      {"world",
+       {{"empty_us_per_step", figure(world.emptyMicroseconds)},
+        {"world_us_per_step", figure(world.worldMicroseconds)},
+        {"object_parts", world.objects},
+        {"us_per_object_part", figure(world.microsecondsPerObject)},
+        {"character_identical", world.characterIdentical}}},
       {"check",
        {{"bytes", check.bytes},
         {"phases", check.phases},
@@ -350,10 +442,11 @@ int sclBenchMain(int argc, char** argv) {
     }
     RunFigures run = benchRun(*compiled.program, bench);
     CheckFigures check = benchCheck(bench);
+    WorldFigures world = benchWorld(bench);
     if (json)
-      printJson(bench, kipupPath->string(), physics, controller, features, run, check);
+      printJson(bench, kipupPath->string(), physics, controller, features, run, check, world);
     else
-      printTable(bench, kipupPath->string(), physics, controller, features, run, check);
+      printTable(bench, kipupPath->string(), physics, controller, features, run, check, world);
   } catch (const SimulationDiverged& error) {
     std::fprintf(stderr, "scl bench: %s\n", error.what());
     return 3;
