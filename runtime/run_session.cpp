@@ -39,9 +39,15 @@ RunSession::RunSession(Program program, RunSessionDef definition)
     : def_(std::move(definition)),
       runner_(std::move(program), def_.simulation, {}, def_.controller) {
   endReason_ = def_.length.reason;
-  if (def_.metrics) metrics_.emplace(*def_.metrics);
-  if (metrics_ && def_.metricsSeeInitialState)
+  if (def_.metrics) {
+    metrics_.emplace(*def_.metrics);
+    worldMetrics_.emplace(runner_.simulation().definition().scene.bodies,
+                          runner_.simulation().character().linkCount());
+  }
+  if (metrics_ && def_.metricsSeeInitialState) {
     metrics_->observe(runner_.state(), kNoTorques, 0.0, 0);
+    worldMetrics_->observe(runner_.state(), runner_.simulation().worldBodies());
+  }
   timeline_.push_back({0.0, 0, std::string(phaseNameOf(this->program(), 0))});
   updateFinished(nullptr);
 }
@@ -61,7 +67,10 @@ const StepReport& RunSession::step() {
   if (report.phaseStarted && steps_ > 1)
     timeline_.push_back({report.time - report.timeStep, report.phase, std::string(report.phaseName),
                          report.phaseTimedOut});
-  if (metrics_) metrics_->observe(runner_.state(), report.torques, report.timeStep, report.phase);
+  if (metrics_) {
+    metrics_->observe(runner_.state(), report.torques, report.timeStep, report.phase);
+    worldMetrics_->observe(runner_.state(), runner_.simulation().worldBodies());
+  }
   updateFinished(&report);
   return report;
 }
@@ -97,7 +106,13 @@ void RunSession::stop(std::string reason) {
 }
 
 StepView RunSession::initialView() const {
-  return {runner_.state(), 0, phaseNameOf(program(), 0), kNoTorques, 0.0, nullptr};
+  return {runner_.state(),
+          0,
+          phaseNameOf(program(), 0),
+          kNoTorques,
+          0.0,
+          nullptr,
+          runner_.simulation().worldBodies()};
 }
 
 void RunSession::run(const std::function<void(const StepView&)>& observe) {
@@ -106,12 +121,16 @@ void RunSession::run(const std::function<void(const StepView&)>& observe) {
     const StepReport& report = step();
     if (observe)
       observe({runner_.state(), report.phase, report.phaseName, report.torques, report.timeStep,
-               &report});
+               &report, runner_.simulation().worldBodies()});
   }
 }
 
 MotionSummary RunSession::summary() const {
   return metrics_ ? metrics_->summary() : MotionSummary{};
+}
+
+std::vector<ObjectSummary> RunSession::objects() const {
+  return worldMetrics_ ? worldMetrics_->objects() : std::vector<ObjectSummary>{};
 }
 
 }  // namespace scl

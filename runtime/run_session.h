@@ -10,12 +10,14 @@
 #include <array>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "runtime/metrics.h"
 #include "runtime/runner.h"
+#include "runtime/world_metrics.h"
 
 namespace scl {
 
@@ -64,6 +66,9 @@ struct StepView {
   double timeStep;
   /// The runner's report of the step; nullptr for the initial state.
   const StepReport* report;
+  /// The scene's movable and moving bodies after the step (Simulation::worldBodies(): in
+  /// scene order, a chain link by link).
+  std::span<const WorldBodyState> world;
 };
 
 /// A phase that began during the run.
@@ -86,7 +91,8 @@ struct RunSessionDef {
   std::vector<Push> pushes;
   RunLength length;
   /// The summary's measures (the human's thresholds unless set: metricsFor() scales them
-  /// to another character); nullopt: no metrics are kept (the optimizer's inner loop).
+  /// to another character) and the world's objects' (WorldMetrics); nullopt: no metrics
+  /// are kept (the optimizer's inner loop).
   std::optional<MetricsDef> metrics = MetricsDef{};
   /// The metrics also observe the initial state at t = 0 (`scl run`'s summary measures
   /// distance from it); otherwise they start with the first step.
@@ -117,6 +123,9 @@ class RunSession {
   const std::vector<PhaseStart>& timeline() const { return timeline_; }
   /// The metrics so far (empty summary without metrics).
   MotionSummary summary() const;
+  /// The world's movable objects and moving platforms so far (WorldMetrics; empty without
+  /// metrics or objects).
+  std::vector<ObjectSummary> objects() const;
   long steps() const { return steps_; }
   /// The program running (the controller's copy).
   const Program& program() const { return runner_.controller().program(); }
@@ -132,6 +141,7 @@ class RunSession {
   RunSessionDef def_;
   Runner runner_;
   std::optional<MotionMetrics> metrics_;
+  std::optional<WorldMetrics> worldMetrics_;
   std::vector<PhaseStart> timeline_;
   std::string endReason_;
   long steps_ = 0;

@@ -108,6 +108,7 @@ TEST_CASE("scl run summarises a supine script that does nothing") {
                                          "distance",
                                          "farthest",
                                          "touched",
+                                         "objects",
                                          "phase_changes",
                                          "wall_time",
                                          "setup_wall_time",
@@ -120,6 +121,7 @@ TEST_CASE("scl run summarises a supine script that does nothing") {
   CHECK(written == keys);
   CHECK(json["scene"]["pose"] == "supine");
   CHECK(json["scene"]["environment"] == "flat");
+  CHECK(json["objects"] == nlohmann::json::array());  // no world statements
   CHECK(json["duration"].get<double>() == Approx(1.0));
   CHECK(json["steps"] == 4000);
   CHECK(json["standing"] == false);

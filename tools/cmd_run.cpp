@@ -115,7 +115,7 @@ struct Recorded {
   RunOutcome outcome;
   std::optional<TrajectoryRecorder> trajectory;
   std::vector<FilmstripFrame> frames;
-  std::vector<EnvironmentBox> environment;
+  FilmstripWorld world;
   std::shared_ptr<const Character> character;
 };
 
@@ -172,11 +172,16 @@ Recorded simulate(Program program, const SimulationDef& def, const RunRequest& r
   const auto setupStart = Clock::now();
   RunSession session(std::move(program), run);
   const auto runStart = Clock::now();
-  recorded.environment = session.runner().simulation().environmentBoxes();
   recorded.character = session.program().character;
+  const Simulation& simulation = session.runner().simulation();
   std::optional<FilmstripSampler> filmstrip;
-  if (request.svgPath) filmstrip.emplace(request.frames, run.length.duration, def.timeStep);
-  if (request.csvPath) recorded.trajectory.emplace(*recorded.character, request.rate, def.timeStep);
+  if (request.svgPath) {
+    filmstrip.emplace(request.frames, run.length.duration, def.timeStep);
+    recorded.world = filmstripWorld(simulation);
+  }
+  if (request.csvPath)
+    recorded.trajectory.emplace(*recorded.character, request.rate, def.timeStep,
+                                simulation.definition().scene.bodies, simulation.worldBodies());
   RunProgress progress(run.length.duration);
   session.run([&](const StepView& step) {
     if (recorded.trajectory) recorded.trajectory->observe(step);
@@ -190,6 +195,7 @@ Recorded simulate(Program program, const SimulationDef& def, const RunRequest& r
   outcome.setupWall = std::chrono::duration<double>(runStart - setupStart).count();
   outcome.def = def;
   outcome.summary = session.summary();
+  outcome.objects = session.objects();
   outcome.timeline = session.timeline();
   outcome.simulatedTime = session.runner().time();
   outcome.steps = session.steps();
@@ -205,7 +211,7 @@ Recorded simulate(Program program, const SimulationDef& def, const RunRequest& r
     const int phase = session.runner().report().phase;
     recorded.frames = filmstrip->finish({session.runner().time(),
                                          session.program().phases[static_cast<size_t>(phase)].name,
-                                         session.runner().state()});
+                                         session.runner().state(), simulation.worldBodies()});
   }
   if (recorded.trajectory) outcome.trajectoryRows = recorded.trajectory->csv().rowCount();
   outcome.filmstripFrames = static_cast<int>(recorded.frames.size());
@@ -299,7 +305,7 @@ int runCommand(const RunRequest& request) {
   OutputFiles outputs;
   if (run.trajectory) outputs.add(*request.csvPath, run.trajectory->csv().text());
   if (request.svgPath)
-    outputs.add(*request.svgPath, renderFilmstrip(*run.character, run.frames, run.environment));
+    outputs.add(*request.svgPath, renderFilmstrip(*run.character, run.frames, run.world));
   try {
     outputs.write();
   } catch (const OutputError& error) {

@@ -17,6 +17,8 @@ namespace scl {
 struct RunOutcome {
   SimulationDef def;
   MotionSummary summary;
+  /// The world's movable objects and moving platforms (WorldMetrics).
+  std::vector<ObjectSummary> objects;
   std::vector<PhaseStart> timeline;
   /// Simulated time and steps taken.
   double simulatedTime = 0.0;
