@@ -16,6 +16,8 @@ namespace scl {
 /// The outcome of one `scl run`.
 struct RunOutcome {
   SimulationDef def;
+  /// The pushes applied (`--push`, resolved to links and objects).
+  std::vector<Push> pushes;
   MotionSummary summary;
   std::vector<PhaseStart> timeline;
   /// Simulated time and steps taken.
