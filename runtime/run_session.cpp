@@ -1,5 +1,8 @@
 #include "runtime/run_session.h"
 
+#include <algorithm>
+#include <stdexcept>
+
 namespace scl {
 
 namespace {
@@ -49,15 +52,50 @@ RunSession::RunSession(Program program, RunSessionDef definition)
     worldMetrics_->observe(runner_.state(), runner_.simulation().worldBodies());
   }
   timeline_.push_back({0.0, 0, std::string(phaseNameOf(this->program(), 0))});
+  findPushedParts();
   updateFinished(nullptr);
+}
+
+void RunSession::findPushedParts() {
+  const Simulation& simulation = runner_.simulation();
+  const std::vector<SceneBodyDef>& bodies = simulation.definition().scene.bodies;
+  const std::vector<WorldBodyState>& parts = simulation.worldBodies();
+  for (const Push& push : def_.pushes) {
+    if (push.sceneBody < 0) {
+      if (push.link >= simulation.character().linkCount())
+        throw std::invalid_argument("a push on link " + std::to_string(push.link) + " of " +
+                                    std::to_string(simulation.character().linkCount()));
+      pushedParts_.push_back(-1);
+      continue;
+    }
+    const auto body = static_cast<size_t>(push.sceneBody);
+    if (body >= bodies.size() || !bodies[body].movable())
+      throw std::invalid_argument("a push on scene body " + std::to_string(push.sceneBody) +
+                                  ", which is no movable object");
+    const auto part = std::find_if(parts.begin(), parts.end(), [&](const WorldBodyState& state) {
+      return state.sceneBody == push.sceneBody && state.part == push.part;
+    });
+    if (part == parts.end())
+      throw std::invalid_argument("a push on part " + std::to_string(push.part) + " of '" +
+                                  bodies[body].name + "', which has no such part");
+    pushedParts_.push_back(static_cast<int>(part - parts.begin()));
+  }
 }
 
 void RunSession::applyPushes() {
   const double now = runner_.time() + 0.5 * runner_.simulation().timeStep();
-  for (const Push& push : def_.pushes)
-    if (now >= push.start && now < push.start + push.duration)
+  for (size_t i = 0; i < def_.pushes.size(); ++i) {
+    const Push& push = def_.pushes[i];
+    if (now < push.start || now >= push.start + push.duration) continue;
+    if (pushedParts_[i] < 0) {
       runner_.simulation().addExternalForce(
           {push.link, push.force, runner_.state().links[push.link].com});
+      continue;
+    }
+    const WorldBodyState& part =
+        runner_.simulation().worldBodies()[static_cast<size_t>(pushedParts_[i])];
+    runner_.simulation().addExternalForce({push.part, push.force, part.position, push.sceneBody});
+  }
 }
 
 const StepReport& RunSession::step() {

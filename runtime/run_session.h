@@ -21,9 +21,10 @@
 
 namespace scl {
 
-/// A constant force on one link's centre of mass over a time window (`scl run --push`).
+/// A constant force on one link's centre of mass, or on a movable object's, over a time
+/// window (`scl run --push`).
 struct Push {
-  /// The link pushed, index into the character's links.
+  /// The link pushed, index into the character's links (when `sceneBody` is negative).
   int link = 0;
   /// Force, newtons.
   Vec2 force = Vec2::Zero();
@@ -32,6 +33,12 @@ struct Push {
   double start = 0.0;
   /// Length of the window, seconds.
   double duration = 0.0;
+  /// When 0 or more, the push acts on this movable scene body (index into Scene::bodies)
+  /// instead of on a link: on its part `part` (a chain's link from 0 at its start; 0
+  /// otherwise), at that part's centre of mass. An object held until its `launch:` does not
+  /// move before it.
+  int sceneBody = -1;
+  int part = 0;
 };
 
 /// When a run ends.
@@ -102,8 +109,8 @@ struct RunSessionDef {
 class RunSession {
  public:
   /// Builds the simulation and the controller, which keeps `program` (pass an rvalue to
-  /// spare a copy; throws std::invalid_argument on a bad definition or a program it
-  /// cannot run).
+  /// spare a copy; throws std::invalid_argument on a bad definition, a program it cannot
+  /// run, or a push on a link or scene body part that does not exist or cannot move).
   RunSession(Program program, RunSessionDef definition);
 
   /// One step: the pushes of this time applied, the runner stepped, the timeline and the
@@ -134,12 +141,16 @@ class RunSession {
   Runner& runner() { return runner_; }
 
  private:
+  void findPushedParts();
   void applyPushes();
   void updateFinished(const StepReport* report);
   StepView initialView() const;
 
   RunSessionDef def_;
   Runner runner_;
+  /// For each push on an object, its part's index in Simulation::worldBodies(); -1 for a
+  /// push on a link.
+  std::vector<int> pushedParts_;
   std::optional<MotionMetrics> metrics_;
   std::optional<WorldMetrics> worldMetrics_;
   std::vector<PhaseStart> timeline_;

@@ -150,12 +150,20 @@ class RunProgress {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_;
 };
 
+// The pushes the request asks for, on the links and objects of the simulation `def`.
+std::vector<Push> resolvePushes(const RunRequest& request, const SimulationDef& def) {
+  std::vector<Push> pushes;
+  for (const PushRequest& push : request.pushes)
+    pushes.push_back(resolvePush(push, *def.character, def.scene.bodies));
+  return pushes;
+}
+
 // The run the request asks for, from the simulation `def`.
 RunSessionDef sessionDef(const Program& program, const SimulationDef& def,
                          const RunRequest& request) {
   RunSessionDef run;
   run.simulation = def;
-  run.pushes = request.pushes;
+  run.pushes = resolvePushes(request, def);
   if (request.featureRate) run.controller.featureRate = *request.featureRate;
   run.controller.stablePd = request.stablePd;
   run.length = runLength(program, request);
@@ -194,6 +202,7 @@ Recorded simulate(Program program, const SimulationDef& def, const RunRequest& r
   outcome.runWall = std::chrono::duration<double>(Clock::now() - runStart).count();
   outcome.setupWall = std::chrono::duration<double>(runStart - setupStart).count();
   outcome.def = def;
+  outcome.pushes = run.pushes;
   outcome.summary = session.summary();
   outcome.objects = session.objects();
   outcome.timeline = session.timeline();
@@ -283,6 +292,7 @@ int runCommand(const RunRequest& request) {
   checkRunOutputs(request, *program.character);
   applySets(program, *source, request, options);
   const SimulationDef def = simulationDef(program, request);
+  resolvePushes(request, def);  // an unknown name is a usage error before any work
   if (!request.seeds.empty()) return sweepCommand(request, *source, program, def);
 
   InterruptGuard interrupt;

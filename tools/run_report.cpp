@@ -84,8 +84,8 @@ std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
                 formatSignificant(parameter.value, 6);
     line("parameters", values);
   }
-  for (const Push& push : request.pushes)
-    line("push", character.links[static_cast<size_t>(push.link)].name + " (" +
+  for (const Push& push : run.pushes)
+    line("push", pushTargetName(push, character, run.def.scene.bodies) + " (" +
                      formatFixed(push.force.x(), 1) + ", " + formatFixed(push.force.y(), 1) +
                      ") N from " + formatFixed(push.start, 3) + " s for " +
                      formatFixed(push.duration, 3) + " s");
@@ -164,12 +164,22 @@ nlohmann::ordered_json runSummaryJson(const RunRequest& request, const RunOutcom
   for (const Parameter& parameter : run.parameters)
     parameters[parameter.name] = number(parameter.value);
   Json pushes = Json::array();
-  for (const Push& push : request.pushes)
-    pushes.push_back({{"link", character.links[static_cast<size_t>(push.link)].name},
+  for (const Push& push : run.pushes) {
+    // On a link: its name; on an object: the object's name and, for a chain, the link
+    // pushed (from 1 at its start).
+    const bool object = push.sceneBody >= 0;
+    const SceneBodyDef* body =
+        object ? &run.def.scene.bodies[static_cast<size_t>(push.sceneBody)] : nullptr;
+    pushes.push_back({{"link", object ? Json(nullptr)
+                                      : Json(character.links[static_cast<size_t>(push.link)].name)},
+                      {"object", object ? Json(body->name) : Json(nullptr)},
+                      {"part", object && body->kind == SceneBodyKind::Chain ? Json(push.part + 1)
+                                                                            : Json(nullptr)},
                       {"fx", number(push.force.x())},
                       {"fy", number(push.force.y())},
                       {"start", number(push.start)},
                       {"duration", number(push.duration)}});
+  }
   auto path = [](const std::optional<std::string>& value) -> Json {
     return value ? Json(*value) : Json(nullptr);
   };

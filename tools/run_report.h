@@ -16,6 +16,8 @@ namespace scl {
 /// The outcome of one `scl run`.
 struct RunOutcome {
   SimulationDef def;
+  /// The pushes applied (`--push`, resolved to links and objects).
+  std::vector<Push> pushes;
   MotionSummary summary;
   /// The world's movable objects and moving platforms (WorldMetrics).
   std::vector<ObjectSummary> objects;
