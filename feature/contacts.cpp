@@ -1,6 +1,9 @@
 #include "feature/contacts.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <limits>
 #include <utility>
 
 #include "feature/feature_math.h"
@@ -42,8 +45,10 @@ void ContactSet::gatherLink(int link, const LinkState& linkState) {
     if (s > tangent.dot(linkState.contactPoints[last])) last = i;
   }
   const BodyMotion& body = dynamics_.bodies()[link];
+  const double friction = frictionOf(linkState) * settings_.frictionMargin;
   auto add = [&](const Vec2& point) {
-    points_.push_back({link, point, toBodyFrame(body, point - body.origin), normal, tangent});
+    points_.push_back(
+        {link, point, toBodyFrame(body, point - body.origin), normal, tangent, friction});
   };
   // The link's caps near the surface (the surface: the lowest contact point along the
   // normal) give its points: the lowest point of each such cap.
@@ -77,6 +82,17 @@ void ContactSet::gatherLink(int link, const LinkState& linkState) {
     add(a);
     add(b);
   }
+}
+
+double ContactSet::frictionOf(const LinkState& linkState) const {
+  const std::vector<double>& bodies = settings_.bodyFriction;
+  if (bodies.empty() || linkState.touching == 0) return settings_.friction;
+  double least = std::numeric_limits<double>::infinity();
+  for (std::uint64_t bits = linkState.touching; bits != 0; bits &= bits - 1) {
+    const auto body = static_cast<size_t>(std::countr_zero(bits));
+    least = std::min(least, body < bodies.size() ? bodies[body] : settings_.friction);
+  }
+  return least;
 }
 
 // The force unknowns of this step's contacts: a lone point's normal and tangential
@@ -161,10 +177,10 @@ int ContactSet::addInequalities(Eigen::MatrixXd& c, Eigen::VectorXd& b, int row,
   // Contacts push, within the friction cone: f_n ≥ 0 at each point, and a tangential
   // force within μ times the normal forces of its point (of its line's two ends):
   // μ Σf_n ± f_t ≥ 0.
-  const double mu = settings_.friction * settings_.frictionMargin;
   for (size_t i = 0; i < points_.size(); ++i) c(row++, first + normalUnknown_[i]) = 1.0;
   for (size_t i = 0; i < points_.size(); i += linePairAt(i) ? 2 : 1) {
     const int tangent = first + tangentUnknown_[i];
+    const double mu = points_[i].friction;
     for (double sign : {-1.0, 1.0}) {
       c(row, first + normalUnknown_[i]) = mu;
       if (linePairAt(i)) c(row, first + normalUnknown_[i + 1]) = mu;

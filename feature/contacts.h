@@ -57,6 +57,8 @@ class ContactSet {
     Vec2 local = Vec2::Zero();
     Vec2 normal = Vec2::UnitY();
     Vec2 tangent = Vec2::UnitX();
+    /// μ of its contact (FeatureSettings::bodyFriction), times the friction margin.
+    double friction = 0.0;
   };
   // A force unknown: the normal force at one contact point, or a contact's tangential
   // force (one per link touching along a line, at the line's middle: tangential forces
@@ -69,6 +71,8 @@ class ContactSet {
   };
 
   void gatherLink(int link, const LinkState& linkState);
+  // μ of the link's contacts: the least of the bodies it touches.
+  double frictionOf(const LinkState& linkState) const;
   void assignForceUnknowns();
   // Whether contact point i and the next are the two ends of one link's line contact.
   bool linePairAt(size_t i) const {

@@ -35,6 +35,11 @@ namespace scl {
 struct FeatureSettings {
   /// Friction coefficient μ of every contact (the simulation's).
   double friction = 0.9;
+  /// μ of the contacts with each scene body, by its index (bit i of LinkState::touching):
+  /// the smaller of the body's and the character's, as the simulation mixes them (the
+  /// runner sets it). A link touching several bodies uses the least; a body past the end
+  /// (or none given): `friction`.
+  std::vector<double> bodyFriction;
   /// The plan uses this fraction of μ, so that the forces it plans stay clear of slipping.
   double frictionMargin = 0.6;
   /// Each touching link of the support carries at least this fraction of the body's

@@ -125,16 +125,22 @@ void Controller::enterPhase(int index, const CharacterState& state) {
         std::make_unique<FeatureController>(primitives, *program_.character, options_.feature);
     feature_->begin(state);
   }
+  const std::optional<Transition>& exit = program_.phases[phase_].exit;
+  watchedBodies_ = exit ? exit->bodyMask : 0;
   for (int i = 0; i < program_.character->linkCount(); ++i) {
-    hadContact_[i] = state.links[i].contact;
+    hadContact_[i] = touchesWatched(state.links[i]);
     gainedContact_[i] = false;
     lostContact_[i] = false;
   }
 }
 
+bool Controller::touchesWatched(const LinkState& link) const {
+  return watchedBodies_ != 0 ? (link.touching & watchedBodies_) != 0 : link.contact;
+}
+
 void Controller::updateContacts(const CharacterState& state) {
   for (int i = 0; i < program_.character->linkCount(); ++i) {
-    bool now = state.links[i].contact;
+    bool now = touchesWatched(state.links[i]);
     if (now && !hadContact_[i]) gainedContact_[i] = true;
     if (!now && hadContact_[i]) lostContact_[i] = true;
     hadContact_[i] = now;
@@ -143,7 +149,8 @@ void Controller::updateContacts(const CharacterState& state) {
 
 bool Controller::contactConditionHolds(const Transition& exit) const {
   // Latched per link (docs/language.md, Transitions): established = gained since the phase began
-  // and touching now; lost = lost since the phase began and not touching now.
+  // and touching now; lost = lost since the phase began and not touching now. Touching: the
+  // exit's `with` body, else any scene body (touchesWatched).
   auto holds = [&](int link) {
     bool established = gainedContact_[link] && hadContact_[link];
     bool lost = lostContact_[link] && !hadContact_[link];

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
@@ -136,6 +137,9 @@ class Controller {
  private:
   void enterPhase(int index, const CharacterState& state);
   void updateContacts(const CharacterState& state);
+  // Whether the link touches what the current phase's exit watches: its `with` body, or any
+  // scene body.
+  bool touchesWatched(const LinkState& link) const;
   // What ends the current phase this step.
   enum class ExitCause { None, Condition, Timeout };
   ExitCause exitCause() const;
@@ -164,6 +168,8 @@ class Controller {
   int pendingPhase_ = 0;
   double time_ = 0.0;
   double phaseTime_ = 0.0;
+  /// The scene bodies the current phase's exit watches (Transition::bodyMask; 0: any).
+  std::uint64_t watchedBodies_ = 0;
   /// Per link since the phase began: contact at the last step, gained, lost.
   std::array<bool, kMaxLinks> hadContact_{};
   std::array<bool, kMaxLinks> gainedContact_{};

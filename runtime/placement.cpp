@@ -196,7 +196,7 @@ void raiseOntoTerrain(const Character& character, Placement& placement,
       left = std::min(left, cap.centre.x() - cap.radius);
       right = std::max(right, cap.centre.x() + cap.radius);
     }
-  if (left <= right) placement.headOrigin.y() += terrainHeight(bodies, left, right);
+  if (left <= right) placement.headOrigin.y() += standingHeight(bodies, left, right);
 }
 
 }  // namespace scl

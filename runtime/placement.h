@@ -39,7 +39,8 @@ Placement placePose(const Character& character, const PoseDef& pose, const Chair
                     const std::vector<double>& jointOffsets);
 
 /// A placement on the ground raised onto the terrain under it: by the highest top of
-/// `bodies`' terrain under the caps it rests on (a platform, a step, a slope at x = 0).
+/// `bodies`' terrain under the caps it rests on (a platform, a step, a slope at x = 0), or
+/// of an object set there at rest (a box: standingHeight()).
 void raiseOntoTerrain(const Character& character, Placement& placement,
                       std::span<const SceneBodyDef> bodies);
 

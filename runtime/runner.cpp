@@ -1,5 +1,6 @@
 #include "runtime/runner.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -55,8 +56,19 @@ SimulationDef withProgramCharacter(SimulationDef definition, const Program& prog
   return definition;
 }
 
+// The program's `with BODY` transitions watch the simulated scene's bodies, which a run's
+// scene may order otherwise than the script's (`scl run --env chair`).
+Program inScene(Program program, const SimulationDef& definition) {
+  pointContactBodies(program, definition.scene.bodies);
+  return program;
+}
+
 ControllerOptions withFriction(ControllerOptions options, const SimulationDef& definition) {
   options.feature.friction = definition.friction;
+  // A contact's μ is the smaller of its two bodies' (runtime/scene_world.cpp).
+  options.feature.bodyFriction.clear();
+  for (const SceneBodyDef& body : definition.scene.bodies)
+    options.feature.bodyFriction.push_back(std::min(body.friction, definition.friction));
   return options;
 }
 
@@ -68,7 +80,8 @@ Runner::Runner(Program program, const SimulationDef& definition, const Divergenc
       limits_(limits),
       options_(withFriction(options, definition_)),
       simulation_(definition_),
-      controller_(std::move(program), simulation_.initialJointAngles(), options_) {
+      controller_(inScene(std::move(program), definition_), simulation_.initialJointAngles(),
+                  options_) {
   report_.timeStep = simulation_.timeStep();
 }
 
@@ -87,7 +100,7 @@ void Runner::runUntil(double time) {
 }
 
 void Runner::setProgram(const Program& program, int startPhase) {
-  Controller next(program, simulation_.initialJointAngles(), options_);
+  Controller next(inScene(program, definition_), simulation_.initialJointAngles(), options_);
   next.holdTargets(controller_.output().targets);
   if (startPhase != 0) next.jumpToPhase(startPhase);
   controller_ = std::move(next);

@@ -79,8 +79,10 @@ class Runner {
   /// Builds the simulation (throws std::invalid_argument on a bad definition) and the
   /// controller (throws std::invalid_argument on a program it cannot run).
   /// The controller keeps `program` (pass an rvalue to spare a copy). The body simulated
-  /// is the program's character (Program::character), whatever `definition` names.
-  /// `options` choose how the controller runs (its friction is the simulation's).
+  /// is the program's character (Program::character), whatever `definition` names; its
+  /// `with BODY` transitions watch `definition`'s scene (pointContactBodies: a body that
+  /// scene lacks throws std::invalid_argument). `options` choose how the controller runs (its
+  /// friction is the simulation's).
   Runner(Program program, const SimulationDef& definition, const DivergenceLimits& limits = {},
          const ControllerOptions& options = {});
 
@@ -91,7 +93,8 @@ class Runner {
   void runUntil(double time);
 
   /// Replaces the program at this step boundary, keeping the physics state: the new
-  /// program starts at `startPhase` holding the joints' current targets (hot reload).
+  /// program starts at `startPhase` holding the joints' current targets (hot reload). Its
+  /// `with BODY` transitions watch the simulated scene, as the constructor's.
   void setProgram(const Program& program, int startPhase = 0);
   /// Starts phase `index` on the next step (throws std::out_of_range).
   void jumpToPhase(int index) { controller_.jumpToPhase(index); }

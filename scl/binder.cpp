@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <span>
@@ -151,7 +152,10 @@ class Binder {
 
   void scene(const sx::SceneHeader& header) { bindScene(header); }
   void world(const sx::WorldStatement& statement) {
+    const size_t before = program_.scene.bodies.size();
     bindWorld(std::span(&statement, 1), program_.scene.bodies, sink_);
+    if (program_.scene.bodies.size() == before && statement.name)
+      unboundBodies_.insert(statement.name->text);  // reported there; not again at a `with`
   }
   void define(const sx::Define& block) { bindDefine(block); }
 
@@ -221,7 +225,10 @@ class Binder {
       }
     }
     program_.scene = scl::bindScene(header, Scene{}, character(), sink_);
+    const size_t before = program_.scene.bodies.size();
     addSceneWorldFile(header, baseDirectory_, program_.scene, sink_);
+    // A world file reported at `world:` adds nothing; its bodies' names are unknown here.
+    worldFileUnbound_ = header.world && program_.scene.bodies.size() == before;
   }
 
   // --- phases ---------------------------------------------------------------------------
@@ -763,8 +770,36 @@ class Binder {
                                                                            : ContactQuantifier::Any;
       for (const sx::Name& target : transition.targets)
         for (int link : resolveLinks(target)) out.links.push_back(link);
+      if (transition.body) bindContactBody(*transition.body, out);
     }
     return out;
+  }
+
+  // `with NAME`: a body of the scene. The world statements come before the phases, so
+  // every body is known by now.
+  void bindContactBody(const sx::Name& name, Transition& out) {
+    const std::vector<SceneBodyDef>& bodies = program_.scene.bodies;
+    std::vector<std::string_view> names;
+    for (size_t i = 0; i < bodies.size() && i < kMaxSceneBodies; ++i) {
+      if (bodies[i].name == name.text) {
+        out.body = name.text;
+        out.bodyMask = std::uint64_t{1} << i;
+        return;
+      }
+      names.push_back(bodies[i].name);
+    }
+    if (worldFileUnbound_ || unboundBodies_.contains(name.text)) return;
+    std::string message = unknownNameMessage("scene body", name.text, names) +
+                          " (the scene's bodies: " + CharacterNames::joined(names) + ")";
+    if (names_.links(name.text, Groups::Allowed).ok())
+      message += "; " + inQuotes(name.text) +
+                 " is a link: the links come before 'with', the scene body after it";
+    else if (std::all_of(bodies.begin(), bodies.end(), [](const SceneBodyDef& body) {
+               return body.kind == SceneBodyKind::Ground || body.kind == SceneBodyKind::Chair;
+             }))
+      message += "; a world statement after the scene header names a body: 'platform " +
+                 quoteToken(name.text) + " at: 0.5 size: (1, 0.2)'";
+    sink_.error(name.location, message);
   }
 
   // --- names ----------------------------------------------------------------------------
@@ -878,6 +913,10 @@ class Binder {
     std::string message;
   };
   std::vector<ContactWait> contactWaits_;
+  // Bodies whose world statement (or world file) had errors: a `with` naming one is not
+  // reported again.
+  std::set<std::string, std::less<>> unboundBodies_;
+  bool worldFileUnbound_ = false;
   bool sceneHeader_ = false;
   // Per phase: the display label and where each joint was last driven.
   std::string label_;

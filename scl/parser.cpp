@@ -1,5 +1,6 @@
 #include "scl/parser.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -37,6 +38,9 @@ using syntax::Vf;
 constexpr std::array<std::string_view, 10> kPrimitiveKeywords = {
     "vf", "ik", "relax", "gc", "symm", "com", "angmom", "track", "posture", "support"};
 constexpr std::array<std::string_view, 3> kTransitionKeywords = {"after", "when", "and"};
+// Words after which a contact condition has ended.
+constexpr std::array<std::string_view, 6> kTransitionEnds = {"after",  "when",    "and",
+                                                             "backto", "finally", "or"};
 constexpr std::array<std::string_view, 5> kContactWords = {"established", "lost", "changed", "any",
                                                            "all"};
 // Words that may follow the body of a primitive; used to suggest a fix for a typo there.
@@ -377,7 +381,10 @@ class ScriptParser : private TokenCursor {
   }
 
   // contact := "contact" [ "changed" | "established" | "lost" ] [ "any" | "all" ] targets
+  //            [ "with" BODY ]
   // targets := link-or-group { "," link-or-group }
+  // The body comes last, after a keyword: the parser knows no character and no scene, and
+  // a name after the links without one would read as a link missing its comma.
   bool parseContact(Transition& transition) {
     if (!isWord("contact")) {
       std::string hint;
@@ -412,9 +419,9 @@ class ScriptParser : private TokenCursor {
       }
       break;
     }
+    if (isWord("with")) return parseContactBody(transition);
     // A word right after the first target: most likely a misspelled event or quantifier.
-    if (isKind(TokenKind::Identifier) && !isTransitionStart() && !isWord("backto") &&
-        !isWord("finally") && !isWord("or")) {
+    if (isKind(TokenKind::Identifier) && !isTransitionEnd()) {
       const Name& first = transition.targets.front();
       std::string_view suggestion = closestMatch(first.text, kContactWords);
       if (transition.targets.size() == 1 && (first.text == "both" || first.text == "every"))
@@ -425,10 +432,49 @@ class ScriptParser : private TokenCursor {
         sink().error(first.location, "unknown contact condition '" + quoteToken(first.text) +
                                          "'; did you mean '" + std::string(suggestion) + "'?");
       else
-        expectedNear("',' between contact links", peek());
+        expectedNear("',' between contact links", peek(), bodyHint());
       return false;
     }
     return true;
+  }
+
+  // "with" BODY, the cursor on "with".
+  bool parseContactBody(Transition& transition) {
+    next();
+    if (!isKind(TokenKind::Identifier) || isTransitionEnd()) {
+      expectedNear("a scene body's name after 'with'", peek());
+      return false;
+    }
+    transition.body = parseName();
+    if (isKind(TokenKind::Comma)) {
+      errorAt(peek(), "one scene body after 'with': a contact condition watches one body");
+      return false;
+    }
+    if (isKind(TokenKind::Identifier) && !isTransitionEnd()) {
+      expectedNear(
+          "'or after', 'after', 'backto' or '{' after the scene body (a contact "
+          "condition watches one body)",
+          peek());
+      return false;
+    }
+    return true;
+  }
+
+  // A word that ends a contact condition: the next transition's or what follows one.
+  bool isTransitionEnd(size_t ahead = 0) const {
+    return std::any_of(kTransitionEnds.begin(), kTransitionEnds.end(),
+                       [&](std::string_view word) { return isWord(word, ahead); });
+  }
+
+  // For a word after the links: `wiht step` meant `with step`; a name alone (`leftFoot
+  // step`) a body without its keyword.
+  std::string bodyHint() const {
+    std::string hint = didYouMean(peek().text, std::array<std::string_view, 1>{"with"});
+    if (hint.empty() &&
+        (isTransitionEnd(1) || isKind(TokenKind::LeftBrace, 1) || isKind(TokenKind::EndOfFile, 1)))
+      hint = "; for contact with the scene body '" + quoteToken(peek().text) + "', write 'with " +
+             quoteToken(peek().text) + "'";
+    return hint;
   }
 
   // counted := "backto" NAME NUM "times"      (between phases: after a transition)

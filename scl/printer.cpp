@@ -273,6 +273,7 @@ std::string printTransitionCondition(const syntax::Transition& t) {
     if (t.quantifier == syntax::ContactQuantifier::Any) out += " any";
     if (t.quantifier == syntax::ContactQuantifier::All) out += " all";
     out += " " + joined(t.targets, [](const syntax::Name& n) { return n.text; });
+    if (t.body) out += " with " + t.body->text;
     if (t.after) out += " after " + number(*t.after);
     if (t.timeout) out += " or after " + number(*t.timeout);
   } else if (t.after) {

@@ -1,6 +1,9 @@
 #include "scl/program.h"
 
+#include <algorithm>
 #include <cassert>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace scl {
@@ -102,5 +105,21 @@ const ChairDef* Scene::chair() const {
 }
 
 ChairDef* Scene::chair() { return const_cast<ChairDef*>(std::as_const(*this).chair()); }
+
+void pointContactBodies(Program& program, std::span<const SceneBodyDef> bodies) {
+  for (Phase& phase : program.phases) {
+    if (!phase.exit || phase.exit->body.empty()) continue;
+    Transition& exit = *phase.exit;
+    const auto found = std::find_if(bodies.begin(), bodies.end(), [&](const SceneBodyDef& body) {
+      return body.name == exit.body;
+    });
+    const auto index = static_cast<size_t>(found - bodies.begin());
+    if (found == bodies.end() || index >= kMaxSceneBodies)
+      throw std::invalid_argument("line " + std::to_string(exit.location.line) +
+                                  ": the transition waits for contact with '" + exit.body +
+                                  "', which the scene does not hold");
+    exit.bodyMask = std::uint64_t{1} << index;
+  }
+}
 
 }  // namespace scl

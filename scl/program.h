@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -209,6 +210,13 @@ struct Transition {
   ContactQuantifier quantifier = ContactQuantifier::Any;
   /// Links watched for contact, indices into kLinks (groups expanded).
   std::vector<int> links;
+  /// `with BODY`: the scene body the links must touch, by its name (SceneBodyDef::name);
+  /// empty: any scene body (LinkState::contact).
+  std::string body;
+  /// That body as its bit in LinkState::touching: bit i for Scene::bodies[i] of the scene
+  /// the program runs in (bound against Program::scene; pointContactBodies() for another
+  /// scene); 0 when `body` is empty.
+  std::uint64_t bodyMask = 0;
   /// Phase that follows, index into Program::phases.
   int next = 0;
   /// A counted cycle (`backto NAME N times`): the first `cycles` − 1 times this transition
@@ -258,5 +266,12 @@ struct Program {
   /// Visits every Number of the program (for updating parameters).
   void forEachNumber(const std::function<void(Number&)>& visit);
 };
+
+/// Points every `when contact ... with BODY` of `program` at BODY's place in `bodies` (found
+/// by its name), for a run in a scene other than the one the program was bound in: `scl
+/// run --env chair` puts the chair second and the world's bodies after it, an objective
+/// file's scene another chair. Throws std::invalid_argument when `bodies` lacks one (`--env
+/// flat` under a script that waits for contact with the chair).
+void pointContactBodies(Program& program, std::span<const SceneBodyDef> bodies);
 
 }  // namespace scl

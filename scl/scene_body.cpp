@@ -1,6 +1,8 @@
 #include "scl/scene_body.h"
 
 #include <algorithm>
+#include <cmath>
+#include <numbers>
 
 namespace scl {
 
@@ -107,11 +109,123 @@ double topOver(const SceneBodyDef& body, double left, double right) {
   }
 }
 
+constexpr double kNoTop = -1e300;
+
+// The top of a convex polygon over [left, right]: at a corner within, or where an edge
+// crosses an end of the interval.
+double polygonTopOver(const std::array<std::array<double, 2>, 4>& corners, double left,
+                      double right) {
+  double top = kNoTop;
+  for (size_t i = 0; i < corners.size(); ++i) {
+    const auto& a = corners[i];
+    const auto& b = corners[(i + 1) % corners.size()];
+    if (a[0] >= left && a[0] <= right) top = std::max(top, a[1]);
+    for (double x : {left, right}) {
+      const double low = std::min(a[0], b[0]), high = std::max(a[0], b[0]);
+      if (x < low || x > high || high - low < 1e-12) continue;
+      top = std::max(top, a[1] + (x - a[0]) / (b[0] - a[0]) * (b[1] - a[1]));
+    }
+  }
+  return top;
+}
+
+// The top of a disc over [left, right].
+double discTopOver(double x, double y, double radius, double left, double right) {
+  const double nearest = std::clamp(x, left, right);
+  const double dx = nearest - x;
+  return std::abs(dx) >= radius ? kNoTop : y + std::sqrt(radius * radius - dx * dx);
+}
+
+// A box, ball or capsule as placed: its extent and its top over an x interval.
+class ObjectShape {
+ public:
+  explicit ObjectShape(const SceneBodyDef& body) : body_(body) {
+    const double angle = body.angle * std::numbers::pi / 180.0;
+    cos_ = std::cos(angle);
+    sin_ = std::sin(angle);
+  }
+
+  double topOver(double left, double right) const {
+    switch (body_.kind) {
+      case SceneBodyKind::Box:
+        return polygonTopOver(corners(0.5 * body_.size[0], 0.5 * body_.size[1]), left, right);
+      case SceneBodyKind::Ball:
+        return discTopOver(body_.at[0], body_.at[1], body_.radius, left, right);
+      case SceneBodyKind::Capsule: {
+        const auto [a, b] = capCentres();
+        return std::max({discTopOver(a[0], a[1], body_.radius, left, right),
+                         discTopOver(b[0], b[1], body_.radius, left, right),
+                         polygonTopOver(corners(0.5 * body_.length, body_.radius), left, right)});
+      }
+      default:
+        return kNoTop;
+    }
+  }
+
+  // Its lowest point's height and its x extent (left, right).
+  std::array<double, 3> bottomAndExtent() const {
+    double bottom = 0.0, left = 0.0, right = 0.0;
+    auto take = [&](const std::array<double, 2>& point, double radius, bool first) {
+      bottom = first ? point[1] - radius : std::min(bottom, point[1] - radius);
+      left = first ? point[0] - radius : std::min(left, point[0] - radius);
+      right = first ? point[0] + radius : std::max(right, point[0] + radius);
+    };
+    if (body_.kind == SceneBodyKind::Box) {
+      const auto box = corners(0.5 * body_.size[0], 0.5 * body_.size[1]);
+      for (size_t i = 0; i < box.size(); ++i) take(box[i], 0.0, i == 0);
+    } else if (body_.kind == SceneBodyKind::Capsule) {
+      const auto [a, b] = capCentres();
+      take(a, body_.radius, true);
+      take(b, body_.radius, false);
+    } else {
+      take(body_.at, body_.radius, true);
+    }
+    return {bottom, left, right};
+  }
+
+ private:
+  // A point of the body's frame (along its angle, across it) in the world.
+  std::array<double, 2> world(double along, double across) const {
+    return {body_.at[0] + cos_ * along - sin_ * across, body_.at[1] + sin_ * along + cos_ * across};
+  }
+  std::array<std::array<double, 2>, 4> corners(double halfAlong, double halfAcross) const {
+    return {world(-halfAlong, -halfAcross), world(halfAlong, -halfAcross),
+            world(halfAlong, halfAcross), world(-halfAlong, halfAcross)};
+  }
+  std::array<std::array<double, 2>, 2> capCentres() const {
+    return {world(-0.5 * body_.length, 0.0), world(0.5 * body_.length, 0.0)};
+  }
+
+  const SceneBodyDef& body_;
+  double cos_ = 1.0, sin_ = 0.0;
+};
+
+// An object a character may be placed on: a box, a ball or a capsule set at rest (no
+// velocity, no spin) on the terrain (its lowest point on the terrain's top under it). A
+// chain's links, a moving object, one held in the air or stacked on another are not.
+bool restsOnTerrain(const SceneBodyDef& body, std::span<const SceneBodyDef> bodies) {
+  constexpr double kResting = 0.02;  // m: an object this close to the terrain rests on it
+  if (body.kind != SceneBodyKind::Box && body.kind != SceneBodyKind::Ball &&
+      body.kind != SceneBodyKind::Capsule)
+    return false;
+  if (body.velocity != std::array<double, 2>{} || body.spin != 0.0) return false;
+  const auto [bottom, left, right] = ObjectShape(body).bottomAndExtent();
+  return bottom <= terrainHeight(bodies, left, right) + kResting;
+}
+
 }  // namespace
 
 double terrainHeight(std::span<const SceneBodyDef> bodies, double left, double right) {
   double height = 0.0;
   for (const SceneBodyDef& body : bodies) height = std::max(height, topOver(body, left, right));
+  return height;
+}
+
+double standingHeight(std::span<const SceneBodyDef> bodies, double left, double right) {
+  double height = terrainHeight(bodies, left, right);
+  for (const SceneBodyDef& body : bodies)
+    if (restsOnTerrain(body, bodies))
+      height = std::max(height, ObjectShape(body).topOver(left, right));
   return height;
 }
 

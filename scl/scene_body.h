@@ -179,6 +179,13 @@ const SceneBodyDef* findSceneBody(std::span<const SceneBodyDef> bodies, std::str
 /// placed there stands. Movable objects are not terrain.
 double terrainHeight(std::span<const SceneBodyDef> bodies, double left, double right);
 
+/// The height of the highest top over [left, right] a character placed there stands on,
+/// metres: the terrain's (terrainHeight), or that of a movable object set at rest on the
+/// terrain (a box, a ball or a capsule with no velocity and no spin whose lowest point is
+/// within 2 cm of the terrain under it; not a chain's links, nor one held in the air or
+/// stacked on another).
+double standingHeight(std::span<const SceneBodyDef> bodies, double left, double right);
+
 /// The environments a scene names (`env:`, `--env`): lists of bodies.
 enum class Environment {
   Flat,   ///< flat ground

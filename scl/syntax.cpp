@@ -89,6 +89,7 @@ void clear(Primitive& primitive) {
 void clear(Transition& transition) {
   clear(transition.location);
   clear(transition.targets);
+  clear(transition.body);
   clear(transition.after);
   clear(transition.timeout);
   clear(transition.backto);

@@ -168,6 +168,8 @@ struct Transition {
   std::optional<ContactEvent> event;
   std::optional<ContactQuantifier> quantifier;
   std::vector<Name> targets;
+  /// `with NAME`: the scene body the links must touch (absent: any scene body).
+  std::optional<Name> body;
   /// The `after` time: alone, or with `and when contact`.
   std::optional<NumberLit> after;
   /// `when contact ... or after NUM`: the fallback time, when the contact never comes.

@@ -44,6 +44,7 @@ std::string transitionText(const Transition& transition, const Character& charac
   if (transition.quantifier == ContactQuantifier::Any && transition.links.size() > 1)
     text += " any";
   text += " " + contactLinksText(transition.links, character);
+  if (!transition.body.empty()) text += " with " + transition.body;
   if (transition.hasTime) text += " after " + seconds(transition.time);
   if (transition.hasTimeout) text += " or after " + seconds(transition.timeout);
   return text;

@@ -220,6 +220,7 @@ std::string describeTransition(const sx::Transition& transition) {
     out += *transition.quantifier == sx::ContactQuantifier::All ? " all" : " any";
   for (size_t i = 0; i < transition.targets.size(); ++i)
     out += (i ? ", " : " ") + transition.targets[i].text;
+  if (transition.body) out += " with " + transition.body->text;
   if (transition.after) out += " after " + number(*transition.after) + " s";
   if (transition.timeout) out += " or after " + number(*transition.timeout) + " s";
   return out;

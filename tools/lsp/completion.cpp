@@ -158,6 +158,19 @@ class Items {
     std::sort(names.begin(), names.end());
     for (const std::string& name : names) add(name, kItemFile, "world file", "\"" + name + "\"");
   }
+  // The scene bodies a `with` may name: the bound scene's, else the ground and the world
+  // statements' (the script does not bind while a `with` lacks its name).
+  void sceneBodies() {
+    const std::optional<Program>& program = document_.analysis.program;
+    if (program) {
+      for (const SceneBodyDef& body : program->scene.bodies)
+        add(body.name, kItemEnumMember, std::string(sceneBodyKindName(body.kind)));
+      return;
+    }
+    add("ground", kItemEnumMember, "ground");
+    for (const syntax::WorldStatement& statement : document_.analysis.tree.world)
+      if (statement.name) add(statement.name->text, kItemEnumMember, statement.kind.text);
+  }
 
  private:
   std::string members(const GroupDef& group, bool joints) const {
@@ -327,6 +340,7 @@ void topLevelItems(Items& items, std::span<const Token> tokens, size_t offset, b
     return;
   }
   if (isWord(last, "after") || isWord(last, "define")) return;
+  if (isWord(last, "with")) return items.sceneBodies();
   // Inside `when contact ...`: the contact words and the links.
   const auto contact = std::find_if(tokens.rbegin(), tokens.rend(),
                                     [](const Token& token) { return isWord(token, "contact"); });
@@ -348,6 +362,7 @@ void topLevelItems(Items& items, std::span<const Token> tokens, size_t offset, b
       return;
     }
     // After a link: the rest of the transition.
+    if (!used(tokens, "with")) items.keyword("with");
     const bool conjunction = used(tokens, "and");
     items.keyword(conjunction ? "after" : "or");
     items.keyword("backto");

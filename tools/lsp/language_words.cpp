@@ -60,14 +60,15 @@ constexpr std::array<KeywordInfo, 44> kKeywords = {{
     {"and", "**and when contact LINKS after t**: the contact condition, checked from t s on"},
     {"or", "**or after t**: the fallback of `when contact`: the phase ends after t s without it"},
     {"contact",
-     "**contact** [established|lost|changed] [any|all] LINKS: latched per link since the phase "
-     "began"},
+     "**contact** [established|lost|changed] [any|all] LINKS [with BODY]: latched per link "
+     "since the phase began"},
     {"established",
      "**established**: the link gained contact since the phase began and touches now"},
     {"lost", "**lost**: the link lost contact since the phase began and is free now"},
     {"changed", "**changed**: established or lost"},
     {"any", "**any**: one listed link meets the condition"},
     {"all", "**all**: every listed link meets the condition"},
+    {"with", "**with BODY**: the contact counts with this scene body only (by its name)"},
     {"backto",
      "**backto NAME**: the transition leads back to the phase NAME (`N times`: a counted cycle)"},
     {"times", "**N times**: the cycle runs N times in all, then goes on"},
