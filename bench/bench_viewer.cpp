@@ -72,7 +72,7 @@ FrameTimes measureFrames(scl::ViewerSession& session, sf::RenderTexture& canvas,
     const auto drawStart = Clock::now();
     const scl::CharacterState& state = session.state();
     camera.followBody(state.com, scl::bodyBox(session.character(), state), 1.0 / 60.0);
-    renderer.drawWorld(canvas, camera, session.character(), state, session.environmentBoxes(),
+    renderer.drawWorld(canvas, camera, session.character(), state, session.worldOutlines(),
                        session.appliedForces(), session.featureOverlay());
     scl::drawPlotPanel(canvas, renderer.font(), layout.plots, session.plots(),
                        scl::plotWindow(selection, session.time()));

@@ -25,8 +25,9 @@ struct SupportSet {
 SupportSet supportSetOf(std::span<const Primitive> phasePrimitives);
 
 /// The origin of the targets' frame, world metres: the middle of the soles (each halfway
-/// between its foot's cap centres) of the supporting feet, those of the support that
-/// touch; if none touches, all of them; if the support has no foot, both feet.
+/// between its foot's cap centres) of the supporting feet: the feet `[support]` names,
+/// touching or not (those that do not touch are set down); without `[support]`, the feet
+/// that touch, or both if none does; if the support has no foot, both feet.
 /// `dynamics` is at `state`.
 Vec2 supportFeetMiddle(const Character& character, const PlanarDynamics& dynamics,
                        const SupportSet& support, const CharacterState& state);

@@ -20,8 +20,8 @@ SupportSet supportSetOf(std::span<const Primitive> phasePrimitives) {
 Vec2 supportFeetMiddle(const Character& character, const PlanarDynamics& dynamics,
                        const SupportSet& support, const CharacterState& state) {
   const std::array<int, 2> feet = character.roles.feet();
-  int candidates = 0, touching = 0;
-  Vec2 all = Vec2::Zero(), touched = Vec2::Zero(), both = Vec2::Zero();
+  int candidates = 0, carrying = 0;
+  Vec2 all = Vec2::Zero(), carried = Vec2::Zero(), both = Vec2::Zero();
   for (int foot : feet) {
     const LinkDef& link = character.links[foot];
     const Vec2 middle = dynamics.pointPosition(foot, Vec2(0.5 * link.axisSign * link.length, 0.0));
@@ -29,12 +29,15 @@ Vec2 supportFeetMiddle(const Character& character, const PlanarDynamics& dynamic
     if (!support.links[foot]) continue;
     ++candidates;
     all += middle;
-    if (state.links[foot].contact) {
-      ++touching;
-      touched += middle;
+    // A foot `[support]` names carries the body whether it touches yet or not: one that
+    // does not is set down where it is (its landing rows). A foot hovering a few
+    // millimetres when the phase begins must not move the frame onto the other foot.
+    if (support.named || state.links[foot].contact) {
+      ++carrying;
+      carried += middle;
     }
   }
-  if (touching > 0) return touched / touching;
+  if (carrying > 0) return carried / carrying;
   if (candidates > 0) return all / candidates;
   return both / 2.0;
 }

@@ -4,7 +4,8 @@
 // hangs), an objective is returned exactly when there is no error, every diagnostic is
 // located in the file and renders, and a returned objective keeps the ranges the parser
 // promises (docs/objectives.md): duration in (0, 3600] s, population 0 or 2..10000,
-// bounds with lower < upper, trial steps in (0, 0.01] s and perturbations in [0, 180]°.
+// bounds with lower < upper, trial steps in (0, 0.01] s and perturbations in [0, 180]°, and
+// a scene body's quantity named and not yet bound.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -34,6 +35,10 @@ void checkObjective(const scl::ObjectiveDef& objective) {
   }
   for (const scl::ObjectiveTerm& term : objective.terms) {
     if (term.label.empty()) std::abort();
+    // A scene body's quantity is bound later, by its name (bindObjectiveObjects()).
+    if (scl::isObjectQuantity(term.quantity.kind) &&
+        (term.quantity.object.empty() || term.quantity.index != -1))
+      std::abort();
   }
 }
 

@@ -8,7 +8,8 @@
 // knew only the first two forms) in at most a few hundred bytes, however long the input's
 // fields (two more findings were real: a time and a phase index beyond what an integer
 // holds, undefined behaviour, regressions-trajectory/); a file that reads gives series of one
-// length with times increasing, and every plot of it renders to an SVG document.
+// length with times increasing (its objects' too), and every plot of it renders to an SVG
+// document.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -38,6 +39,10 @@ void checkData(const scl::PlotData& data) {
     if (data.angleDeg[joint].size() != size || data.torque[joint].size() != size) std::abort();
   for (size_t link = 0; link < scl::kBipedLinkCount; ++link)
     if (data.contact[link].size() != size) std::abort();
+  for (const scl::PlotObject& object : data.objects)
+    if (object.name.empty() || object.x.size() != size || object.y.size() != size ||
+        object.angleDeg.size() != size)
+      std::abort();
   for (size_t i = 1; i < size; ++i)
     if (!(data.time[i - 1] < data.time[i])) std::abort();
 }
@@ -46,6 +51,8 @@ void checkSvg(const scl::PlotData& data) {
   scl::PlotSelection selection;
   selection.joints = {0, 4, static_cast<int>(scl::kBipedJointCount) - 1};
   selection.com = selection.heights = selection.contacts = true;
+  for (size_t i = 0; i < data.objects.size() && i < 3; ++i)
+    selection.objects.push_back(static_cast<int>(i));
   const std::string svg = scl::renderPlotSvg(data, selection);
   if (svg.rfind("<svg", 0) != 0 && svg.rfind("<?xml", 0) != 0) std::abort();
   if (svg.find("</svg>") == std::string::npos) std::abort();

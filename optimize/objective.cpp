@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "runtime/run_session.h"
+#include "runtime/world_metrics.h"
 #include "scl/character.h"
 
 namespace scl {
@@ -36,8 +37,42 @@ bool airborne(const CharacterState& state) {
                       [](const LinkState& link) { return link.contact; });
 }
 
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// A scene body's quantity: its part's (a chain's link) or the body's as a whole
+// (objectState(): a chain's links together); NaN when `world` holds none of it.
+double objectQuantity(const Quantity& quantity, std::span<const WorldBodyState> world) {
+  const WorldParts parts = partsOf(world, quantity.index);
+  if (parts.count == 0 || quantity.part >= parts.count) return kNaN;
+  ObjectState object;
+  if (quantity.part >= 0) {
+    const WorldBodyState& part =
+        world[static_cast<size_t>(parts.first) + static_cast<size_t>(quantity.part)];
+    object = {part.position, part.velocity, part.angle, part.spin};
+  } else {
+    object = objectState(world, parts);
+  }
+  switch (quantity.kind) {
+    case QuantityKind::ObjectX:
+      return object.position.x();
+    case QuantityKind::ObjectY:
+      return object.position.y();
+    case QuantityKind::ObjectVx:
+      return object.velocity.x();
+    case QuantityKind::ObjectVy:
+      return object.velocity.y();
+    case QuantityKind::ObjectAngle:
+      return radToDeg(object.angle);
+    case QuantityKind::ObjectOmega:
+      return radToDeg(object.spin);
+    default:
+      return kNaN;
+  }
+}
+
 double rawQuantity(const Quantity& quantity, const Character& character,
-                   const CharacterState& state, const std::array<double, kMaxJoints>& torques) {
+                   const CharacterState& state, const std::array<double, kMaxJoints>& torques,
+                   std::span<const WorldBodyState> world) {
   const int i = quantity.index;
   switch (quantity.kind) {
     case QuantityKind::Constant:
@@ -90,6 +125,13 @@ double rawQuantity(const Quantity& quantity, const Character& character,
     }
     case QuantityKind::Skid:
       return skid(character, state, quantity.skidTolerance);
+    case QuantityKind::ObjectX:
+    case QuantityKind::ObjectY:
+    case QuantityKind::ObjectVx:
+    case QuantityKind::ObjectVy:
+    case QuantityKind::ObjectAngle:
+    case QuantityKind::ObjectOmega:
+      return objectQuantity(quantity, world);
   }
   return 0.0;
 }
@@ -109,9 +151,10 @@ bool compare(double value, Comparison comparison, double threshold) {
 }
 
 bool allHold(const std::vector<Condition>& conditions, const Character& character,
-             const CharacterState& state, const std::array<double, kMaxJoints>& torques) {
+             const CharacterState& state, const std::array<double, kMaxJoints>& torques,
+             std::span<const WorldBodyState> world) {
   return std::all_of(conditions.begin(), conditions.end(), [&](const Condition& condition) {
-    return conditionHolds(condition, character, state, torques);
+    return conditionHolds(condition, character, state, torques, world);
   });
 }
 
@@ -122,8 +165,9 @@ double objectiveHeadHeight(const Character& character, const CharacterState& sta
 }
 
 double quantityValue(const Quantity& quantity, const Character& character,
-                     const CharacterState& state, const std::array<double, kMaxJoints>& torques) {
-  const double value = rawQuantity(quantity, character, state, torques);
+                     const CharacterState& state, const std::array<double, kMaxJoints>& torques,
+                     std::span<const WorldBodyState> world) {
+  const double value = rawQuantity(quantity, character, state, torques, world);
   switch (quantity.transform) {
     case QuantityTransform::None:
       return value;
@@ -136,7 +180,8 @@ double quantityValue(const Quantity& quantity, const Character& character,
 }
 
 bool conditionHolds(const Condition& condition, const Character& character,
-                    const CharacterState& state, const std::array<double, kMaxJoints>& torques) {
+                    const CharacterState& state, const std::array<double, kMaxJoints>& torques,
+                    std::span<const WorldBodyState> world) {
   const auto touches = [&](int link) { return state.links[link].contact; };
   switch (condition.kind) {
     case ConditionKind::Airborne:
@@ -151,7 +196,7 @@ bool conditionHolds(const Condition& condition, const Character& character,
     case ConditionKind::NoContact:
       return std::none_of(condition.links.begin(), condition.links.end(), touches);
     case ConditionKind::Compare:
-      return compare(quantityValue(condition.quantity, character, state, torques),
+      return compare(quantityValue(condition.quantity, character, state, torques, world),
                      condition.comparison, condition.threshold);
   }
   return false;
@@ -160,19 +205,22 @@ bool conditionHolds(const Condition& condition, const Character& character,
 // --- ObjectiveAccumulator -------------------------------------------------------------
 
 ObjectiveAccumulator::ObjectiveAccumulator(const ObjectiveDef& objective,
-                                           const Character& character)
-    : objective_(objectiveForCharacter(objective, character)),
+                                           const Character& character,
+                                           std::span<const SceneBodyDef> bodies)
+    : objective_(objectiveForScene(objectiveForCharacter(objective, character), bodies)),
       character_(&character),
       accumulators_(objective.terms.size()),
       lastValues_(objective.terms.size()) {}
 
 void ObjectiveAccumulator::observe(const CharacterState& state,
-                                   const std::array<double, kMaxJoints>& torques, double dt) {
+                                   const std::array<double, kMaxJoints>& torques, double dt,
+                                   std::span<const WorldBodyState> world) {
   const auto& terms = objective_.terms;
   for (size_t i = 0; i < terms.size(); ++i) {
     StepValue step;
-    step.holds = allHold(terms[i].conditions, *character_, state, torques);
-    if (step.holds) step.value = quantityValue(terms[i].quantity, *character_, state, torques);
+    step.holds = allHold(terms[i].conditions, *character_, state, torques, world);
+    if (step.holds)
+      step.value = quantityValue(terms[i].quantity, *character_, state, torques, world);
     lastValues_[i] = step;
     record(i, step, dt, 1);
   }
@@ -183,7 +231,7 @@ void ObjectiveAccumulator::observe(const CharacterState& state,
   for (size_t i = 0; i < stops.size() && firedStop_ < 0; ++i) {
     // Half a step of slack so that `after 2.5` is reached at the step ending at 2.5 s.
     if (state.time + 0.5 * dt >= stops[i].after &&
-        allHold(stops[i].conditions, *character_, state, torques))
+        allHold(stops[i].conditions, *character_, state, torques, world))
       firedStop_ = static_cast<int>(i);
   }
 }
@@ -302,8 +350,22 @@ ObjectiveDef objectiveForCharacter(const ObjectiveDef& objective, const Characte
   return out;
 }
 
+ObjectiveDef objectiveForScene(const ObjectiveDef& objective,
+                               std::span<const SceneBodyDef> bodies) {
+  ObjectiveDef out = objective;
+  DiagnosticSink sink;
+  if (bindObjectiveObjects(out, bodies, sink)) return out;
+  const Diagnostic first = sink.take().front();
+  throw std::invalid_argument("line " + std::to_string(first.location.line) + ": " + first.message);
+}
+
+const Scene& objectiveScene(const Program& program, const ObjectiveDef& objective) {
+  return objective.scene ? *objective.scene : program.scene;
+}
+
 SimulationDef objectiveSimulationDef(const Program& program, const ObjectiveDef& objective) {
   objectiveForCharacter(objective, *program.character);  // throws for a name it lacks
+  objectiveForScene(objective, objectiveScene(program, objective).bodies);  // and the scene
   SimulationDef definition = simulationDefFor(program);
   if (objective.scene) definition.scene = *objective.scene;
   definition.scene.duration = objectiveDuration(program, objective);
@@ -335,10 +397,12 @@ ObjectiveEvaluation runTrial(const Program& program, const ObjectiveDef& objecti
   def.metricsSeeInitialState = false;
   const int64_t steps = std::llround(*def.length.duration / def.simulation.timeStep);
   RunSession session(program, def);
-  ObjectiveAccumulator accumulator(objective, session.runner().simulation().character());
+  const Simulation& simulation = session.runner().simulation();
+  ObjectiveAccumulator accumulator(objective, simulation.character(),
+                                   simulation.definition().scene.bodies);
   session.run([&](const StepView& step) {
     if (!step.report) return;
-    accumulator.observe(step.state, step.torques, step.timeStep);
+    accumulator.observe(step.state, step.torques, step.timeStep, step.world);
     if (const int rule = accumulator.firedStop(); rule >= 0) {
       // The rest of the run is charged as if the final state stayed.
       accumulator.repeatLast(steps - session.steps());

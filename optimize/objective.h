@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,12 +31,18 @@ double objectiveHeadHeight(const Character& character, const CharacterState& sta
 class ObjectiveAccumulator {
  public:
   /// `character` (the simulated one; for the feet's flat angle) must outlive it.
+  /// `bodies`: the scene simulated (Scene::bodies), which the objective's scene-body
+  /// quantities (`crate.x`) are bound to; throws std::invalid_argument naming a body it
+  /// lacks (objectiveForScene()).
   explicit ObjectiveAccumulator(const ObjectiveDef& objective,
-                                const Character& character = *humanCharacter());
+                                const Character& character = *humanCharacter(),
+                                std::span<const SceneBodyDef> bodies = {});
 
-  /// Records one step: the state after it, the torques applied during it, its length.
+  /// Records one step: the state after it, the torques applied during it, its length and
+  /// the world's movable and moving bodies after it (Simulation::worldBodies(): what the
+  /// scene-body quantities read).
   void observe(const CharacterState& state, const std::array<double, kMaxJoints>& torques,
-               double dt);
+               double dt, std::span<const WorldBodyState> world = {});
   /// Records the last observed step `count` more times (early termination: the rest of
   /// the run is charged as if the final state stayed). No-op before the first observe().
   void repeatLast(int64_t count);
@@ -73,12 +80,16 @@ class ObjectiveAccumulator {
   double penalty_ = 0.0;
 };
 
-/// The value of a quantity in a state (after the transform).
+/// The value of a quantity in a state (after the transform); a scene body's (bound:
+/// bindObjectiveObjects()) from `world` (Simulation::worldBodies()), NaN when `world`
+/// holds none of it.
 double quantityValue(const Quantity& quantity, const Character& character,
-                     const CharacterState& state, const std::array<double, kMaxJoints>& torques);
+                     const CharacterState& state, const std::array<double, kMaxJoints>& torques,
+                     std::span<const WorldBodyState> world = {});
 /// Whether a condition holds in a state.
 bool conditionHolds(const Condition& condition, const Character& character,
-                    const CharacterState& state, const std::array<double, kMaxJoints>& torques);
+                    const CharacterState& state, const std::array<double, kMaxJoints>& torques,
+                    std::span<const WorldBodyState> world = {});
 
 /// The outcome of simulating one candidate.
 struct ObjectiveEvaluation {
@@ -103,8 +114,18 @@ struct ObjectiveEvaluation {
 /// `character`'s; throws std::invalid_argument naming a link or joint the character lacks.
 ObjectiveDef objectiveForCharacter(const ObjectiveDef& objective, const Character& character);
 
+/// `objective` with its scene-body quantities bound to `bodies` (bindObjectiveObjects());
+/// throws std::invalid_argument with the first error ("line 3: unknown object 'crat'; did
+/// you mean 'crate'?").
+ObjectiveDef objectiveForScene(const ObjectiveDef& objective, std::span<const SceneBodyDef> bodies);
+
+/// The scene an objective simulates a program in: the objective's own (`scene pose: ...`)
+/// or the program's.
+const Scene& objectiveScene(const Program& program, const ObjectiveDef& objective);
+
 /// The simulation settings of an objective for a program: the objective's scene (or the
-/// program's), the thesis step. Throws std::invalid_argument when no duration is known.
+/// program's), the thesis step. Throws std::invalid_argument when no duration is known or
+/// the objective names a link, joint or scene body the run lacks.
 SimulationDef objectiveSimulationDef(const Program& program, const ObjectiveDef& objective);
 /// Simulated time per evaluation, seconds (objective's, else the script's); throws
 /// std::invalid_argument when neither gives one.

@@ -144,13 +144,16 @@ ProblemResult makeProblem(std::string scriptSource, std::string scriptFile,
 
   DiagnosticSink sink;
   const Program& program = *compiled.program;
-  const ObjectiveDef& objective = *parsed.objective;
+  ObjectiveDef& objective = *parsed.objective;
   if (program.parameters.empty())
     sink.error({scriptFile, 0, 0}, "nothing to optimize: mark numbers with @ (e.g. '[waist @40]')");
-  try {
-    validate(objectiveSimulationDef(program, objective));
-  } catch (const std::exception& error) {
-    sink.error({objectiveFile, 0, 0}, error.what());
+  // Its scene bodies (`crate.x`) by name in the scene it simulates, each error at its name.
+  if (bindObjectiveObjects(objective, objectiveScene(program, objective).bodies, sink)) {
+    try {
+      validate(objectiveSimulationDef(program, objective));
+    } catch (const std::exception& error) {
+      sink.error({objectiveFile, 0, 0}, error.what());
+    }
   }
 
   OptimizationProblem problem;

@@ -1,5 +1,8 @@
 #include "runtime/run_session.h"
 
+#include <algorithm>
+#include <stdexcept>
+
 namespace scl {
 
 namespace {
@@ -39,19 +42,60 @@ RunSession::RunSession(Program program, RunSessionDef definition)
     : def_(std::move(definition)),
       runner_(std::move(program), def_.simulation, {}, def_.controller) {
   endReason_ = def_.length.reason;
-  if (def_.metrics) metrics_.emplace(*def_.metrics);
-  if (metrics_ && def_.metricsSeeInitialState)
+  if (def_.metrics) {
+    metrics_.emplace(*def_.metrics);
+    worldMetrics_.emplace(runner_.simulation().definition().scene.bodies,
+                          runner_.simulation().character().linkCount());
+  }
+  if (metrics_ && def_.metricsSeeInitialState) {
     metrics_->observe(runner_.state(), kNoTorques, 0.0, 0);
+    worldMetrics_->observe(runner_.state(), runner_.simulation().worldBodies());
+  }
   timeline_.push_back({0.0, 0, std::string(phaseNameOf(this->program(), 0))});
+  findPushedParts();
   updateFinished(nullptr);
+}
+
+void RunSession::findPushedParts() {
+  const Simulation& simulation = runner_.simulation();
+  const std::vector<SceneBodyDef>& bodies = simulation.definition().scene.bodies;
+  const std::vector<WorldBodyState>& parts = simulation.worldBodies();
+  for (const Push& push : def_.pushes) {
+    if (push.sceneBody < 0) {
+      if (push.link >= simulation.character().linkCount())
+        throw std::invalid_argument("a push on link " + std::to_string(push.link) + " of " +
+                                    std::to_string(simulation.character().linkCount()));
+      pushedParts_.push_back(-1);
+      continue;
+    }
+    const auto body = static_cast<size_t>(push.sceneBody);
+    if (body >= bodies.size() || !bodies[body].movable())
+      throw std::invalid_argument("a push on scene body " + std::to_string(push.sceneBody) +
+                                  ", which is no movable object");
+    const auto part = std::find_if(parts.begin(), parts.end(), [&](const WorldBodyState& state) {
+      return state.sceneBody == push.sceneBody && state.part == push.part;
+    });
+    if (part == parts.end())
+      throw std::invalid_argument("a push on part " + std::to_string(push.part) + " of '" +
+                                  bodies[body].name + "', which has no such part");
+    pushedParts_.push_back(static_cast<int>(part - parts.begin()));
+  }
 }
 
 void RunSession::applyPushes() {
   const double now = runner_.time() + 0.5 * runner_.simulation().timeStep();
-  for (const Push& push : def_.pushes)
-    if (now >= push.start && now < push.start + push.duration)
+  for (size_t i = 0; i < def_.pushes.size(); ++i) {
+    const Push& push = def_.pushes[i];
+    if (now < push.start || now >= push.start + push.duration) continue;
+    if (pushedParts_[i] < 0) {
       runner_.simulation().addExternalForce(
           {push.link, push.force, runner_.state().links[push.link].com});
+      continue;
+    }
+    const WorldBodyState& part =
+        runner_.simulation().worldBodies()[static_cast<size_t>(pushedParts_[i])];
+    runner_.simulation().addExternalForce({push.part, push.force, part.position, push.sceneBody});
+  }
 }
 
 const StepReport& RunSession::step() {
@@ -61,7 +105,10 @@ const StepReport& RunSession::step() {
   if (report.phaseStarted && steps_ > 1)
     timeline_.push_back({report.time - report.timeStep, report.phase, std::string(report.phaseName),
                          report.phaseTimedOut});
-  if (metrics_) metrics_->observe(runner_.state(), report.torques, report.timeStep, report.phase);
+  if (metrics_) {
+    metrics_->observe(runner_.state(), report.torques, report.timeStep, report.phase);
+    worldMetrics_->observe(runner_.state(), runner_.simulation().worldBodies());
+  }
   updateFinished(&report);
   return report;
 }
@@ -97,7 +144,13 @@ void RunSession::stop(std::string reason) {
 }
 
 StepView RunSession::initialView() const {
-  return {runner_.state(), 0, phaseNameOf(program(), 0), kNoTorques, 0.0, nullptr};
+  return {runner_.state(),
+          0,
+          phaseNameOf(program(), 0),
+          kNoTorques,
+          0.0,
+          nullptr,
+          runner_.simulation().worldBodies()};
 }
 
 void RunSession::run(const std::function<void(const StepView&)>& observe) {
@@ -106,12 +159,16 @@ void RunSession::run(const std::function<void(const StepView&)>& observe) {
     const StepReport& report = step();
     if (observe)
       observe({runner_.state(), report.phase, report.phaseName, report.torques, report.timeStep,
-               &report});
+               &report, runner_.simulation().worldBodies()});
   }
 }
 
 MotionSummary RunSession::summary() const {
   return metrics_ ? metrics_->summary() : MotionSummary{};
+}
+
+std::vector<ObjectSummary> RunSession::objects() const {
+  return worldMetrics_ ? worldMetrics_->objects() : std::vector<ObjectSummary>{};
 }
 
 }  // namespace scl

@@ -10,18 +10,21 @@
 #include <array>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "runtime/metrics.h"
 #include "runtime/runner.h"
+#include "runtime/world_metrics.h"
 
 namespace scl {
 
-/// A constant force on one link's centre of mass over a time window (`scl run --push`).
+/// A constant force on one link's centre of mass, or on a movable object's, over a time
+/// window (`scl run --push`).
 struct Push {
-  /// The link pushed, index into the character's links.
+  /// The link pushed, index into the character's links (when `sceneBody` is negative).
   int link = 0;
   /// Force, newtons.
   Vec2 force = Vec2::Zero();
@@ -30,6 +33,12 @@ struct Push {
   double start = 0.0;
   /// Length of the window, seconds.
   double duration = 0.0;
+  /// When 0 or more, the push acts on this movable scene body (index into Scene::bodies)
+  /// instead of on a link: on its part `part` (a chain's link from 0 at its start; 0
+  /// otherwise), at that part's centre of mass. An object held until its `launch:` does not
+  /// move before it.
+  int sceneBody = -1;
+  int part = 0;
 };
 
 /// When a run ends.
@@ -64,6 +73,9 @@ struct StepView {
   double timeStep;
   /// The runner's report of the step; nullptr for the initial state.
   const StepReport* report;
+  /// The scene's movable and moving bodies after the step (Simulation::worldBodies(): in
+  /// scene order, a chain link by link).
+  std::span<const WorldBodyState> world;
 };
 
 /// A phase that began during the run.
@@ -86,7 +98,8 @@ struct RunSessionDef {
   std::vector<Push> pushes;
   RunLength length;
   /// The summary's measures (the human's thresholds unless set: metricsFor() scales them
-  /// to another character); nullopt: no metrics are kept (the optimizer's inner loop).
+  /// to another character) and the world's objects' (WorldMetrics); nullopt: no metrics
+  /// are kept (the optimizer's inner loop).
   std::optional<MetricsDef> metrics = MetricsDef{};
   /// The metrics also observe the initial state at t = 0 (`scl run`'s summary measures
   /// distance from it); otherwise they start with the first step.
@@ -96,8 +109,8 @@ struct RunSessionDef {
 class RunSession {
  public:
   /// Builds the simulation and the controller, which keeps `program` (pass an rvalue to
-  /// spare a copy; throws std::invalid_argument on a bad definition or a program it
-  /// cannot run).
+  /// spare a copy; throws std::invalid_argument on a bad definition, a program it cannot
+  /// run, or a push on a link or scene body part that does not exist or cannot move).
   RunSession(Program program, RunSessionDef definition);
 
   /// One step: the pushes of this time applied, the runner stepped, the timeline and the
@@ -117,6 +130,9 @@ class RunSession {
   const std::vector<PhaseStart>& timeline() const { return timeline_; }
   /// The metrics so far (empty summary without metrics).
   MotionSummary summary() const;
+  /// The world's movable objects and moving platforms so far (WorldMetrics; empty without
+  /// metrics or objects).
+  std::vector<ObjectSummary> objects() const;
   long steps() const { return steps_; }
   /// The program running (the controller's copy).
   const Program& program() const { return runner_.controller().program(); }
@@ -125,13 +141,18 @@ class RunSession {
   Runner& runner() { return runner_; }
 
  private:
+  void findPushedParts();
   void applyPushes();
   void updateFinished(const StepReport* report);
   StepView initialView() const;
 
   RunSessionDef def_;
   Runner runner_;
+  /// For each push on an object, its part's index in Simulation::worldBodies(); -1 for a
+  /// push on a link.
+  std::vector<int> pushedParts_;
   std::optional<MotionMetrics> metrics_;
+  std::optional<WorldMetrics> worldMetrics_;
   std::vector<PhaseStart> timeline_;
   std::string endReason_;
   long steps_ = 0;

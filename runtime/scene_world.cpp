@@ -307,9 +307,9 @@ void SceneWorld::beforeStep(double time, double dt) {
     if (body.move) {
       // The velocity that brings it to its path's point at the step's end.
       const double phase = 2.0 * std::numbers::pi * body.move->frequency * (time + dt);
-      const Vec2 start(body.x + body.size[0] / 2.0, body.size[1] / 2.0);
+      const Vec2 rest(body.x + body.size[0] / 2.0, body.size[1] / 2.0);
       const Vec2 target =
-          start + (1.0 - std::cos(phase)) * Vec2(body.move->amplitude[0], body.move->amplitude[1]);
+          rest + std::sin(phase) * Vec2(body.move->amplitude[0], body.move->amplitude[1]);
       const Vec2 velocity = (target - fromB2(part.body->GetPosition())) / dt;
       part.body->SetLinearVelocity(b2(velocity.x(), velocity.y()));
     }

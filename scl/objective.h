@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,8 +47,17 @@ enum class QuantityKind {
   Contacts,             ///< number of links touching the environment
   Time,                 ///< simulated time after the step, s
   Energy,               ///< Σ_joints τ², (N·m)²
-  Skid,  ///< Σ_feet in contact (φ − φ̄)² where |φ − φ̄| > tolerance, rad²
+  Skid,         ///< Σ_feet in contact (φ − φ̄)² where |φ − φ̄| > tolerance, rad²
+  ObjectX,      ///< a scene body's centre of mass x (a chain's: its links'), m
+  ObjectY,      ///< a scene body's centre of mass height, m
+  ObjectVx,     ///< a scene body's horizontal velocity, m/s
+  ObjectVy,     ///< a scene body's vertical velocity, m/s
+  ObjectAngle,  ///< a scene body's angle (a chain's: its links' mean), degrees
+  ObjectOmega,  ///< a scene body's angular velocity, deg/s
 };
+
+/// Whether a quantity is of a scene body (`crate.x`) rather than of the character.
+bool isObjectQuantity(QuantityKind kind);
 
 /// A transformation applied to a quantity's value.
 enum class QuantityTransform { None, Abs, Square };
@@ -55,8 +65,16 @@ enum class QuantityTransform { None, Abs, Square };
 /// A per-step scalar of the simulated state.
 struct Quantity {
   QuantityKind kind = QuantityKind::Constant;
-  /// Link or joint index (kLinks / kJoints) for the Link* and Joint* kinds, else -1.
+  /// Link or joint index (kLinks / kJoints) for the Link* and Joint* kinds; for the
+  /// Object* kinds the scene body's index in Scene::bodies once bound
+  /// (bindObjectiveObjects()); else -1.
   int index = -1;
+  /// Object* kinds: the scene body's name as written, and the chain link it names
+  /// (`rope.2.x`: 1, from 0) or -1 for the body as a whole.
+  std::string object;
+  int part = -1;
+  /// Where the quantity's name is written (Object* kinds: for the binding's messages).
+  SourceLocation location;
   /// Value of a Constant.
   double constant = 1.0;
   /// Skid: a foot's deviation from flat below this is free, radians (thesis: π/9).
@@ -182,8 +200,20 @@ struct ObjectiveParseResult {
   bool ok() const { return objective.has_value(); }
 };
 
-/// Parses an objective file. Never throws on any input.
+/// Parses an objective file. Never throws on any input. A quantity of a name that is no
+/// link, joint, group or `com` (nor close to one: a misspelled link is an error here) is
+/// a scene body's, such as `crate.x`: bindObjectiveObjects() looks its name up in the
+/// scene the objective simulates.
 ObjectiveParseResult parseObjective(std::string_view source, std::string_view fileName);
+
+/// Binds the objective's scene-body quantities (`crate.x`, `rope.2.y`) to the bodies of
+/// `bodies` (Scene::bodies of the scene it simulates): each Quantity::index becomes its
+/// body's index. Reports, at the quantity, a name no body of the scene has ("did you
+/// mean" over the scene's movable objects and moving platforms), a body that does not
+/// move (terrain) and a link number its chain lacks (or a link number of a body that is
+/// no chain). Returns false when it reported an error.
+bool bindObjectiveObjects(ObjectiveDef& objective, std::span<const SceneBodyDef> bodies,
+                          DiagnosticSink& sink);
 
 /// The predefined term names (time, height, airborne, energy, skid, proneSkid,
 /// contactless, final), for help and messages.

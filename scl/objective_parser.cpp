@@ -3,6 +3,7 @@
 // (scl/statement_parser.h) and the shared name lookup.
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <functional>
 #include <span>
@@ -27,6 +28,10 @@ constexpr std::array<std::string_view, 7> kLinkFields = {"x",     "y",     "vx",
                                                          "angle", "omega", "contact"};
 constexpr std::array<std::string_view, 5> kJointFields = {"x", "y", "angle", "omega", "torque"};
 constexpr std::array<std::string_view, 4> kComFields = {"x", "y", "vx", "vy"};
+constexpr std::array<std::string_view, 6> kObjectFields = {"x", "y", "vx", "vy", "angle", "omega"};
+constexpr std::array<QuantityKind, 6> kObjectKinds = {
+    QuantityKind::ObjectX,  QuantityKind::ObjectY,     QuantityKind::ObjectVx,
+    QuantityKind::ObjectVy, QuantityKind::ObjectAngle, QuantityKind::ObjectOmega};
 constexpr std::array<std::string_view, 5> kConditionWords = {"airborne", "grounded", "fallen",
                                                              "contact", "nocontact"};
 
@@ -205,6 +210,7 @@ class ObjectiveParser : public StatementParser {
   }
 
   // term := "term" weight ( predefined { NAME ":" NUM } | AGG quantity [ "when" conditions ] )
+  // AGG := "sum" | "min" | "max" | "last" | "mean" | "final"   ("final": "last")
   bool parseTerm(const Token& keyword) {
     ObjectiveTerm term;
     term.location = in().location(keyword);
@@ -218,7 +224,14 @@ class ObjectiveParser : public StatementParser {
       return false;
     term.location = nameAt;
     bool ok = false;
-    if (containsName(kPredefinedTerms, name)) {
+    // `final QUANTITY` is `last QUANTITY` (`final crate.x`); `final` alone or with its
+    // arguments (`below:`, `penalty:`) is the predefined term.
+    const bool finalQuantity = name == "final" &&
+                               (peekKind(TokenKind::Identifier) || peekKind(TokenKind::Number)) &&
+                               in().peek(1).kind != TokenKind::Colon;
+    if (finalQuantity) {
+      ok = parseGeneric("last", term, nameToken);
+    } else if (containsName(kPredefinedTerms, name)) {
       ok = parsePredefined(name, term);
     } else if (containsName(kAggregations, name)) {
       ok = parseGeneric(name, term, nameToken);
@@ -332,12 +345,62 @@ class ObjectiveParser : public StatementParser {
     std::string name;
     if (!expectWord(name, "a quantity (e.g. pelvis.y, com.vx, leftKnee.angle, head, energy)"))
       return false;
+    quantity.location = nameAt;
     if (!resolveQuantity(name, quantity)) return error(nameAt, quantityError(name)), false;
     return true;
   }
 
+  // The names a scene body's name is not taken for: `com` and the character's links and
+  // joints (groups are refused by the lookups themselves).
+  std::vector<std::string_view> characterBases() const {
+    std::vector<std::string_view> bases = {"com"};
+    for (std::string_view link : names_.linkNames(false)) bases.push_back(link);
+    for (std::string_view joint : names_.jointNames(false)) bases.push_back(joint);
+    return bases;
+  }
+
+  // Whether `base` may be a scene body's name: none of the character's names or groups,
+  // nor close enough to one to be its misspelling (`pelvs`: an error here, where the
+  // scene is not known).
+  bool mayBeObject(std::string_view base) const {
+    if (base.empty() || names_.links(base, Groups::Allowed).ok() ||
+        names_.joints(base, Groups::Allowed).ok())
+      return false;
+    const std::vector<std::string_view> bases = characterBases();
+    return std::find(bases.begin(), bases.end(), base) == bases.end() &&
+           closestMatch(base, bases).empty();
+  }
+
+  // The link number of `rope.2.x` (1 to kMaxChainLinks), from 0; -1 when `text` is none.
+  static int linkNumber(std::string_view text) {
+    int number = 0;
+    const char* end = text.data() + text.size();
+    const auto [ptr, error] = std::from_chars(text.data(), end, number);
+    if (error != std::errc() || ptr != end || number < 1 || number > kMaxChainLinks) return -1;
+    return number - 1;
+  }
+
+  // object := BODY "." FIELD | BODY "." K "." FIELD   (a scene body, bound to the scene later)
+  bool resolveObject(std::string_view base, std::string_view rest, Quantity& quantity) const {
+    if (!mayBeObject(base)) return false;
+    std::string_view field = rest;
+    int part = -1;
+    if (const size_t dot = rest.find('.'); dot != std::string_view::npos) {
+      part = linkNumber(rest.substr(0, dot));
+      if (part < 0) return false;
+      field = rest.substr(dot + 1);
+    }
+    const auto it = std::find(kObjectFields.begin(), kObjectFields.end(), field);
+    if (it == kObjectFields.end()) return false;
+    quantity.kind = kObjectKinds[static_cast<size_t>(it - kObjectFields.begin())];
+    quantity.object = std::string(base);
+    quantity.part = part;
+    quantity.index = -1;
+    return true;
+  }
+
   // NAME := "head" | "headHeight" | "airborne" | "contacts" | "time" | "energy" | "skid"
-  //       | "com." FIELD | LINK "." FIELD | JOINT "." FIELD
+  //       | "com." FIELD | LINK "." FIELD | JOINT "." FIELD | object
   bool resolveQuantity(std::string_view name, Quantity& quantity) const {
     if (name == "head" || name == "headHeight")
       return quantity.kind = QuantityKind::HeadHeight, true;
@@ -398,7 +461,7 @@ class ObjectiveParser : public StatementParser {
         return false;
       return true;
     }
-    return false;
+    return resolveObject(base, field, quantity);
   }
 
   // Why `name` is no quantity, with the closest known spelling.
@@ -424,10 +487,17 @@ class ObjectiveParser : public StatementParser {
       return prefix + "; a joint has x, y, angle, omega, torque" + didYouMean(field, kJointFields);
     if (names_.links(base, Groups::Allowed).ok() || names_.joints(base, Groups::Allowed).ok())
       return prefix + "; '" + quoteToken(base) + "' is a group: name one of its members";
-    std::vector<std::string_view> bases = {"com"};
-    for (std::string_view link : names_.linkNames(false)) bases.push_back(link);
-    for (std::string_view joint : names_.jointNames(false)) bases.push_back(joint);
-    return unknownNameMessage("link or joint", base, bases);
+    if (mayBeObject(base)) {
+      const size_t second = field.find('.');
+      if (second != std::string_view::npos && linkNumber(field.substr(0, second)) < 0)
+        return prefix + "; a chain's link is numbered from 1 to " + std::to_string(kMaxChainLinks) +
+               " (e.g. '" + quoteToken(base) + ".1.x')";
+      const std::string_view last =
+          second == std::string_view::npos ? field : field.substr(second + 1);
+      return prefix + "; a scene body has x, y, vx, vy, angle, omega" +
+             didYouMean(last, kObjectFields);
+    }
+    return unknownNameMessage("link or joint", base, characterBases());
   }
 
   // conditions := condition { "and" condition }
@@ -537,6 +607,80 @@ ObjectiveParseResult parseObjective(std::string_view source, std::string_view fi
 
 std::vector<std::string_view> predefinedTermNames() {
   return {kPredefinedTerms.begin(), kPredefinedTerms.end()};
+}
+
+bool isObjectQuantity(QuantityKind kind) {
+  return kind >= QuantityKind::ObjectX && kind <= QuantityKind::ObjectOmega;
+}
+
+namespace {
+
+// Binds one quantity (a no-op unless it is a scene body's); false after an error.
+bool bindObject(Quantity& quantity, std::span<const SceneBodyDef> bodies,
+                std::span<const std::string_view> moving, DiagnosticSink& sink) {
+  if (!isObjectQuantity(quantity.kind)) return true;
+  const std::string& name = quantity.object;
+  const auto found = std::find_if(bodies.begin(), bodies.end(),
+                                  [&](const SceneBodyDef& body) { return body.name == name; });
+  if (found == bodies.end()) {
+    if (moving.empty())
+      sink.error(quantity.location, "unknown scene body '" + quoteToken(name) +
+                                        "': the scene has no movable object or moving "
+                                        "platform (world statements: docs/scene.md)");
+    else
+      sink.error(quantity.location, unknownChoiceMessage("object", name, moving));
+    return false;
+  }
+  const SceneBodyDef& body = *found;
+  // Movable objects and moving platforms are what the simulation gives states of.
+  if (!body.movable() && !body.move) {
+    sink.error(quantity.location,
+               std::string(sceneBodyKindName(body.kind)) + " '" + quoteToken(name) +
+                   "' does not move: only movable objects and moving platforms have a place "
+                   "to score");
+    return false;
+  }
+  if (quantity.part >= 0) {
+    if (body.kind != SceneBodyKind::Chain) {
+      sink.error(quantity.location, std::string(sceneBodyKindName(body.kind)) + " '" +
+                                        quoteToken(name) +
+                                        "' has no links: only a chain's are numbered");
+      return false;
+    }
+    if (quantity.part >= body.count) {
+      sink.error(quantity.location, "chain '" + quoteToken(name) + "' has " +
+                                        std::to_string(body.count) + " links, not " +
+                                        std::to_string(quantity.part + 1));
+      return false;
+    }
+  }
+  quantity.index = static_cast<int>(found - bodies.begin());
+  return true;
+}
+
+bool bindObjects(std::vector<Condition>& conditions, std::span<const SceneBodyDef> bodies,
+                 std::span<const std::string_view> moving, DiagnosticSink& sink) {
+  bool ok = true;
+  for (Condition& condition : conditions)
+    ok = bindObject(condition.quantity, bodies, moving, sink) && ok;
+  return ok;
+}
+
+}  // namespace
+
+bool bindObjectiveObjects(ObjectiveDef& objective, std::span<const SceneBodyDef> bodies,
+                          DiagnosticSink& sink) {
+  std::vector<std::string_view> moving;
+  for (const SceneBodyDef& body : bodies)
+    if (body.movable() || body.move) moving.push_back(body.name);
+  bool ok = true;
+  for (ObjectiveTerm& term : objective.terms) {
+    ok = bindObject(term.quantity, bodies, moving, sink) && ok;
+    ok = bindObjects(term.conditions, bodies, moving, sink) && ok;
+  }
+  for (EarlyStop& stop : objective.stops)
+    ok = bindObjects(stop.conditions, bodies, moving, sink) && ok;
+  return ok;
 }
 
 }  // namespace scl

@@ -85,8 +85,8 @@ struct ChairDef {
 };
 
 /// A platform's prescribed motion: its place is where it is written plus
-/// amplitude · (1 − cos(2π · frequency · t)). It starts at rest and swings out to twice the
-/// amplitude and back: ± the amplitude about the middle of its path, without a jolt.
+/// amplitude · sin(2π · frequency · t): ± the amplitude about its written place, starting
+/// there at full speed (2π · frequency · amplitude) at t = 0.
 struct MoveDef {
   /// Amplitude (x, y), metres.
   std::array<double, 2> amplitude{};

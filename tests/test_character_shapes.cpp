@@ -282,9 +282,10 @@ TEST_CASE("each shape's quiet-stance script keeps it on its feet for 10 s") {
 
 // scripts/bodies/feature-stance.scl, unchanged on every body (docs/retargeting.md, One
 // script for every body): seeds 1-5 perturbed by ±2° stand at the end on each (the
-// 20-seed figures, 18-20 of 20, are the docs'), and seed 1 survives a forward push at the
-// trunk of 120 N per 89.5 kg.
-TEST_CASE("one feature-stance script stands on every body, pushed forward too") {
+// 20-seed figures are the docs'), and seed 1 survives a push at the trunk of 120 N per
+// 89.5 kg forward and backward (backward, the child and the robot fell while the `stand`
+// phase's frame was the rear foot's alone).
+TEST_CASE("one feature-stance script stands on every body, pushed forward and backward") {
   const fs::path path = kSourceDir / "scripts/bodies/feature-stance.scl";
   const std::string source = readWholeTextFile(path);
   for (const char* name : {"human", "child", "robot", "asymmetric", "dinosaur", "bird"}) {
@@ -312,8 +313,11 @@ TEST_CASE("one feature-stance script stands on every body, pushed forward too") 
     int standing = 0;
     for (std::uint64_t seed = 1; seed <= 5; ++seed) standing += run(seed, 0.0).standing ? 1 : 0;
     CHECK(standing >= 4);
-    const MotionSummary pushed = run(1, 120.0);
-    CHECK(pushed.standing);
-    CHECK_FALSE(pushed.fell);
+    for (double push : {120.0, -120.0}) {
+      CAPTURE(push);
+      const MotionSummary pushed = run(1, push);
+      CHECK(pushed.standing);
+      CHECK_FALSE(pushed.fell);
+    }
   }
 }

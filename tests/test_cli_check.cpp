@@ -143,6 +143,73 @@ TEST_CASE("scl check: objective and problem files by their own parsers", "[cli][
   }
 }
 
+TEST_CASE("scl check and scl fmt: world files, as docs/cli.md shows them", "[cli][check][world]") {
+  TempDir dir;
+  // docs/cli.md, World files: the file, what `scl fmt` prints, what `scl check` says of a
+  // ball without a mass.
+  const std::string yard =
+      "// the yard behind the house\n"
+      "world yard\n"
+      "platform step at: 0.3 size: (1, 0.15)\n"
+      "box crate   size: (0.5, 0.5) at: (-1, 0.25) mass: 20  // heavy\n"
+      "ball b at: (2, 1.3) radius: 0.11\n";
+  const std::string canonical =
+      "// the yard behind the house\n"
+      "world yard\n"
+      "\n"
+      "platform step at: 0.3 size: (1, 0.15)\n"
+      "box crate at: (-1, 0.25) size: (0.5, 0.5) mass: 20  // heavy\n"
+      "ball b at: (2, 1.3) radius: 0.11\n";
+  const std::string error =
+      "yard.world:5:1: error: a ball needs 'mass:' (kg) or 'density:' (kg/m²)\n"
+      "  ball b at: (2, 1.3) radius: 0.11\n"
+      "  ^\n";
+  const std::string page = readText(kSource / "docs/cli.md");
+  CHECK_THAT(page, Catch::Contains("```\n" + yard + "```\n"));
+  CHECK_THAT(page, Catch::Contains("\nscl fmt yard.world\n"));
+  CHECK_THAT(page, Catch::Contains("```\n" + canonical + "```\n"));
+  CHECK_THAT(page, Catch::Contains("\nscl check yard.world\n"));
+  CHECK_THAT(page, Catch::Contains("```\n" + error + "```\n"));
+  writeText(dir / "yard.world", yard);
+  scl::testing::RunOptions inDir;
+  inDir.workingDirectory = dir.path().string();
+
+  const auto fmt = runScl("fmt yard.world", inDir);
+  CHECK(fmt.exitCode == 0);
+  CHECK(fmt.out == canonical);
+  CHECK(fmt.err.empty());
+  // Idempotent: the canonical text prints as itself.
+  writeText(dir / "again.world", fmt.out);
+  CHECK(runScl("fmt again.world", inDir).out == canonical);
+
+  const auto check = runScl("check yard.world", inDir);
+  CHECK(check.exitCode == 1);
+  CHECK(check.err == error);
+  // The same in JSON, and clean once the ball has its mass.
+  const auto json = runScl("check --format json yard.world", inDir);
+  CHECK(json.exitCode == 1);
+  CHECK(nlohmann::json::parse(json.out)["files"][0]["diagnostics"][0]["line"] == 5);
+  std::string fixed = yard;
+  fixed.replace(fixed.find("0.11"), 4, "0.11 mass: 2");
+  writeText(dir / "fixed.world", fixed);
+  const auto clean = runScl("check fixed.world", inDir);
+  CHECK(clean.exitCode == 0);
+  CHECK(clean.err.empty());
+
+  // A syntax error: fmt refuses with the diagnostics, check reports them; a missing file is
+  // named as a world file.
+  writeText(dir / "bad.world", "world bad\nbx crate at: (1, 1)\n");
+  const auto badFmt = runScl("fmt bad.world", inDir);
+  CHECK(badFmt.exitCode == 1);
+  CHECK(badFmt.out.empty());
+  CHECK_THAT(badFmt.err, Catch::Contains("bad.world:2:1: error: unknown kind of body 'bx'; did "
+                                         "you mean 'box'?"));
+  CHECK(runScl("check bad.world", inDir).exitCode == 1);
+  const auto missing = runScl("check none.world", inDir);
+  CHECK(missing.exitCode == 2);
+  CHECK_THAT(missing.err, Catch::Contains("world file 'none.world' does not exist"));
+}
+
 TEST_CASE("warnings carry their kind, and an allow comment silences them everywhere",
           "[cli][check][lsp]") {
   TempDir dir;

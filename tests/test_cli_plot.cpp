@@ -80,7 +80,7 @@ TEST_CASE("scl plot: bad input gets clear messages and the documented exit codes
   const auto wide = runScl("plot " + shellQuote(notTrajectory));
   CHECK(wide.exitCode == 1);
   CHECK_THAT(wide.err, Catch::Contains("line 1: 2000001 columns, more than a trajectory CSV has "
-                                       "(at most 1000)"));
+                                       "(at most 20200)"));
   // A field of a megabyte is quoted by its first 80 bytes.
   std::string longField = readText(trajectory);
   const size_t row = longField.find('\n') + 1;

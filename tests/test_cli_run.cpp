@@ -108,6 +108,7 @@ TEST_CASE("scl run summarises a supine script that does nothing") {
                                          "distance",
                                          "farthest",
                                          "touched",
+                                         "objects",
                                          "phase_changes",
                                          "wall_time",
                                          "setup_wall_time",
@@ -120,6 +121,7 @@ TEST_CASE("scl run summarises a supine script that does nothing") {
   CHECK(written == keys);
   CHECK(json["scene"]["pose"] == "supine");
   CHECK(json["scene"]["environment"] == "flat");
+  CHECK(json["objects"] == nlohmann::json::array());  // no world statements
   CHECK(json["duration"].get<double>() == Approx(1.0));
   CHECK(json["steps"] == 4000);
   CHECK(json["standing"] == false);
@@ -411,11 +413,100 @@ TEST_CASE("scl run --push changes the outcome") {
   REQUIRE(pushed.exitCode == 0);
   const nlohmann::json before = parseJson(base.out), after = parseJson(pushed.out);
   REQUIRE(after["pushes"].size() == 1);
-  CHECK(after["pushes"][0] ==
-        nlohmann::json{
-            {"link", "trunk"}, {"fx", 300.0}, {"fy", 0.0}, {"start", 0.2}, {"duration", 0.2}});
+  CHECK(after["pushes"][0] == nlohmann::json{{"link", "trunk"},
+                                             {"object", nullptr},
+                                             {"part", nullptr},
+                                             {"fx", 300.0},
+                                             {"fy", 0.0},
+                                             {"start", 0.2},
+                                             {"duration", 0.2}});
   // Pushed forward (+x): the pelvis ends well ahead of where it would have been.
   CHECK(after["distance"].get<double>() > before["distance"].get<double>() + 0.2);
+}
+
+TEST_CASE("scl run --push on a movable object: by its name, a chain's link by its number") {
+  TempDir dir;
+  const std::string script = dir / "crate.scl";
+  std::ofstream(script) << "scene pose: standing env: flat duration: 1\n"
+                           "platform step at: 2 size: (1, 0.15)\n"
+                           "box crate at: (-1, 0.25) size: (0.5, 0.5) mass: 20\n"
+                           "chain rope at: (1.5, 1.5) count: 4 size: (0.1, 0.03) mass: 0.1 "
+                           "angle: -90 fixed: yes\n"
+                           "{ (stand) }\n";
+  Outcome pushed = runScl("run " + script +
+                          " --push crate:-300,0@0.2+0.5 --push rope:0,5@0.1+0.1 --push "
+                          "rope.2:5,0@0.1+0.1 --push trunk:10,0@0.1+0.1 --json");
+  INFO(pushed.err);
+  REQUIRE(pushed.exitCode == 0);
+  const nlohmann::json json = parseJson(pushed.out);
+  REQUIRE(json["pushes"].size() == 4);
+  CHECK(json["pushes"][0] == nlohmann::json{{"link", nullptr},
+                                            {"object", "crate"},
+                                            {"part", nullptr},
+                                            {"fx", -300.0},
+                                            {"fy", 0.0},
+                                            {"start", 0.2},
+                                            {"duration", 0.5}});
+  CHECK(json["pushes"][1]["object"] == "rope");
+  CHECK(json["pushes"][1]["part"] == 4);  // a chain alone: its last link
+  CHECK(json["pushes"][2]["part"] == 2);
+  CHECK(json["pushes"][3]["link"] == "trunk");
+  CHECK(json["pushes"][3]["object"].is_null());
+  Outcome text = runScl("run " + script + " --push crate:-300,0@0.2+0.5 --push rope.2:5,0@0.1+0.1");
+  REQUIRE(text.exitCode == 0);
+  CHECK_THAT(text.out, Catch::Contains("push               crate (-300.0, 0.0) N from 0.200 s "
+                                       "for 0.500 s") &&
+                           Catch::Contains("push               rope.2 (5.0, 0.0) N"));
+
+  // An unknown name: a usage error with the closest link or object.
+  const Outcome typo = runScl("run " + script + " --push crat:-300,0@0.2+0.5");
+  CHECK(typo.exitCode == 2);
+  CHECK_THAT(typo.err, Catch::Contains("unknown link or object 'crat'; did you mean 'crate'?") &&
+                           Catch::Contains("objects: crate, rope)"));
+  const Outcome link = runScl("run " + script + " --push trunc:200,0@1+0.1");
+  CHECK(link.exitCode == 2);
+  CHECK_THAT(link.err, Catch::Contains("did you mean 'trunk'?"));
+  // Terrain does not move; a chain has links 1 to count; a box has no links.
+  const Outcome terrain = runScl("run " + script + " --push step:200,0@0.1+0.1");
+  CHECK(terrain.exitCode == 2);
+  CHECK_THAT(terrain.err, Catch::Contains("'step' is a platform, which does not move"));
+  const Outcome past = runScl("run " + script + " --push rope.5:1,0@0.1+0.1");
+  CHECK(past.exitCode == 2);
+  CHECK_THAT(past.err, Catch::Contains("chain 'rope' has links 1 to 4 (got '5')"));
+  const Outcome part = runScl("run " + script + " --push crate.1:1,0@0.1+0.1");
+  CHECK(part.exitCode == 2);
+  CHECK_THAT(part.err, Catch::Contains("'crate' is a box, one body"));
+  // A link group is one name too many.
+  const Outcome group = runScl("run " + script + " --push feet:1,0@0.1+0.1");
+  CHECK(group.exitCode == 2);
+  CHECK_THAT(group.err, Catch::Contains("'feet' is a group"));
+}
+
+TEST_CASE("scl run --push on an object: the example docs/cli.md shows") {
+  const std::string page = readText(SCL_SOURCE_DIR "/docs/cli.md");
+  const std::string command = "scl run crate.scl --push crate:-300,0@0.2+0.5 --json";
+  const std::string script =
+      "scene pose: standing env: flat duration: 1\n"
+      "box crate at: (-1, 0.25) size: (0.5, 0.5) mass: 20\n"
+      "{ (stand) }\n";
+  CHECK_THAT(page, Catch::Contains("\n" + command + "\n"));
+  CHECK_THAT(page, Catch::Contains("```\n" + script + "```\n"));
+  TempDir dir;
+  std::ofstream(dir / "crate.scl") << script;
+  RunOptions here;
+  here.workingDirectory = dir.path().string();
+  const Outcome run = runScl(command.substr(4), here);
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  const nlohmann::json entry = parseJson(run.out)["pushes"][0];
+  CHECK(entry == nlohmann::json{{"link", nullptr},
+                                {"object", "crate"},
+                                {"part", nullptr},
+                                {"fx", -300},
+                                {"fy", 0},
+                                {"start", 0.2},
+                                {"duration", 0.5}});
+  CHECK_THAT(page, Catch::Contains("`{\"link\": null, \"object\": \"crate\", \"part\": null,"));
 }
 
 TEST_CASE("scl run --perturb is deterministic per seed") {
@@ -517,8 +608,8 @@ TEST_CASE("scl run exit codes and messages for each kind of failure") {
     Outcome run = runScl("run " + idle + " --push 'trunk:200@1'");
     CHECK(run.exitCode == 2);
     CHECK(run.err ==
-          "scl run: --push 'trunk:200@1' is malformed: expected LINK:FX,FY@T+DUR, e.g. "
-          "trunk:200,0@1.5+0.2\n");
+          "scl run: --push 'trunk:200@1' is malformed: expected LINK:FX,FY@T+DUR (or "
+          "OBJECT:...), e.g. trunk:200,0@1.5+0.2\n");
     Outcome link = runScl("run " + idle + " --push 'trunc:200,0@1+0.1'");
     CHECK(link.exitCode == 2);
     CHECK(link.err.find("did you mean 'trunk'?") != std::string::npos);

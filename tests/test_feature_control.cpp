@@ -2,11 +2,16 @@
 // stands and withstands Liu's pushes where the quiet-stance script falls, a lower control
 // rate still stands, and bad requests (a centre-of-mass target outside the support, an
 // infeasible QP) end in a warning and finite torques, never NaN or a crash.
+#include <array>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <initializer_list>
 #include <string>
 
+#include "dynamics/character_coordinates.h"
 #include "feature/feature_controller.h"
+#include "feature/support.h"
+#include "kinematics/character_state.h"
 #include "runtime/run_session.h"
 #include "runtime/simulation.h"
 #include "scl/compile.h"
@@ -199,6 +204,40 @@ TEST_CASE("FeatureController: no contacts and no features solve to finite torque
   CHECK(result.status == FeatureStatus::Solved);
   CHECK(result.contactForces.empty());
   for (double torque : result.torques) CHECK(std::isfinite(torque));
+}
+
+// The frame (docs/features.md): a foot `[support]` names counts whether it touches or not
+// (it is set down where it is); without `[support]` only the feet that touch count. The
+// bodies' feature stance fell under a backward push because its `stand` phase began with
+// the front foot hovering 5 mm up, and the frame, on the rear foot alone, held the centre
+// of mass over the rear foot (docs/retargeting.md, One script for every body).
+TEST_CASE("the frame: a named support foot counts whether it touches or not", "[feature]") {
+  const Character& human = *humanCharacter();
+  std::array<double, kMaxJoints> angles{};
+  angles[kLeftHip] = degToRad(30.0);  // the left foot a step ahead of the right
+  CharacterState state = forwardKinematics(human, Vec2(0.0, 2.0), degToRad(90.0), angles);
+  PlanarDynamics dynamics(planarModelFromCharacter(human));
+  Eigen::VectorXd q(dynamics.dofCount()), qd(dynamics.dofCount());
+  coordinatesFromState(dynamics.model(), state, q, qd);
+  dynamics.setState(q, qd);
+  state.links[kRightFoot].contact = true;
+  auto originOf = [&](std::initializer_list<int> named, bool leftTouches) {
+    state.links[kLeftFoot].contact = leftTouches;
+    SupportSet support;
+    support.named = named.size() > 0;
+    for (int link : named) support.links[link] = true;
+    if (!support.named) support.links.fill(true);
+    return supportFeetMiddle(human, dynamics, support, state);
+  };
+  const Vec2 left = originOf({kLeftFoot}, true), right = originOf({kRightFoot}, true);
+  REQUIRE(left.x() > right.x() + 0.2);
+  const Vec2 both = originOf({kLeftFoot, kRightFoot}, true);
+  CHECK(both.x() == Approx(0.5 * (left.x() + right.x())));
+  // The left foot not touching: named, it still counts; unnamed, the right foot alone.
+  CHECK(originOf({kLeftFoot, kRightFoot}, false) == both);
+  CHECK(originOf({kLeftFoot}, false) == left);
+  CHECK(originOf({}, false) == right);
+  CHECK(originOf({}, true) == both);
 }
 
 TEST_CASE("the feature sit-to-stand stands up from every chair height, 0.20 to 0.65 m",

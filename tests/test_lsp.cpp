@@ -543,6 +543,152 @@ TEST_CASE("lsp: the outline, formatting and semantic tokens", "[lsp]") {
   CHECK(types[{20, 23}] == "event");      // lean after backto
 }
 
+TEST_CASE("lsp: world statements complete, hover and report as scl check does", "[lsp][world]") {
+  scl::testing::TempDir dir;
+  scl::testing::writeText(dir / "yard.world",
+                          "world yard\nbox crate at: (1, 0.2) size: (0.4, 0.4) mass: 10\n");
+  const std::string uri = scl::lsp::fileUri(dir / "world.scl");
+  const std::string script =
+      "scene pose: standing duration: 3\n"                                        // 0
+      "platform step at: 0.3 size: (1, 0.15)\n"                                   // 1
+      "ball b at: (2, 1.3) radius: 0.11 mass: 2 velocity: (-3, 0) launch: 0.5\n"  // 2
+      "\n"                                                                        // 3
+      "{ (stand) }\n";                                                            // 4
+  LspClient client;
+  client.open(uri, script);
+  CHECK(client.diagnostics(uri).empty());
+  // Kinds at the start of a line before the first phase.
+  const auto start = client.completionLabels(uri, 3, 0);
+  for (const char* kind : {"ground", "platform", "wall", "table", "stairs", "slope", "box", "ball",
+                           "capsule", "chain"})
+    CHECK(has(start, kind));
+  CHECK(has(start, "define"));
+  CHECK_FALSE(has(start, "pose:"));  // the header is over once a body is written
+  const json items = client.result("textDocument/completion", LspClient::at(uri, 3, 0))["items"];
+  for (const json& item : items)
+    if (item["label"] == "box") CHECK(item["detail"] == "a movable box");
+  // A kind's keys after its name, those not written yet, each with what it is.
+  client.change(uri, 2, 3, 0, 3, 0, "box crate ");
+  const auto keys = client.completionLabels(uri, 3, 10);
+  CHECK(has(keys, "at:"));
+  CHECK(has(keys, "size:"));
+  CHECK(has(keys, "mass:"));
+  CHECK(has(keys, "launch:"));
+  CHECK_FALSE(has(keys, "radius:"));  // a ball's
+  CHECK_FALSE(has(keys, "box"));
+  client.change(uri, 3, 3, 10, 3, 10, "at: (1, 0.2) ");
+  const auto more = client.completionLabels(uri, 3, 23);
+  CHECK_FALSE(has(more, "at:"));
+  CHECK(has(more, "size:"));
+  CHECK(client.completionLabels(uri, 3, 17).empty());  // inside the pair: a number is due
+  CHECK(client.completionLabels(uri, 3, 4).empty());   // the name: anything
+  client.change(uri, 4, 3, 0, 3, 23, "chain rope fixed: ");
+  CHECK(client.completionLabels(uri, 3, 18) == std::vector<std::string>{"yes", "no"});
+  client.change(uri, 5, 3, 0, 3, 18, "");
+  REQUIRE(*client.server.documentText(uri) == script);
+  // Before any body, the line after the header takes kinds and the header's arguments,
+  // `world:` among them; after `world:` the world files beside the script.
+  client.change(uri, 6, 1, 0, 3, 0, "");
+  const auto header = client.completionLabels(uri, 1, 0);
+  CHECK(has(header, "box"));
+  CHECK(has(header, "world:"));
+  CHECK_FALSE(has(header, "duration:"));  // written already
+  client.change(uri, 7, 0, 32, 0, 32, " world: ");
+  CHECK(client.completionLabels(uri, 0, 40) == std::vector<std::string>{"yard.world"});
+  client.change(uri, 8, 0, 40, 0, 40, "\"yard.world\"");
+
+  // Hover: a kind with its keys, a key with what it is, the body's name, the world file.
+  const auto hoverText = [&](int line, int character) -> std::string {
+    const json result = client.result("textDocument/hover", LspClient::at(uri, line, character));
+    return result.is_null() ? "" : result["contents"]["value"].get<std::string>();
+  };
+  CHECK_THAT(hoverText(0, 43), Catch::Contains("world file") && Catch::Contains("box crate"));
+  client.change(uri, 9, 0, 32, 0, 52, "");
+  client.open(uri, script, 10);
+  const std::string ball = hoverText(2, 1);
+  CHECK_THAT(ball, Catch::StartsWith("**ball**: a movable ball") &&
+                       Catch::Contains("`radius:` the radius (m) (required)") &&
+                       Catch::Contains("`launch:`"));
+  CHECK_THAT(hoverText(2, 44), Catch::Contains("**velocity:** (ball)") && Catch::Contains("m/s"));
+  CHECK_THAT(hoverText(1, 14), Catch::Contains("**at:** (platform) the left edge's x (m)"));
+  CHECK_THAT(hoverText(1, 10), Catch::Contains("**platform step**"));
+  CHECK_THAT(hoverText(2, 5), Catch::Contains("**ball b**"));
+  CHECK_THAT(hoverText(0, 1), Catch::Contains("world:"));
+
+  // Diagnostics: the compiler's, at the key they are about.
+  client.change(uri, 11, 2, 33, 2, 40, "mss: 2");
+  const json diagnostics = client.diagnostics(uri);
+  REQUIRE_FALSE(diagnostics.empty());
+  CHECK_THAT(diagnostics[0]["message"].get<std::string>(), Catch::Contains("mss"));
+  CHECK(diagnostics[0]["range"]["start"]["line"] == 2);
+
+  // The outline lists the bodies.
+  client.open(uri, script, 12);
+  const json symbols =
+      client.result("textDocument/documentSymbol", {{"textDocument", {{"uri", uri}}}});
+  REQUIRE(symbols.size() == 4);  // scene, step, b, stand
+  CHECK(symbols[1]["name"] == "step");
+  CHECK(symbols[1]["detail"] == "platform");
+  CHECK(symbols[2]["name"] == "b");
+  CHECK(symbols[2]["selectionRange"]["start"] == position(2, 5));
+
+  // Colours: the kind words and the keys are keywords, the body's name is nothing known.
+  const std::vector<int> data =
+      client.result("textDocument/semanticTokens/full", {{"textDocument", {{"uri", uri}}}})["data"]
+          .get<std::vector<int>>();
+  const json legend =
+      client.initializeResult["result"]["capabilities"]["semanticTokensProvider"]["legend"];
+  std::map<std::pair<int, int>, std::string> types;
+  int line = 0, character = 0;
+  for (size_t i = 0; i + 4 < data.size(); i += 5) {
+    line += data[i];
+    character = data[i] == 0 ? character + data[i + 1] : data[i + 1];
+    types[{line, character}] = legend["tokenTypes"][data[i + 3]].get<std::string>();
+  }
+  CHECK(types[{1, 0}] == "keyword");   // platform
+  CHECK(types[{1, 14}] == "keyword");  // at
+  CHECK(types[{2, 0}] == "keyword");   // ball
+  CHECK(types.count({2, 5}) == 0);     // b
+}
+
+TEST_CASE("lsp: world files: diagnostics, completion, hover and formatting", "[lsp][world]") {
+  const std::string uri = "file:///w/yard.world";
+  LspClient client;
+  const std::string text =
+      "// a yard\n"
+      "world   yard\n"
+      "box crate   size: (0.4, 0.4) at: (1, 0.2) mass: 10\n"
+      "ball b at: (2, 1) radius: 0.1 \n";
+  client.open(uri, text);
+  const json diagnostics = client.diagnostics(uri);
+  REQUIRE(diagnostics.size() == 1);
+  CHECK(diagnostics[0]["message"] == "a ball needs 'mass:' (kg) or 'density:' (kg/m²)");
+  CHECK(diagnostics[0]["range"]["start"] == position(3, 0));
+  const auto kinds = client.completionLabels(uri, 4, 0);
+  CHECK(has(kinds, "slope"));
+  CHECK(has(client.completionLabels(uri, 3, 30), "mass:"));
+  CHECK(client.completionLabels(uri, 0, 3).empty());  // a comment
+  CHECK(client.completionLabels(uri, 0, 0) == std::vector<std::string>{"world"});
+  CHECK_THAT(client.result("textDocument/hover", LspClient::at(uri, 2, 30))["contents"]["value"]
+                 .get<std::string>(),
+             Catch::Contains("the centre (x, y) (m)"));
+  const json formatParams = {{"textDocument", {{"uri", uri}}}, {"options", json::object()}};
+  const json edits = client.result("textDocument/formatting", formatParams);
+  REQUIRE(edits.size() == 1);
+  CHECK(edits[0]["newText"] ==
+        "// a yard\n"
+        "world yard\n"
+        "\n"
+        "box crate at: (1, 0.2) size: (0.4, 0.4) mass: 10\n"
+        "ball b at: (2, 1) radius: 0.1\n");
+  const json symbols =
+      client.result("textDocument/documentSymbol", {{"textDocument", {{"uri", uri}}}});
+  REQUIRE(symbols.size() == 2);
+  CHECK(symbols[0]["name"] == "crate");
+  client.change(uri, 2, 2, 0, 2, 3, "bx");  // an unknown kind: no formatting
+  CHECK(client.request("textDocument/formatting", formatParams)["error"]["code"] == -32803);
+}
+
 TEST_CASE("lsp: malformed messages and positions are answered, never a crash", "[lsp]") {
   LspClient client;
   const auto errorCode = [&](const std::string& text) {

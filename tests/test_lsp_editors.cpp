@@ -10,6 +10,7 @@
 
 #include "scl/character.h"
 #include "scl/parser.h"
+#include "scl/world.h"
 #include "tests/cli_support.h"
 
 namespace {
@@ -95,4 +96,22 @@ TEST_CASE("editors: the grammars know the keywords and the names", "[lsp][editor
     for (const std::string& name : names(joints))
       CHECK_THAT(vim, Catch::Contains(" " + name + " ") || Catch::Contains(" " + name + "\n"));
   CHECK_THAT(readText(kEditors + "vim/ftdetect/scl.vim"), Catch::Contains("*.scl"));
+  // World statements (docs/scene.md): every kind of body and every key, in scripts and in
+  // world files.
+  for (const scl::WorldKind& kind : scl::worldKinds()) {
+    const std::string word(scl::sceneBodyKindName(kind.kind));
+    CHECK(matchesWhole(repository["body"]["match"].get<std::string>(), word));
+    CHECK_THAT(vim, Catch::Contains(" " + word + " ") || Catch::Contains(" " + word + "\n"));
+    for (const scl::WorldKey& key : kind.keys) {
+      const std::string argument = repository["argument"]["match"].get<std::string>();
+      CHECK(std::regex_search(std::string(key.key) + ":", std::regex(argument)));
+      CHECK_THAT(vim, Catch::Contains("\\|" + std::string(key.key) + "\\|") ||
+                          Catch::Contains("\\(" + std::string(key.key) + "\\|") ||
+                          Catch::Contains("\\|" + std::string(key.key) + "\\)"));
+    }
+  }
+  CHECK_THAT(readText(kEditors + "vim/ftdetect/scl.vim"), Catch::Contains("*.world"));
+  const json package = readJson(kEditors + "vscode/package.json");
+  CHECK(package["contributes"]["languages"][0]["extensions"].dump().find(".world") !=
+        std::string::npos);
 }

@@ -85,6 +85,57 @@ TEST_CASE("run session: a push acts in its window only") {
   CHECK(c.runner().simulation().stateHash() == d.runner().simulation().stateHash());
 }
 
+TEST_CASE("run session: a push on an object moves it, and only in its window") {
+  // A 20 kg box on flat ground behind the character (docs/cli.md's crate.scl); friction
+  // holds it against 118 N.
+  const scl::Program program = compileOk(
+      "scene pose: standing env: flat duration: 1\n"
+      "box crate at: (-1, 0.25) size: (0.5, 0.5) mass: 20\n"
+      "{ (stand) }");
+  REQUIRE(program.scene.bodies.size() == 2);
+  REQUIRE(program.scene.bodies[1].name == "crate");
+  scl::RunSessionDef calm = definitionFor(program);
+  scl::RunSessionDef pushed = calm;
+  scl::Push push;
+  push.force = scl::Vec2(-300.0, 0.0);  // away from the character
+  push.start = 0.2;
+  push.duration = 0.5;
+  push.sceneBody = 1;
+  pushed.pushes.push_back(push);
+  scl::RunSession still(program, calm), moved(program, pushed);
+  auto crateX = [](const scl::RunSession& session) {
+    const auto& parts = session.runner().simulation().worldBodies();
+    REQUIRE(parts.size() == 1);
+    CHECK(parts[0].sceneBody == 1);
+    return parts[0].position.x();
+  };
+  const double start = crateX(still);
+  CHECK(start == Approx(-1.0).margin(1e-3));
+  // Before the window nothing differs.
+  while (still.runner().time() < 0.19) {
+    still.step();
+    moved.step();
+  }
+  CHECK(still.runner().simulation().stateHash() == moved.runner().simulation().stateHash());
+  still.run();
+  moved.run();
+  CHECK(crateX(still) == Approx(start).margin(1e-3));  // without the push it stays
+  // Pushed: it slid along -x, about 2 m (docs/cli.md, Examples: the same scene).
+  CHECK(crateX(moved) < start - 2.0);
+  CHECK(crateX(moved) > start - 2.5);
+  // The character is not pushed.
+  CHECK(moved.runner().state().com.x() == Approx(still.runner().state().com.x()).margin(0.01));
+
+  // A push on a body that cannot move, or on a part it lacks, is refused.
+  scl::RunSessionDef terrain = calm;
+  terrain.pushes.push_back(push);
+  terrain.pushes.back().sceneBody = 0;  // the ground
+  CHECK_THROWS_AS(scl::RunSession(program, terrain), std::invalid_argument);
+  scl::RunSessionDef part = pushed;
+  part.pushes.back().part = 3;
+  CHECK_THROWS_AS(scl::RunSession(program, part), std::invalid_argument);
+}
+
 TEST_CASE("run session: stop() ends a run early with its reason") {
   const scl::Program program = compileOk(kTwoPhases);
   scl::RunSession session(program, definitionFor(program));

@@ -6,7 +6,9 @@
 
 #include <unistd.h>
 
+#include <array>
 #include <filesystem>
+#include <set>
 
 #include "scl/compile.h"
 #include "tools/viewer/camera.h"
@@ -14,6 +16,7 @@
 #include "tools/viewer/recorder.h"
 #include "tools/viewer/renderer.h"
 #include "tools/viewer/session.h"
+#include "tools/viewer/world_picture.h"
 
 using scl::Vec2;
 
@@ -125,7 +128,7 @@ TEST_CASE("viewer session: a drag pushes the character toward the mouse", "[view
   Vec2 grab = start.links[scl::kTrunk].com;
   pushed.setDrag(scl::DragState{
       scl::toLinkPoint(*scl::humanCharacter(), scl::kTrunk, start.links[scl::kTrunk], grab),
-      grab + Vec2(0.5, 0.0)});
+      grab + Vec2(0.5, 0.0), std::nullopt});
   pushed.advanceTo(0.2);
   still.advanceTo(0.2);
   CHECK(pushed.dragForce().x() > 50.0);
@@ -200,6 +203,146 @@ TEST_CASE("viewer session: a feature phase reports its COM target and contact fo
   plain.advanceTo(0.1);
   CHECK_FALSE(plain.featureOverlay().comTarget);
   CHECK(plain.featureOverlay().contactForces.empty());
+}
+
+namespace {
+
+// A platform, a box resting on the ground, a ball held up until 5 s, a capsule and a chain
+// hanging from a pin, around a standing character.
+const char* kWorldScript =
+    "scene pose: standing duration: 3\n"
+    "platform step at: 0.6 size: (0.5, 0.1)\n"
+    "box crate at: (-0.9, 0.2) size: (0.3, 0.4) mass: 5\n"
+    "ball b at: (0.9, 1.2) radius: 0.12 mass: 1 launch: 5\n"
+    "capsule bar at: (-2, 0.05) length: 0.4 radius: 0.05 mass: 1\n"
+    "chain rope at: (2, 2) count: 3 size: (0.2, 0.04) mass: 0.2 angle: -90 fixed: yes\n"
+    "{ (stand) }";
+
+// The bounding box of a polygon's corners: (min x, min y, max x, max y).
+std::array<double, 4> boundsOf(const std::vector<Vec2>& corners) {
+  std::array<double, 4> box = {1e9, 1e9, -1e9, -1e9};
+  for (const Vec2& corner : corners) {
+    box[0] = std::min(box[0], corner.x());
+    box[1] = std::min(box[1], corner.y());
+    box[2] = std::max(box[2], corner.x());
+    box[3] = std::max(box[3], corner.y());
+  }
+  return box;
+}
+
+}  // namespace
+
+TEST_CASE("viewer world: every outline drawn, a ball as a circle, polygons at their true size",
+          "[viewer][world]") {
+  scl::ViewerSession session(compileOrFail(kWorldScript));
+  const std::vector<scl::WorldOutline> outlines = session.worldOutlines();
+  // Bodies: ground 0, step 1, crate 2, b 3, bar 4, rope 5.
+  int terrain = 0, circles = 0, polygons = 0, spokes = 0;
+  std::set<int> bodies;
+  for (const scl::WorldOutline& outline : outlines) {
+    const scl::WorldShape& shape = outline.shape;
+    bodies.insert(shape.sceneBody);
+    CHECK(shape.sceneBody != 0);  // the ground is drawn apart
+    CHECK(shape.movable == (shape.sceneBody >= 2));
+    terrain += shape.movable ? 0 : 1;
+    circles += shape.corners.empty() ? 1 : 0;
+    polygons += shape.corners.empty() ? 0 : 1;
+    spokes += outline.rim ? 1 : 0;
+    if (shape.sceneBody == 1) {  // the platform: its collision outline, the size written
+      const auto box = boundsOf(shape.corners);
+      CHECK(box[0] == Approx(0.6).margin(1e-4));
+      CHECK(box[1] == Approx(0.0).margin(1e-4));
+      CHECK(box[2] == Approx(1.1).margin(1e-4));
+      CHECK(box[3] == Approx(0.1).margin(1e-4));
+      CHECK(outline.slot == -1);
+    }
+    if (shape.sceneBody == 2) {  // the box, resting on the ground
+      REQUIRE(shape.corners.size() == 4);
+      const auto box = boundsOf(shape.corners);
+      CHECK(box[2] - box[0] == Approx(0.3).margin(1e-3));
+      CHECK(box[3] - box[1] == Approx(0.4).margin(1e-3));
+      CHECK(box[1] == Approx(0.0).margin(0.01));
+    }
+    if (shape.sceneBody == 3) {  // the ball: a circle with a spoke, where it is held
+      CHECK(shape.corners.empty());
+      CHECK(shape.radius == Approx(0.12));
+      CHECK(shape.centre.x() == Approx(0.9));
+      CHECK(shape.centre.y() == Approx(1.2));
+      REQUIRE(outline.rim);
+      CHECK((*outline.rim - shape.centre).norm() == Approx(0.12));
+    }
+  }
+  CHECK(bodies == std::set<int>{1, 2, 3, 4, 5});
+  CHECK(terrain == 1);
+  CHECK(circles == 3);               // the ball and the capsule's caps
+  CHECK(polygons == 1 + 1 + 1 + 3);  // platform, box, the capsule's bar, three chain links
+  CHECK(spokes == 1);
+
+  // The outlines follow the parts: the chain swings, each link drawn where its part is.
+  session.advanceTo(0.5);
+  const auto& parts = session.worldBodies();
+  for (const scl::WorldOutline& outline : session.worldOutlines()) {
+    if (outline.shape.sceneBody != 5) continue;
+    REQUIRE(outline.slot >= 0);
+    Vec2 centre = Vec2::Zero();
+    for (const Vec2& corner : outline.shape.corners) centre += corner / 4.0;
+    CHECK((centre - parts[static_cast<size_t>(outline.slot)].position).norm() < 1e-6);
+  }
+  // A snapshot keeps the parts as they were: the scrubbed scene shows them there.
+  const scl::Snapshot* start = session.snapshotAt(0.0);
+  REQUIRE(start);
+  REQUIRE(start->world.size() == parts.size());
+  CHECK(start->world[0].sceneBody == 2);  // the box, unmoved
+  CHECK(start->world[0].position.x() == Approx(-0.9).margin(1e-3));
+}
+
+TEST_CASE("viewer world: the mouse grabs a movable object and drags it", "[viewer][world]") {
+  const scl::Program program = compileOrFail(kWorldScript);
+  scl::ViewerSession dragged(program), still(program);
+  const auto& parts = dragged.worldBodies();
+  // Picking: the box and the ball, not the platform, not the air beside them.
+  const scl::WorldPicture& world = dragged.world();
+  auto crate = world.pick(parts, Vec2(-0.9, 0.3), 0.02);
+  REQUIRE(crate);
+  CHECK(crate->sceneBody == 2);
+  CHECK(crate->part == 0);
+  CHECK(scl::toWorld(*crate, parts).x() == Approx(-0.9).margin(1e-3));
+  auto ball = world.pick(parts, Vec2(0.9 + 0.125, 1.2), 0.02);  // just outside: near enough
+  REQUIRE(ball);
+  CHECK(ball->sceneBody == 3);
+  CHECK_FALSE(world.pick(parts, Vec2(0.85, 0.05), 0.02));  // the platform does not move
+  CHECK_FALSE(world.pick(parts, Vec2(-0.5, 1.0), 0.02));
+  auto link = world.pick(parts, Vec2(2.0, 1.5), 0.02);  // the chain's third link
+  REQUIRE(link);
+  CHECK(link->sceneBody == 5);
+  CHECK(link->part == 2);
+
+  // Dragging the box 0.5 m away from the character: the spring pulls it along the ground.
+  const Vec2 grab = scl::toWorld(*crate, parts);
+  dragged.setDrag(scl::DragState{{}, grab + Vec2(-0.5, 0.0), crate});
+  dragged.advanceTo(0.05);
+  CHECK(dragged.dragForce().x() < -100.0);  // 500 N/m over the 0.5 m, less damping
+  dragged.advanceTo(0.6);
+  still.advanceTo(0.6);
+  REQUIRE(dragged.dragPoint());
+  CHECK(dragged.dragPoint()->x() < grab.x() - 0.1);
+  // The box is the first moving part (the platform stands still).
+  REQUIRE(dragged.worldBodies()[0].sceneBody == 2);
+  CHECK(dragged.worldBodies()[0].position.x() < still.worldBodies()[0].position.x() - 0.1);
+  // The character is not pushed.
+  CHECK(dragged.state().com.x() == Approx(still.state().com.x()).margin(0.01));
+
+  // The drag is an input like a link's: scrubbed back to after it and resumed, the run
+  // replays it from the start, to the same state.
+  dragged.setDrag(std::nullopt);
+  dragged.advanceTo(1.0);
+  const double movedTo = dragged.worldBodies()[0].position.x();
+  const std::uint64_t hash = dragged.run().runner().simulation().stateHash();
+  REQUIRE(dragged.resumeFrom(0.8));
+  CHECK(dragged.time() < 0.81);
+  dragged.advanceTo(1.0);
+  CHECK(dragged.worldBodies()[0].position.x() == movedTo);
+  CHECK(dragged.run().runner().simulation().stateHash() == hash);
 }
 
 TEST_CASE("viewer recorder: PNG frames without ffmpeg", "[viewer]") {

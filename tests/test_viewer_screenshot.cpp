@@ -59,12 +59,14 @@ std::string readFile(const std::string& path) {
 TEST_CASE("viewer palette: link colours differ from everything else drawn", "[viewer]") {
   // The checker below finds the character by these colours.
   using namespace scl::palette;
-  for (sf::Color other :
-       {kBackground, kGround, kGroundTick, kChair, kOutline, kCom, kFootSpan, kVirtualForce,
-        kStanceForce, kGravityForce, kDrag, kText, sf::Color::White, scl::kSliderKnob})
+  for (sf::Color other : {kBackground, kGround, kGroundTick, kTerrain, kObject, kObjectOutline,
+                          kOutline, kCom, kFootSpan, kVirtualForce, kStanceForce, kGravityForce,
+                          kDrag, kText, sf::Color::White, scl::kSliderKnob})
     CHECK_FALSE(isLinkColour(other));
   CHECK(isLinkColour(kLinkFar));
   CHECK(isLinkColour(kLinkContact));
+  // Objects stand apart from the terrain, the ground and the background.
+  for (sf::Color other : {kBackground, kGround, kTerrain, kObjectOutline}) CHECK(other != kObject);
 }
 
 TEST_CASE("viewer screenshot: size, colours and the standing character in place", "[.screenshot]") {
@@ -225,6 +227,52 @@ TEST_CASE("viewer screenshot: a slider moved, the scene re-run with its value", 
   const std::string script = SCL_SOURCE_DIR "/tests/viewer/tune.scl";
   const scl::CharacterState state = stateAt(script, 0.5, character, {{"stand.pd.waist", 8.0}});
   checkLinksDrawn(image, layout, *character, state);
+}
+
+TEST_CASE("viewer screenshot: the world's terrain and objects, a ball drawn round", "[.world]") {
+  // tests/viewer_smoke.sh: tests/viewer/world.scl, 30 frames (0.5 s), 800x600.
+  const sf::Image image = loadScreenshot("SCL_VIEWER_WORLD_SCREENSHOT");
+  const scl::ViewerLayout layout = scl::viewerLayout(800, 600, false);
+  const std::string script = SCL_SOURCE_DIR "/tests/viewer/world.scl";
+  scl::CompileResult compiled = scl::compile(readFile(script), script);
+  REQUIRE(compiled.ok());
+  scl::Runner runner(*compiled.program, scl::simulationDefFor(*compiled.program));
+  runner.runUntil(0.5);
+  const scl::CharacterState& state = runner.state();
+  checkLinksDrawn(image, layout, *compiled.program->character, state);
+  scl::Camera camera(scl::CameraDef{}, scl::Vec2(layout.scene.width, layout.scene.height),
+                     scl::Vec2(layout.scene.x, layout.scene.y));
+  camera.snapToBody(state.com, scl::bodyBox(*compiled.program->character, state));
+  const double scale = camera.pixelsPerMetre();
+  const auto colourAt = [&](const scl::Vec2& world) {
+    const scl::Vec2 pixel = camera.worldToScreen(world);
+    INFO("world (" << world.x() << ", " << world.y() << ") at pixel (" << pixel.x() << ", "
+                   << pixel.y() << ")");
+    REQUIRE(layout.scene.contains(pixel.x(), pixel.y()));
+    return image.getPixel(static_cast<unsigned>(pixel.x()), static_cast<unsigned>(pixel.y()));
+  };
+  // The box where it rests, the platform in the terrain's colour.
+  const std::vector<scl::WorldBodyState>& parts = runner.simulation().worldBodies();
+  REQUIRE(parts.size() == 2);
+  const scl::Vec2 box = parts[0].position;
+  CHECK(colourAt(box) == scl::palette::kObject);
+  CHECK(colourAt(box + scl::Vec2(0.12, 0.17)) == scl::palette::kObject);  // near its corner
+  CHECK(colourAt(scl::Vec2(0.85, 0.05)) == scl::palette::kTerrain);
+  CHECK(colourAt(scl::Vec2(0.5, 0.05)) == scl::palette::kBackground);  // beside the step
+  // The ball, held where it was placed: filled inside its radius, and round: the corners
+  // of the square around it are the background.
+  const scl::Vec2 ball = parts[1].position;
+  CHECK(ball.x() == Approx(0.9));
+  const double r = 0.12;
+  CHECK(r * scale > 15.0);  // big enough on screen to tell a circle from a square
+  for (const scl::Vec2& inside : {scl::Vec2(-0.5 * r, 0.0), scl::Vec2(0.0, 0.8 * r),
+                                  scl::Vec2(0.0, -0.8 * r), scl::Vec2(-0.8 * r, 0.0)})
+    CHECK(colourAt(ball + inside) == scl::palette::kObject);
+  for (const scl::Vec2& corner : {scl::Vec2(0.85 * r, 0.85 * r), scl::Vec2(-0.85 * r, 0.85 * r),
+                                  scl::Vec2(0.85 * r, -0.85 * r), scl::Vec2(-0.85 * r, -0.85 * r)})
+    CHECK(colourAt(ball + corner) == scl::palette::kBackground);
+  // Its spoke, from the centre to the rim at its angle (0: along +x).
+  CHECK(colourAt(ball + scl::Vec2(0.6 * r, 0.0)) == scl::palette::kObjectOutline);
 }
 
 TEST_CASE("viewer tuning: the written-back script runs to the summary the viewer showed",

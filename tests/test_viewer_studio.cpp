@@ -131,7 +131,7 @@ TEST_CASE("viewer studio: scrubbing back and resuming replays the run exactly",
   const Vec2 grab = start.links[scl::kTrunk].com;
   session.setDrag(scl::DragState{
       scl::toLinkPoint(*scl::humanCharacter(), scl::kTrunk, start.links[scl::kTrunk], grab),
-      grab + Vec2(0.3, 0.0)});
+      grab + Vec2(0.3, 0.0), std::nullopt});
   session.advanceTo(0.1);
   session.setDrag(std::nullopt);
   session.advanceTo(0.3);

@@ -38,6 +38,18 @@ render
 [ -s "$screenshot" ] || { echo "viewer_smoke: no screenshot written" >&2; exit 1; }
 SCL_VIEWER_SCREENSHOT="$screenshot" "$checker" "[screenshot]"
 
+# The world (docs/viewer.md, What is drawn): a step, a box and a ball held up around the
+# standing character; the checker finds the terrain's and the objects' colours where the
+# scene puts them, and the ball round.
+world() {
+  xvfb-run -a -s "-screen 0 1280x1024x24" "${launcher[@]}" "$scl" view \
+    "$source_dir/tests/viewer/world.scl" --headless-frames 30 --screenshot "$work_dir/world.png" \
+    --size 800x600
+}
+rm -f "$work_dir/world.png"
+world
+SCL_VIEWER_WORLD_SCREENSHOT="$work_dir/world.png" "$checker" --warn NoTests "[.world]"
+
 # docs/tutorial.md's viewer command, run as the page writes it from the top of the source
 # tree, with --headless-frames so that it ends (tests/test_tutorial.cpp checks the page
 # still shows this command).

@@ -15,8 +15,10 @@
 #include "scl/parser.h"
 #include "scl/printer.h"
 #include "scl/problem.h"
+#include "scl/world.h"
 #include "tools/cli.h"
 #include "tools/commands.h"
+#include "tools/lsp/analysis.h"
 #include "tools/lsp/check_json.h"
 
 namespace scl {
@@ -60,13 +62,14 @@ bool isCharacterFile(const std::string& path) {
 
 // What `scl check` reads a file as: by its extension, so that an objective is not read
 // as a script (whose parser would report a syntax error at its first line).
-enum class CheckedKind { Script, Character, Objective, Problem };
+enum class CheckedKind { Script, Character, Objective, Problem, World };
 
 CheckedKind checkedKindOf(const std::string& path) {
   const std::filesystem::path extension = std::filesystem::path(path).extension();
   if (extension == ".character") return CheckedKind::Character;
   if (extension == ".objective") return CheckedKind::Objective;
   if (extension == ".problem") return CheckedKind::Problem;
+  if (extension == ".world") return CheckedKind::World;
   return CheckedKind::Script;
 }
 
@@ -79,6 +82,8 @@ std::string_view fileKindName(CheckedKind kind) {
       return "objective";
     case CheckedKind::Problem:
       return "problem";
+    case CheckedKind::World:
+      return "world file";
     case CheckedKind::Script:
       break;
   }
@@ -90,8 +95,8 @@ std::string_view fileKindName(CheckedKind kind) {
 int sclCheckMain(int argc, char** argv) {
   cxxopts::Options options("scl check",
                            "Check SCL scripts, character files (*.character), objective files "
-                           "(*.objective) and problem files (*.problem), each told by its "
-                           "extension: print errors and warnings.\n"
+                           "(*.objective), problem files (*.problem) and world files (*.world), "
+                           "each told by its extension: print errors and warnings.\n"
                            "Exit 0 when no file has an error, 1 otherwise, 2 on a usage error.");
   options.positional_help("FILE...");
   std::vector<std::string> files;
@@ -145,6 +150,11 @@ int sclCheckMain(int argc, char** argv) {
         ok = parsed.ok();
         break;
       }
+      case CheckedKind::World: {
+        diagnostics = lsp::worldFileDiagnostics(source, file);
+        ok = !hasErrors(diagnostics);
+        break;
+      }
       case CheckedKind::Script: {
         CompileResult result = compile(source, file, compileOptions);
         diagnostics = std::move(result.diagnostics);
@@ -167,8 +177,8 @@ int sclCheckMain(int argc, char** argv) {
 
 int sclFmtMain(int argc, char** argv) {
   cxxopts::Options options("scl fmt",
-                           "Print an SCL script or a character file (*.character) in canonical "
-                           "form, its comments kept.\n"
+                           "Print an SCL script, a character file (*.character) or a world file "
+                           "(*.world) in canonical form, its comments kept.\n"
                            "Exit 1 with diagnostics when it does not parse, 2 on a usage error.");
   options.positional_help("FILE");
   std::vector<std::string> files;
@@ -187,6 +197,16 @@ int sclFmtMain(int argc, char** argv) {
                  "already); 'scl check "
               << file << "' checks it\n";
     return kExitUsageError;
+  }
+  if (checkedKindOf(file) == CheckedKind::World) {
+    const std::string source = readInputFile(file, "world file");
+    WorldFileParse parsed = parseWorldFile(source, file);
+    if (hasErrors(parsed.diagnostics)) {
+      std::cerr << renderDiagnostics(parsed.diagnostics, source);
+      return kExitInputError;
+    }
+    std::cout << printWorldFile(parsed.file, scanComments(source));
+    return kExitOk;
   }
   if (isCharacterFile(file)) {
     const std::string source = readInputFile(file, "character file");

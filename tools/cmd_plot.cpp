@@ -27,6 +27,8 @@ struct PlotRequest {
   PlotSelection selection;
   /// `--joints`, resolved once the character is known.
   std::string joints;
+  /// `--objects`, resolved once the scene (or the CSV's columns) is known.
+  std::string objects;
   std::optional<std::string> out;
   std::optional<std::string> character;
   std::optional<double> duration;
@@ -57,13 +59,15 @@ cxxopts::Options plotOptions() {
       cxxopts::value<std::string>(),
       "A,B")("com", "the centre of mass's x against the support region")(
       "heights", "centre-of-mass height and head height")(
-      "feet", "heel and toe heights of both feet")("hands", "hand heights")(
-      "contacts", "contact per link")("out", "write the SVG here (default: standard output)",
-                                      cxxopts::value<std::string>(), "FILE.svg")(
-      "character",
-      "a built-in character or a .character file (default: the script's; "
-      "for a CSV, human)",
-      cxxopts::value<std::string>(), "NAME|FILE")(
+      "feet", "heel and toe heights of both feet")("hands", "hand heights")("contacts",
+                                                                            "contact per link")(
+      "objects", "objects of the scene (movable objects, moving platforms): place and angle",
+      cxxopts::value<std::string>(),
+      "A,B")("out", "write the SVG here (default: standard output)", cxxopts::value<std::string>(),
+             "FILE.svg")("character",
+                         "a built-in character or a .character file (default: the script's; "
+                         "for a CSV, human)",
+                         cxxopts::value<std::string>(), "NAME|FILE")(
       "duration", "simulate this long, seconds (default: as 'scl run')", cxxopts::value<double>(),
       "S")("rate", "samples per second of a script run", cxxopts::value<double>(), "HZ")(
       "width", "SVG width, pixels", cxxopts::value<double>(), "PX")("h,help", "show this help");
@@ -78,12 +82,16 @@ PlotRequest readRequest(const cxxopts::ParseResult& parsed) {
   PlotRequest request;
   request.input = parsed["input"].as<std::string>();
   if (parsed.count("joints")) request.joints = parsed["joints"].as<std::string>();
+  if (parsed.count("objects")) {
+    request.objects = parsed["objects"].as<std::string>();
+    if (request.objects.empty()) throw UsageError("--objects needs object names (e.g. crate,ball)");
+  }
   request.selection.com = parsed.count("com") > 0;
   request.selection.heights = parsed.count("heights") > 0;
   request.selection.feet = parsed.count("feet") > 0;
   request.selection.hands = parsed.count("hands") > 0;
   request.selection.contacts = parsed.count("contacts") > 0;
-  if (request.joints.empty() && request.selection.empty())
+  if (request.joints.empty() && request.objects.empty() && request.selection.empty())
     request.selection.com = request.selection.heights = request.selection.contacts = true;
   if (parsed.count("out")) request.out = parsed["out"].as<std::string>();
   if (parsed.count("character")) request.character = parsed["character"].as<std::string>();
@@ -125,6 +133,16 @@ std::vector<int> jointsOf(const PlotRequest& request, const Character& character
   }
 }
 
+// The objects of `--objects`, as indices into data's objects.
+std::vector<int> objectsOf(const PlotRequest& request, const PlotData& data) {
+  if (request.objects.empty()) return {};
+  try {
+    return parseObjectList(request.objects, data);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(std::string("--objects: ") + error.what());
+  }
+}
+
 PlotData plotOfScript(PlotRequest& request, const std::string& source) {
   CompileOptions options;
   if (request.character) options.character = loadCharacterOption(*request.character);
@@ -145,13 +163,17 @@ PlotData plotOfScript(PlotRequest& request, const std::string& source) {
   def.metrics = metricsFor(*program.character, def.simulation.scene);
   const std::shared_ptr<const Character> character = program.character;
   RunSession session(std::move(program), def);
+  const Simulation& simulation = session.runner().simulation();
   PlotRecorder recorder(*character, request.rate, def.simulation.timeStep);
+  recorder.trackObjects(simulation.definition().scene.bodies, simulation.worldBodies());
+  // The objects are checked against the scene before the run too.
+  request.selection.objects = objectsOf(request, recorder.data());
   session.run([&](const StepView& step) { recorder.observe(step); });
   // The last state always: the plots end where the run's summary is measured.
   const StepReport& last = session.runner().report();
   recorder.observe({session.runner().state(), last.phase, last.phaseName, false, false,
                     &last.targets, last.torques},
-                   true);
+                   true, simulation.worldBodies());
   return recorder.data();
 }
 
@@ -161,11 +183,14 @@ PlotData plotOfCsv(PlotRequest& request, const std::string& text) {
   checkPlotOutput(request, *character);
   request.selection.joints = jointsOf(request, *character);
   request.selection.contactLinks = character->linkCount();
+  PlotData data;
   try {
-    return readTrajectoryCsv(text, *character);
+    data = readTrajectoryCsv(text, *character);
   } catch (const std::invalid_argument& error) {
     throw InputFileError(kExitInputError, request.input + ": " + error.what());
   }
+  request.selection.objects = objectsOf(request, data);
+  return data;
 }
 
 int plotCommand(PlotRequest request) {

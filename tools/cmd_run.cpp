@@ -115,7 +115,7 @@ struct Recorded {
   RunOutcome outcome;
   std::optional<TrajectoryRecorder> trajectory;
   std::vector<FilmstripFrame> frames;
-  std::vector<EnvironmentBox> environment;
+  FilmstripWorld world;
   std::shared_ptr<const Character> character;
 };
 
@@ -150,12 +150,20 @@ class RunProgress {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_;
 };
 
+// The pushes the request asks for, on the links and objects of the simulation `def`.
+std::vector<Push> resolvePushes(const RunRequest& request, const SimulationDef& def) {
+  std::vector<Push> pushes;
+  for (const PushRequest& push : request.pushes)
+    pushes.push_back(resolvePush(push, *def.character, def.scene.bodies));
+  return pushes;
+}
+
 // The run the request asks for, from the simulation `def`.
 RunSessionDef sessionDef(const Program& program, const SimulationDef& def,
                          const RunRequest& request) {
   RunSessionDef run;
   run.simulation = def;
-  run.pushes = request.pushes;
+  run.pushes = resolvePushes(request, def);
   if (request.featureRate) run.controller.featureRate = *request.featureRate;
   run.controller.stablePd = request.stablePd;
   run.length = runLength(program, request);
@@ -172,11 +180,16 @@ Recorded simulate(Program program, const SimulationDef& def, const RunRequest& r
   const auto setupStart = Clock::now();
   RunSession session(std::move(program), run);
   const auto runStart = Clock::now();
-  recorded.environment = session.runner().simulation().environmentBoxes();
   recorded.character = session.program().character;
+  const Simulation& simulation = session.runner().simulation();
   std::optional<FilmstripSampler> filmstrip;
-  if (request.svgPath) filmstrip.emplace(request.frames, run.length.duration, def.timeStep);
-  if (request.csvPath) recorded.trajectory.emplace(*recorded.character, request.rate, def.timeStep);
+  if (request.svgPath) {
+    filmstrip.emplace(request.frames, run.length.duration, def.timeStep);
+    recorded.world = filmstripWorld(simulation);
+  }
+  if (request.csvPath)
+    recorded.trajectory.emplace(*recorded.character, request.rate, def.timeStep,
+                                simulation.definition().scene.bodies, simulation.worldBodies());
   RunProgress progress(run.length.duration);
   session.run([&](const StepView& step) {
     if (recorded.trajectory) recorded.trajectory->observe(step);
@@ -189,7 +202,9 @@ Recorded simulate(Program program, const SimulationDef& def, const RunRequest& r
   outcome.runWall = std::chrono::duration<double>(Clock::now() - runStart).count();
   outcome.setupWall = std::chrono::duration<double>(runStart - setupStart).count();
   outcome.def = def;
+  outcome.pushes = run.pushes;
   outcome.summary = session.summary();
+  outcome.objects = session.objects();
   outcome.timeline = session.timeline();
   outcome.simulatedTime = session.runner().time();
   outcome.steps = session.steps();
@@ -205,7 +220,7 @@ Recorded simulate(Program program, const SimulationDef& def, const RunRequest& r
     const int phase = session.runner().report().phase;
     recorded.frames = filmstrip->finish({session.runner().time(),
                                          session.program().phases[static_cast<size_t>(phase)].name,
-                                         session.runner().state()});
+                                         session.runner().state(), simulation.worldBodies()});
   }
   if (recorded.trajectory) outcome.trajectoryRows = recorded.trajectory->csv().rowCount();
   outcome.filmstripFrames = static_cast<int>(recorded.frames.size());
@@ -277,6 +292,7 @@ int runCommand(const RunRequest& request) {
   checkRunOutputs(request, *program.character);
   applySets(program, *source, request, options);
   const SimulationDef def = simulationDef(program, request);
+  resolvePushes(request, def);  // an unknown name is a usage error before any work
   if (!request.seeds.empty()) return sweepCommand(request, *source, program, def);
 
   InterruptGuard interrupt;
@@ -299,7 +315,7 @@ int runCommand(const RunRequest& request) {
   OutputFiles outputs;
   if (run.trajectory) outputs.add(*request.csvPath, run.trajectory->csv().text());
   if (request.svgPath)
-    outputs.add(*request.svgPath, renderFilmstrip(*run.character, run.frames, run.environment));
+    outputs.add(*request.svgPath, renderFilmstrip(*run.character, run.frames, run.world));
   try {
     outputs.write();
   } catch (const OutputError& error) {

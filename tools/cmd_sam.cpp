@@ -512,7 +512,7 @@ int queryMain(int argc, char** argv) {
       runs[k] = samSimulate(problem, points[k], nullptr,
                             [&](const StepView& step) { sampler.observe(step); });
       if (!runs[k].diverged)
-        frames[k] = sampler.finish({runs[k].endTime, runs[k].endPhase, runs[k].endState});
+        frames[k] = sampler.finish({runs[k].endTime, runs[k].endPhase, runs[k].endState, {}});
     });
     for (size_t k = 0; k < points.size(); ++k) {
       const std::filesystem::path script = dir / ("action-" + std::to_string(k + 1) + ".scl");

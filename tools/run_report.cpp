@@ -34,6 +34,20 @@ double chairHeightOf(const Scene& scene) {
   return chair ? chair->seatHeight : kDefaultChairHeight;
 }
 
+// "(x, y)" in metres, three decimals.
+std::string pointText(const Vec2& point) {
+  return "(" + formatFixed(point.x(), 3) + ", " + formatFixed(point.y(), 3) + ")";
+}
+
+// The names of the links an object's touchedBy marks, in table order.
+std::vector<std::string> touchingLinks(const Character& character, const ObjectSummary& object) {
+  std::vector<std::string> names;
+  for (int link = 0; link < character.linkCount(); ++link)
+    if (object.touchedBy[static_cast<size_t>(link)])
+      names.push_back(character.links[static_cast<size_t>(link)].name);
+  return names;
+}
+
 // A number, or null when absent or not finite (JSON has no NaN or infinity).
 nlohmann::ordered_json number(std::optional<double> value) {
   if (!value || !std::isfinite(*value)) return nullptr;
@@ -70,8 +84,8 @@ std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
                 formatSignificant(parameter.value, 6);
     line("parameters", values);
   }
-  for (const Push& push : request.pushes)
-    line("push", character.links[static_cast<size_t>(push.link)].name + " (" +
+  for (const Push& push : run.pushes)
+    line("push", pushTargetName(push, character, run.def.scene.bodies) + " (" +
                      formatFixed(push.force.x(), 1) + ", " + formatFixed(push.force.y(), 1) +
                      ") N from " + formatFixed(push.start, 3) + " s for " +
                      formatFixed(push.duration, 3) + " s");
@@ -115,6 +129,16 @@ std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
     if (s.touched[link])
       touched += (touched.empty() ? "" : ", ") + character.links[static_cast<size_t>(link)].name;
   line("touched", touched.empty() ? "nothing" : touched);
+  for (size_t i = 0; i < run.objects.size(); ++i) {
+    const ObjectSummary& object = run.objects[i];
+    std::string by;
+    for (const std::string& link : touchingLinks(character, object))
+      by += (by.empty() ? "" : ", ") + link;
+    line(i == 0 ? "objects" : "", object.name + " (" + std::string(sceneBodyKindName(object.kind)) +
+                                      ") " + pointText(object.start) + " to " +
+                                      pointText(object.final) + " m, " +
+                                      (by.empty() ? "not touched" : "touched by " + by));
+  }
   line("phase changes", std::to_string(s.phaseChanges));
   double factor = run.runWall > 0.0 ? run.simulatedTime / run.runWall : 0.0;
   line("wall time", formatFixed(run.runWall, 3) + " s (" + formatFixed(factor, 2) +
@@ -140,12 +164,22 @@ nlohmann::ordered_json runSummaryJson(const RunRequest& request, const RunOutcom
   for (const Parameter& parameter : run.parameters)
     parameters[parameter.name] = number(parameter.value);
   Json pushes = Json::array();
-  for (const Push& push : request.pushes)
-    pushes.push_back({{"link", character.links[static_cast<size_t>(push.link)].name},
+  for (const Push& push : run.pushes) {
+    // On a link: its name; on an object: the object's name and, for a chain, the link
+    // pushed (from 1 at its start).
+    const bool object = push.sceneBody >= 0;
+    const SceneBodyDef* body =
+        object ? &run.def.scene.bodies[static_cast<size_t>(push.sceneBody)] : nullptr;
+    pushes.push_back({{"link", object ? Json(nullptr)
+                                      : Json(character.links[static_cast<size_t>(push.link)].name)},
+                      {"object", object ? Json(body->name) : Json(nullptr)},
+                      {"part", object && body->kind == SceneBodyKind::Chain ? Json(push.part + 1)
+                                                                            : Json(nullptr)},
                       {"fx", number(push.force.x())},
                       {"fy", number(push.force.y())},
                       {"start", number(push.start)},
                       {"duration", number(push.duration)}});
+  }
   auto path = [](const std::optional<std::string>& value) -> Json {
     return value ? Json(*value) : Json(nullptr);
   };
@@ -192,6 +226,23 @@ nlohmann::ordered_json runSummaryJson(const RunRequest& request, const RunOutcom
   for (int link = 0; link < character.linkCount(); ++link)
     if (s.touched[link]) touchedLinks.push_back(character.links[static_cast<size_t>(link)].name);
   out["touched"] = touchedLinks;
+  Json objects = Json::array();
+  for (const ObjectSummary& object : run.objects)
+    objects.push_back({{"name", object.name},
+                       {"kind", std::string(sceneBodyKindName(object.kind))},
+                       {"start_x", number(object.start.x())},
+                       {"start_y", number(object.start.y())},
+                       {"final_x", number(object.final.x())},
+                       {"final_y", number(object.final.y())},
+                       {"min_x", number(object.min.x())},
+                       {"max_x", number(object.max.x())},
+                       {"min_y", number(object.min.y())},
+                       {"max_y", number(object.max.y())},
+                       {"final_vx", number(object.finalVelocity.x())},
+                       {"final_vy", number(object.finalVelocity.y())},
+                       {"final_angle", number(radToDeg(object.finalAngle))},
+                       {"touched_by", touchingLinks(character, object)}});
+  out["objects"] = objects;
   out["phase_changes"] = s.phaseChanges;
   out["wall_time"] = number(run.runWall);
   out["setup_wall_time"] = number(run.setupWall);

@@ -16,7 +16,11 @@ namespace scl {
 /// The outcome of one `scl run`.
 struct RunOutcome {
   SimulationDef def;
+  /// The pushes applied (`--push`, resolved to links and objects).
+  std::vector<Push> pushes;
   MotionSummary summary;
+  /// The world's movable objects and moving platforms (WorldMetrics).
+  std::vector<ObjectSummary> objects;
   std::vector<PhaseStart> timeline;
   /// Simulated time and steps taken.
   double simulatedTime = 0.0;

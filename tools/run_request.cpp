@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <sstream>
 #include <string_view>
+#include <tuple>
 
 #include "scl/character_file.h"
 #include "scl/names.h"
@@ -94,14 +95,16 @@ void readSweep(const cxxopts::ParseResult& parsed, RunRequest& request) {
 
 }  // namespace
 
-Push parsePushOption(const std::string& text) {
-  const std::string form =
-      "--push '" + text + "' is malformed: expected LINK:FX,FY@T+DUR, e.g. trunk:200,0@1.5+0.2";
+PushRequest parsePushOption(const std::string& text) {
+  const std::string form = "--push '" + text +
+                           "' is malformed: expected LINK:FX,FY@T+DUR (or OBJECT:...), e.g. "
+                           "trunk:200,0@1.5+0.2";
   size_t colon = text.find(':');
   size_t at = text.find('@');
-  if (colon == std::string::npos || at == std::string::npos || at < colon) throw UsageError(form);
+  if (colon == std::string::npos || at == std::string::npos || at < colon || colon == 0)
+    throw UsageError(form);
   std::string_view all(text);
-  std::string_view linkName = all.substr(0, colon);
+  std::string_view target = all.substr(0, colon);
   std::string_view force = all.substr(colon + 1, at - colon - 1);
   std::string_view timing = all.substr(at + 1);
   size_t comma = force.find(',');
@@ -114,12 +117,89 @@ Push parsePushOption(const std::string& text) {
   if (!fx || !fy || !start || !duration) throw UsageError(form);
   if (*start < 0.0 || !(*duration > 0.0))
     throw UsageError("--push '" + text + "': the start time must be >= 0 s and the duration > 0 s");
-  const CharacterNames names(*humanCharacter());  // every character has the biped's links
-  NameLookup link = names.links(linkName, Groups::Rejected, "--push");
-  if (!link.ok())
-    throw UsageError("--push '" + text + "': " + link.error +
-                     " (links: " + CharacterNames::joined(names.linkNames(false)) + ")");
-  return Push{link.index(), Vec2(*fx, *fy), *start, *duration};
+  return PushRequest{text, std::string(target), Vec2(*fx, *fy), *start, *duration};
+}
+
+namespace {
+
+// The movable objects of `bodies`, by name.
+std::vector<std::string_view> objectNames(std::span<const SceneBodyDef> bodies) {
+  std::vector<std::string_view> names;
+  for (const SceneBodyDef& body : bodies)
+    if (body.movable()) names.emplace_back(body.name);
+  return names;
+}
+
+// `CHAIN.N`: the chain and its link N (from 1), when `target` is written so.
+std::optional<std::pair<std::string_view, std::string_view>> splitChainLink(
+    std::string_view target) {
+  const size_t dot = target.rfind('.');
+  if (dot == std::string_view::npos || dot == 0 || dot + 1 == target.size()) return std::nullopt;
+  return std::pair(target.substr(0, dot), target.substr(dot + 1));
+}
+
+}  // namespace
+
+Push resolvePush(const PushRequest& request, const Character& character,
+                 std::span<const SceneBodyDef> bodies) {
+  Push push;
+  push.force = request.force;
+  push.start = request.start;
+  push.duration = request.duration;
+  const std::string prefix = "--push '" + request.text + "': ";
+  const CharacterNames names(character);
+  const NameLookup link = names.links(request.target, Groups::Rejected, "--push");
+  if (link.ok()) {
+    push.link = link.index();
+    return push;
+  }
+  std::string_view objectName = request.target;
+  std::optional<std::string_view> linkNumber;
+  if (const auto split = splitChainLink(request.target)) std::tie(objectName, linkNumber) = *split;
+  const SceneBodyDef* object = findSceneBody(bodies, objectName);
+  if (object && object->movable()) {
+    push.sceneBody = static_cast<int>(object - bodies.data());
+    if (object->kind != SceneBodyKind::Chain) {
+      if (linkNumber)
+        throw UsageError(prefix + "'" + std::string(objectName) + "' is a " +
+                         std::string(sceneBodyKindName(object->kind)) + ", one body: push it as '" +
+                         std::string(objectName) + "'");
+      return push;
+    }
+    push.part = object->count - 1;  // the chain's last link
+    if (linkNumber) {
+      const std::optional<double> number = parseNumberOption(*linkNumber);
+      if (!number || *number != std::floor(*number) || *number < 1 || *number > object->count)
+        throw UsageError(prefix + "chain '" + std::string(objectName) + "' has links 1 to " +
+                         std::to_string(object->count) + " (got '" + std::string(*linkNumber) +
+                         "')");
+      push.part = static_cast<int>(*number) - 1;
+    }
+    return push;
+  }
+  if (object)  // terrain
+    throw UsageError(prefix + "'" + std::string(objectName) + "' is a " +
+                     std::string(sceneBodyKindName(object->kind)) +
+                     ", which does not move; push a link or a movable object (box, ball, "
+                     "capsule, chain)");
+  // A name the character knows otherwise (a group, a joint, a role it lacks): why not.
+  if (!link.error.starts_with("unknown link")) throw UsageError(prefix + link.error);
+  std::vector<std::string_view> candidates = names.linkNames(false);
+  const std::vector<std::string_view> objects = objectNames(bodies);
+  candidates.insert(candidates.end(), objects.begin(), objects.end());
+  std::string message = unknownNameMessage("link or object", request.target, candidates);
+  message += " (links: " + CharacterNames::joined(names.linkNames(false));
+  message += objects.empty() ? "; the scene has no movable objects)"
+                             : "; objects: " + CharacterNames::joined(objects) + ")";
+  throw UsageError(prefix + message);
+}
+
+std::string pushTargetName(const Push& push, const Character& character,
+                           std::span<const SceneBodyDef> bodies) {
+  if (push.sceneBody < 0) return character.links[static_cast<size_t>(push.link)].name;
+  const SceneBodyDef& body = bodies[static_cast<size_t>(push.sceneBody)];
+  if (body.kind != SceneBodyKind::Chain) return body.name;
+  return body.name + "." + std::to_string(push.part + 1);
 }
 
 cxxopts::Options runOptions() {
@@ -146,7 +226,9 @@ cxxopts::Options runOptions() {
                                      cxxopts::value<double>()->default_value("0.00025"), "S")(
       "set", "set the @ parameter NAME to VALUE (script units); repeatable",
       cxxopts::value<std::string>(), "NAME=VALUE")(
-      "push", "push LINK's centre of mass with (FX, FY) N from T s for DUR s; repeatable",
+      "push",
+      "push LINK's centre of mass (or a movable object's: OBJECT, a chain's CHAIN.N) with (FX, "
+      "FY) N from T s for DUR s; repeatable",
       cxxopts::value<std::string>(), "LINK:FX,FY@T+DUR")(
       "perturb", "add uniform random offsets in ±DEG degrees to every initial joint angle",
       cxxopts::value<double>(),

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cxxopts.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +15,18 @@
 #include "scl/scene.h"
 
 namespace scl {
+
+/// One `--push TARGET:FX,FY@T+DUR` as written: its target is named, not yet looked up (a
+/// link of the script's character or a movable object of its scene: resolvePush()).
+struct PushRequest {
+  /// The option's value as given, for messages.
+  std::string text;
+  /// A link, an object, or a chain's link (`rope.3`, counted from 1 at its start).
+  std::string target;
+  Vec2 force = Vec2::Zero();
+  double start = 0.0;
+  double duration = 0.0;
+};
 
 /// Everything the command line asks of a run.
 struct RunRequest {
@@ -28,7 +41,7 @@ struct RunRequest {
   /// `--set NAME=VALUE` (script units), in order.
   std::vector<std::pair<std::string, double>> sets;
   /// `--push`, in order.
-  std::vector<Push> pushes;
+  std::vector<PushRequest> pushes;
   /// `--perturb`, degrees, and `--seed`.
   std::optional<double> perturbDeg;
   /// --feature-rate: how often a feature phase solves its QP, Hz (unset: every step).
@@ -59,7 +72,18 @@ std::vector<std::string> runHelpGroups();
 /// message on a malformed or contradictory option.
 RunRequest readRunRequest(const cxxopts::ParseResult& parsed);
 
-/// `LINK:FX,FY@T+DUR`, e.g. `trunk:200,0@1.5+0.2`. Throws UsageError.
-Push parsePushOption(const std::string& text);
+/// `TARGET:FX,FY@T+DUR`, e.g. `trunk:200,0@1.5+0.2` or `crate:300,0@0.5+1`. Throws
+/// UsageError when malformed.
+PushRequest parsePushOption(const std::string& text);
+
+/// The push `request` asks for on `character` in a scene of `bodies`: TARGET is a link
+/// (first), a movable object (a chain: its last link), or `CHAIN.N`, a chain's N-th link
+/// from its start. Throws UsageError naming the closest link or object when it is neither.
+Push resolvePush(const PushRequest& request, const Character& character,
+                 std::span<const SceneBodyDef> bodies);
+
+/// What a push acts on, as `--push` names it: "trunk", "crate", "rope.12".
+std::string pushTargetName(const Push& push, const Character& character,
+                           std::span<const SceneBodyDef> bodies);
 
 }  // namespace scl

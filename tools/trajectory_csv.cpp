@@ -16,7 +16,14 @@ void appendNumber(std::string& out, double value) {
 
 }  // namespace
 
-TrajectoryCsv::TrajectoryCsv(const Character& character) : character_(&character) {
+std::string worldColumnPrefix(const SceneBodyDef& body, int part) {
+  if (body.kind == SceneBodyKind::Chain) return body.name + "." + std::to_string(part + 1);
+  return body.name;
+}
+
+TrajectoryCsv::TrajectoryCsv(const Character& character, std::span<const SceneBodyDef> bodies,
+                             std::span<const WorldBodyState> world)
+    : character_(&character), worldParts_(world.size()) {
   columns_ = {"time",           "phase",       "phase_name", "root_x",  "root_y",
               "root_angle_deg", "head_height", "pelvis_x",   "pelvis_y"};
   for (const JointDef& joint : character.joints) columns_.push_back(joint.name + "_deg");
@@ -30,6 +37,14 @@ TrajectoryCsv::TrajectoryCsv(const Character& character) : character_(&character
     if (character.roles.sides[static_cast<size_t>(side)].hand >= 0)
       for (const char* axis : {"_x", "_y"})
         columns_.push_back(std::string(side == 0 ? "leftHand" : "rightHand") + axis);
+  // Names are identifiers, so a dotted column is no character's.
+  for (const WorldBodyState& part : world) {
+    const auto body = static_cast<size_t>(part.sceneBody);
+    const std::string prefix =
+        body < bodies.size() ? worldColumnPrefix(bodies[body], part.part)
+                             : "body" + std::to_string(body) + "." + std::to_string(part.part + 1);
+    for (const char* field : {".x", ".y", ".angle"}) columns_.push_back(prefix + field);
+  }
   for (size_t i = 0; i < columns_.size(); ++i) {
     if (i > 0) text_ += ',';
     text_ += columns_[i];
@@ -38,7 +53,8 @@ TrajectoryCsv::TrajectoryCsv(const Character& character) : character_(&character
 }
 
 void TrajectoryCsv::addRow(const CharacterState& state, int phaseIndex, std::string_view phaseName,
-                           const std::array<double, kMaxJoints>& torques) {
+                           const std::array<double, kMaxJoints>& torques,
+                           std::span<const WorldBodyState> world) {
   text_ += formatFixed(state.time, 6) + ',' + std::to_string(phaseIndex) + ',';
   // Phase names are identifiers, but quoted so that any name stays one field.
   text_ += quoteCsvField(phaseName);
@@ -72,13 +88,24 @@ void TrajectoryCsv::addRow(const CharacterState& state, int phaseIndex, std::str
     appendNumber(text_, state.links[static_cast<size_t>(hand)].com.x());
     appendNumber(text_, state.links[static_cast<size_t>(hand)].com.y());
   }
+  // Every row has the layout's columns: a row without the world's states (a caller that
+  // has none) leaves them empty.
+  for (size_t i = 0; i < worldParts_; ++i) {
+    if (i >= world.size()) {
+      text_ += ",,,";
+      continue;
+    }
+    appendNumber(text_, world[i].position.x());
+    appendNumber(text_, world[i].position.y());
+    appendNumber(text_, radToDeg(world[i].angle));
+  }
   text_ += '\n';
   ++rows_;
 }
 
 void TrajectoryRecorder::observe(const StepView& step) {
   if (step.state.time + 0.5 * timeStep_ < static_cast<double>(nextSample_) / rate_) return;
-  csv_.addRow(step.state, step.phase, step.phaseName, step.torques);
+  csv_.addRow(step.state, step.phase, step.phaseName, step.torques, step.world);
   ++nextSample_;
 }
 

@@ -9,6 +9,7 @@
 #include "scl/objective.h"
 #include "scl/printer.h"
 #include "scl/problem.h"
+#include "scl/world.h"
 
 namespace scl::lsp {
 
@@ -84,6 +85,20 @@ bool isStatementFileName(std::string_view fileName) {
   return fileName.ends_with(".objective") || fileName.ends_with(".problem");
 }
 
+bool isWorldFileName(std::string_view fileName) { return fileName.ends_with(".world"); }
+
+std::vector<Diagnostic> worldFileDiagnostics(std::string_view text, const std::string& fileName,
+                                             std::vector<syntax::WorldStatement>* statements) {
+  WorldFileParse parsed = parseWorldFile(text, fileName);
+  // The bodies checked on their own, as a scene naming the file checks them (loadWorldFile).
+  DiagnosticSink sink;
+  std::vector<SceneBodyDef> bodies = {groundBody()};
+  bindWorld(parsed.file.statements, bodies, sink);
+  for (Diagnostic& diagnostic : sink.take()) parsed.diagnostics.push_back(std::move(diagnostic));
+  if (statements) *statements = std::move(parsed.file.statements);
+  return std::move(parsed.diagnostics);
+}
+
 Analysis analyze(std::string_view text, const std::string& fileName) {
   Analysis analysis;
   if (isStatementFileName(fileName)) {
@@ -91,6 +106,12 @@ Analysis analyze(std::string_view text, const std::string& fileName) {
     analysis.diagnostics = fileName.ends_with(".objective")
                                ? parseObjective(text, fileName).diagnostics
                                : parseProblem(text, fileName).diagnostics;
+    analysis.character = humanCharacter();
+    return analysis;
+  }
+  if (isWorldFileName(fileName)) {
+    analysis.worldFile = true;
+    analysis.diagnostics = worldFileDiagnostics(text, fileName, &analysis.tree.world);
     analysis.character = humanCharacter();
     return analysis;
   }
@@ -110,6 +131,22 @@ Analysis analyze(std::string_view text, const std::string& fileName) {
       analysis.program ? analysis.program->character : sceneCharacter(analysis.tree, fileName);
   collectOccurrences(analysis);
   return analysis;
+}
+
+std::optional<size_t> worldStatementStart(std::span<const Token> tokens) {
+  const auto isKindWord = [&](size_t i) {
+    return tokens[i].kind == TokenKind::Identifier && findWorldKind(tokens[i].text) != nullptr;
+  };
+  for (size_t i = tokens.size(); i-- > 0;) {
+    const Token& token = tokens[i];
+    if (token.kind == TokenKind::Identifier && token.text == "define") return std::nullopt;
+    if (!isKindWord(i)) continue;
+    if (i > 0 && tokens[i - 1].kind == TokenKind::Colon) continue;  // a value
+    // The name of a body whose kind word comes before it (the ground has none).
+    if (i > 0 && isKindWord(i - 1) && tokens[i - 1].text != "ground") continue;
+    return i;
+  }
+  return std::nullopt;
 }
 
 const Occurrence* occurrenceAt(const Analysis& analysis, int line, int column) {

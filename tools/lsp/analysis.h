@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +44,9 @@ struct Analysis {
   /// An objective or problem file (`*.objective`, `*.problem`): only `diagnostics` are set
   /// (as `scl check` reports them); they have no canonical form and no completion.
   bool statementFile = false;
+  /// A world file (`*.world`): `diagnostics` are set (worldFileDiagnostics()); completion
+  /// and hover read its statements as they read a script's world statements.
+  bool worldFile = false;
   /// The syntax tree as far as the parser could read it.
   syntax::Script tree;
   /// Errors, warnings and notes, as `scl check` reports them (notes after their diagnostic).
@@ -66,6 +70,15 @@ Analysis analyze(std::string_view text, const std::string& fileName);
 bool isCharacterFileName(std::string_view fileName);
 /// True when `fileName` is an objective or a problem file (by its extension).
 bool isStatementFileName(std::string_view fileName);
+/// True when `fileName` is a world file (by its extension).
+bool isWorldFileName(std::string_view fileName);
+
+/// A world file's diagnostics, as `scl check` reports them: its syntax, then its bodies
+/// bound on flat ground (unknown or missing keys, values out of bounds).
+/// `statements`, when given, receives its statements as far as they parse.
+std::vector<Diagnostic> worldFileDiagnostics(
+    std::string_view text, const std::string& fileName,
+    std::vector<syntax::WorldStatement>* statements = nullptr);
 
 /// The occurrence whose name covers byte `column` (1-based) of `line` (1-based), if any.
 const Occurrence* occurrenceAt(const Analysis& analysis, int line, int column);
@@ -89,6 +102,11 @@ inline size_t offsetIn(std::string_view text, const Token& token) {
 /// Byte length of the token written at byte `offset` of `text` (1 for a byte that starts no
 /// token; 0 at the end of the text or of a line).
 size_t tokenLengthAt(std::string_view text, size_t offset);
+
+/// Where the world statement that `tokens` end in begins: the index of its kind word (a
+/// kind of worldKinds() not written as a value or as a body's name), or nullopt when the
+/// tokens end in none (a `define` after the kind word ends it too).
+std::optional<size_t> worldStatementStart(std::span<const Token> tokens);
 
 /// A phase's exit transition as written in short: "after 0.4 s", "when contact lost all
 /// feet or after 0.4 s", "and when contact rightFoot after 0.22 s".

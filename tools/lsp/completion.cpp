@@ -5,10 +5,13 @@
 // enough back to hold the last `{` or `}`: everything since then decides the place.
 #include <algorithm>
 #include <array>
+#include <filesystem>
+#include <optional>
 
 #include "scl/character_file.h"
 #include "scl/parser.h"
 #include "scl/printer.h"
+#include "scl/world.h"
 #include "tools/lsp/features.h"
 #include "tools/lsp/language_words.h"
 
@@ -20,10 +23,12 @@ namespace {
 
 // LSP CompletionItemKind values.
 constexpr int kItemFunction = 3;
+constexpr int kItemClass = 7;
 constexpr int kItemVariable = 6;
 constexpr int kItemProperty = 10;
 constexpr int kItemValue = 12;
 constexpr int kItemKeyword = 14;
+constexpr int kItemFile = 17;
 constexpr int kItemEnumMember = 20;
 constexpr int kItemEvent = 23;
 
@@ -123,6 +128,35 @@ class Items {
   void characters() {
     for (std::string_view name : builtinCharacterNames())
       add(std::string(name), kItemEnumMember, "built-in character");
+  }
+  // The kinds of body a world statement begins with.
+  void worldKinds() {
+    for (const WorldKind& kind : scl::worldKinds())
+      add(std::string(sceneBodyKindName(kind.kind)), kItemClass, std::string(kind.description),
+          std::string(sceneBodyKindName(kind.kind)) + " ");
+  }
+  // The keys of `kind` not written in `statement` yet.
+  void worldKeys(const WorldKind& kind, std::span<const Token> statement) {
+    for (const WorldKey& key : kind.keys) {
+      bool written = false;
+      for (size_t i = 0; i + 1 < statement.size(); ++i)
+        written =
+            written || (isWord(statement[i], key.key) && statement[i + 1].kind == TokenKind::Colon);
+      if (written) continue;
+      add(std::string(key.key) + ":", kItemProperty,
+          std::string(key.what) + (key.required ? " (required)" : ""), std::string(key.key) + ": ");
+    }
+  }
+  // The world files beside the document, quoted (`scene world: "FILE"`).
+  void worldFiles() {
+    std::error_code error;
+    const std::filesystem::path directory = std::filesystem::path(document_.fileName).parent_path();
+    std::vector<std::string> names;
+    for (std::filesystem::directory_iterator it(directory.empty() ? "." : directory, error), end;
+         !error && it != end; it.increment(error))
+      if (it->path().extension() == ".world") names.push_back(it->path().filename().string());
+    std::sort(names.begin(), names.end());
+    for (const std::string& name : names) add(name, kItemFile, "world file", "\"" + name + "\"");
   }
   // The scene bodies a `with` may name: the bound scene's, else the ground and the world
   // statements' (the script does not bind while a `with` lacks its name).
@@ -255,13 +289,38 @@ void sceneItems(Items& items, std::span<const Token> tokens) {
       items.environments();
     else if (argument == "character")
       items.characters();
+    else if (argument == "world")
+      items.worldFiles();
     return;
   }
-  for (std::string_view argument : {"character", "pose", "env", "height", "duration"})
+  for (std::string_view argument : {"character", "pose", "env", "height", "duration", "world"})
     if (!used(tokens, argument))
       items.add(std::string(argument) + ":", kItemKeyword, plain(keywordMeaning(argument)),
                 std::string(argument) + ": ");
   items.keyword("define");
+}
+
+// In a world statement (`statement` from its kind word on): its keys not written yet, or
+// after `fixed:` its words.
+void worldStatementItems(Items& items, std::span<const Token> statement) {
+  const WorldKind* kind = findWorldKind(statement.front().text);
+  if (!kind) return;
+  const Token& last = statement.back();
+  // The body's name comes first (the ground has none).
+  if (statement.size() == 1 && kind->kind != SceneBodyKind::Ground) return;
+  if (last.kind == TokenKind::Colon) {
+    if (statement.size() >= 2 && isWord(statement[statement.size() - 2], "fixed"))
+      for (std::string_view word : {"yes", "no"})
+        items.add(std::string(word), kItemEnumMember,
+                  word == "yes" ? "its start is pinned where it is" : "it hangs free");
+    return;
+  }
+  // Inside a pair `(x, y)`: a number is due.
+  int open = 0;
+  for (const Token& token : statement)
+    open += token.kind == TokenKind::LeftParen ? 1 : token.kind == TokenKind::RightParen ? -1 : 0;
+  if (open > 0 || last.kind == TokenKind::Comma) return;
+  items.worldKeys(*kind, statement);
 }
 
 // Between phases: transitions, `backto`, `finally`.
@@ -315,6 +374,37 @@ void topLevelItems(Items& items, std::span<const Token> tokens, size_t offset, b
   if (last.kind == TokenKind::Number) items.keyword("backto");
 }
 
+// Before the first phase (`tokens` all of them, no brace): in a world statement its keys;
+// at the start of a line where one may begin, the kinds of body (and, after the scene
+// header and before any body, what the header would take). False when neither.
+bool worldItems(Items& items, const DocumentView& document, std::span<const Token> tokens,
+                size_t offset) {
+  const std::string_view text = document.text.text();
+  const size_t lineStart = document.text.lineStart(document.text.lineOf(offset));
+  const bool lineStarts = tokens.empty() || offsetIn(text, tokens.back()) < lineStart;
+  const std::optional<size_t> start = worldStatementStart(tokens);
+  const bool worldFile = document.analysis.worldFile;
+  if (!lineStarts) {
+    if (!start) return worldFile;  // `world NAME`: nothing to offer
+    worldStatementItems(items, tokens.subspan(*start));
+    return true;
+  }
+  if (used(tokens, "define")) return false;
+  if (worldFile) {
+    if (tokens.empty())
+      items.keyword("world");
+    else
+      items.worldKinds();
+    return true;
+  }
+  items.worldKinds();
+  if (start) {  // bodies written already: only more of them, a block or the first phase
+    items.keyword("define");
+    return true;
+  }
+  return false;  // and what the scene header or the top level offers
+}
+
 }  // namespace
 
 json completion(const DocumentView& document, Position position,
@@ -323,6 +413,7 @@ json completion(const DocumentView& document, Position position,
   const size_t offset = document.text.offsetAt(position, document.encoding);
   Items items(document);
   if (document.analysis.characterFile || document.analysis.statementFile) return items.take();
+  const bool worldFile = document.analysis.worldFile;
   // Nothing to complete in a comment or a string.
   const int line = document.text.lineOf(offset);
   const std::string_view before =
@@ -339,6 +430,10 @@ json completion(const DocumentView& document, Position position,
     if (tokens.back().kind == TokenKind::Number) return items.take();
     if (tokens.back().kind == TokenKind::Identifier) tokens.pop_back();
   }
+  if (worldFile) {  // one statement after another
+    worldItems(items, document, tokens, offset);
+    return items.take();
+  }
   const auto brace = std::find_if(tokens.rbegin(), tokens.rend(), isBrace);
   const std::span<const Token> rest(brace.base(), tokens.end());
   const auto bracket = std::find_if(rest.rbegin(), rest.rend(), [](const Token& token) {
@@ -351,6 +446,8 @@ json completion(const DocumentView& document, Position position,
     if (rest.size() >= 2 && rest[rest.size() - 1].kind == TokenKind::LeftParen &&
         rest[rest.size() - 2].kind == TokenKind::Colon)
       items.phases(offsetIn(text, *brace));
+  } else if (brace == tokens.rend() && worldItems(items, document, rest, offset)) {
+    // a world statement, or the start of a line where one may begin
   } else if (brace == tokens.rend() && !rest.empty() && isWord(rest.front(), "scene") &&
              !used(rest, "define")) {
     sceneItems(items, rest);

@@ -5,6 +5,7 @@
 #include "scl/character_file.h"
 #include "scl/parser.h"
 #include "scl/printer.h"
+#include "scl/world.h"
 #include "tools/lsp/features.h"
 
 namespace scl::lsp {
@@ -198,7 +199,11 @@ json formatting(const DocumentView& document) {
   if (document.analysis.statementFile)
     throw RequestError(kRequestFailed,
                        "objective and problem files have no canonical form to format");
-  if (document.analysis.characterFile) {
+  if (document.analysis.worldFile) {
+    WorldFileParse parsed = parseWorldFile(source, document.fileName);
+    problems = std::move(parsed.diagnostics);
+    if (!hasErrors(problems)) formatted = printWorldFile(parsed.file, scanComments(source));
+  } else if (document.analysis.characterFile) {
     CharacterParseResult parsed = parseCharacterFile(source, document.fileName);
     problems = std::move(parsed.diagnostics);
     if (!hasErrors(problems)) formatted = printCharacterFile(parsed.file, scanComments(source));

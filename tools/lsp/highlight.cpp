@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 
+#include "scl/world.h"
 #include "tools/lsp/features.h"
 #include "tools/lsp/language_words.h"
 
@@ -43,6 +44,13 @@ bool isWord(const Token* token, std::string_view word) {
 }
 bool isKind(const Token* token, TokenKind kind) { return token && token->kind == kind; }
 
+bool isWorldKey(std::string_view name) {
+  for (const WorldKind& kind : worldKinds())
+    for (const WorldKey& key : kind.keys)
+      if (key.key == name) return true;
+  return false;
+}
+
 // The type of identifier `i` of `tokens` from its neighbours; -1 when it names nothing known.
 std::pair<int, int> classifyName(const Analysis& analysis, const std::vector<Token>& tokens,
                                  size_t i) {
@@ -67,6 +75,12 @@ std::pair<int, int> classifyName(const Analysis& analysis, const std::vector<Tok
   if (character.findJoint(name) || !character.findJointGroup(name).empty()) return {kVariable, 0};
   if (character.findLink(name) || !character.findLinkGroup(name).empty()) return {kProperty, 0};
   if (!keywordMeaning(name).empty()) return {kKeyword, 0};
+  // A world statement's kind word and its keys (`box crate at: ...`).
+  const bool isNamingKind = before && before->kind == TokenKind::Identifier &&
+                            findWorldKind(before->text) && before->text != "ground";
+  if (findWorldKind(name) && !isKind(before, TokenKind::Colon) && !isNamingKind)
+    return {kKeyword, 0};
+  if (isKind(after, TokenKind::Colon) && isWorldKey(name)) return {kKeyword, 0};
   return {-1, 0};
 }
 

@@ -1,10 +1,14 @@
 // Hover: what the name, keyword or `@` number under the cursor is.
 #include <algorithm>
 #include <array>
+#include <filesystem>
+#include <optional>
+#include <span>
 
 #include "base/format.h"
 #include "scl/character_file.h"
 #include "scl/printer.h"
+#include "scl/world.h"
 #include "tools/lsp/features.h"
 #include "tools/lsp/language_words.h"
 
@@ -140,6 +144,55 @@ std::string sceneValueHover(const Character& character, std::string_view argumen
   return "";
 }
 
+// A kind of body: what it is and the keys it takes.
+std::string worldKindHover(const WorldKind& kind) {
+  std::string out = "**" + std::string(sceneBodyKindName(kind.kind)) +
+                    "**: " + std::string(kind.description) + "\n\nkeys:";
+  for (const WorldKey& key : kind.keys)
+    out += "\n- `" + std::string(key.key) + ":` " + std::string(key.what) +
+           (key.required ? " (required)" : "");
+  return out;
+}
+
+// A word of a world statement on the hovered line (`tokens`, `found` the hovered one): its
+// kind word, the body's name, or a key.
+std::string worldHover(std::span<const Token> tokens, size_t found) {
+  const std::optional<size_t> start = worldStatementStart(tokens.first(found + 1));
+  if (!start) return "";
+  const WorldKind* kind = findWorldKind(tokens[*start].text);
+  if (!kind) return "";
+  const std::string kindName(sceneBodyKindName(kind->kind));
+  if (*start == found) return worldKindHover(*kind);
+  if (found == *start + 1 && kind->kind != SceneBodyKind::Ground)
+    return "**" + kindName + " " + std::string(tokens[found].text) +
+           "**: " + std::string(kind->description);
+  if (found + 1 < tokens.size() && tokens[found + 1].kind == TokenKind::Colon)
+    for (const WorldKey& key : kind->keys)
+      if (key.key == tokens[found].text)
+        return "**" + std::string(key.key) + ":** (" + kindName + ") " + std::string(key.what) +
+               (key.required ? "; required" : "");
+  return "";
+}
+
+// The world file a scene header names (`world: "FILE"`): its bodies, or why it cannot be read.
+std::string worldFileHover(std::string_view quoted, const std::string& fileName) {
+  std::string_view path = quoted;
+  if (path.size() >= 2 && path.front() == '"' && path.back() == '"')
+    path = path.substr(1, path.size() - 2);
+  const WorldLoad load = loadWorldFile(path, std::filesystem::path(fileName).parent_path());
+  std::string out = "**world file** `" + std::string(path) + "`";
+  if (load.notFound) return out + ": " + load.diagnostics.front().message;
+  int errors = 0;
+  for (const Diagnostic& diagnostic : load.diagnostics)
+    errors += diagnostic.severity == Severity::Error ? 1 : 0;
+  if (errors > 0) out += " (" + std::to_string(errors) + (errors == 1 ? " error)" : " errors)");
+  out += ": " + std::to_string(load.statements.size()) +
+         (load.statements.size() == 1 ? " statement" : " statements");
+  for (const sx::WorldStatement& statement : load.statements)
+    out += "\n- " + statement.kind.text + (statement.name ? " " + statement.name->text : "");
+  return out;
+}
+
 std::string plain(std::string text) {
   std::erase_if(text, [](char c) { return c == '*' || c == '`'; });
   return text;
@@ -171,6 +224,9 @@ json hover(const DocumentView& document, Position position, const ClientSupport&
   std::string value;
   if (token.kind == TokenKind::Number && token.parameter) {
     value = parameterHover(analysis, line + 1, column);
+  } else if (token.kind == TokenKind::String && found >= 2 &&
+             tokens[found - 1].kind == TokenKind::Colon && tokens[found - 2].text == "world") {
+    value = worldFileHover(token.text, document.fileName);
   } else if (token.kind == TokenKind::Identifier) {
     const Character& character = *analysis.character;
     if (const Occurrence* occurrence = occurrenceAt(analysis, line + 1, column))
@@ -178,6 +234,7 @@ json hover(const DocumentView& document, Position position, const ClientSupport&
                                                     : blockHover(analysis, *occurrence);
     else if (found >= 2 && tokens[found - 1].kind == TokenKind::Colon)
       value = sceneValueHover(character, tokens[found - 2].text, token.text);
+    if (value.empty()) value = worldHover(tokens, found);
     if (value.empty()) value = jointHover(character, token.text);
     if (value.empty()) value = linkHover(character, token.text);
     if (value.empty()) value = std::string(keywordMeaning(token.text));

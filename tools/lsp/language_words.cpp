@@ -76,13 +76,16 @@ constexpr std::array<KeywordInfo, 44> kKeywords = {{
     {"define", "**define NAME { ... }**: a block of primitives used as `[NAME]` in phases"},
     {"scene",
      "**scene**: the initial state: character:, pose:, env:, height: (chair seat, m), "
-     "duration: (s)"},
+     "duration: (s), world: (a world file); the world's bodies follow it, one a line"},
     {"pose", "**pose:** the initial pose of the character"},
     {"env", "**env:** the environment: flat, or chair"},
     {"character",
      "**character:** a built-in character's name or, in quotes, a character file's path"},
     {"height", "**height:** the chair's seat height, m (0.05 to 1.5)"},
     {"duration", "**duration:** the default run length, s (at most 3600)"},
+    {"world",
+     "**world:** a world file's path, in quotes (relative to the script): its terrain and "
+     "objects join the scene's; a world file begins with `world NAME`, then one body a line"},
 }};
 
 }  // namespace

@@ -16,6 +16,7 @@ namespace {
 // LSP SymbolKind values.
 constexpr int kSymbolPackage = 4;
 constexpr int kSymbolFunction = 12;
+constexpr int kSymbolObject = 19;
 constexpr int kSymbolEvent = 24;
 
 // The occurrence of a phase or block name at `position`, if any.
@@ -105,6 +106,20 @@ json documentSymbols(const DocumentView& document, const ClientSupport& client) 
                                  document.encoding)};
     symbols.push_back(
         symbol("scene", kSymbolPackage, "initial state", range, byteRange(document, at, 5)));
+  }
+  // The world's bodies, each on its first line: its name (the ground: its kind), its kind.
+  for (const sx::WorldStatement& body : tree.world) {
+    const SourceLocation& at = body.location;
+    const int line = at.line - 1;
+    if (line < 0 || line >= document.text.lineCount()) continue;
+    const Range range{
+        document.text.positionOf(at, document.encoding),
+        document.text.positionAt(document.text.lineStart(line) + document.text.line(line).size(),
+                                 document.encoding)};
+    const sx::Name& name =
+        body.name && body.name->location.line == at.line ? *body.name : body.kind;
+    symbols.push_back(symbol(name.text, kSymbolObject, body.kind.text, range,
+                             byteRange(document, name.location, name.text.size())));
   }
   for (const sx::Define& block : tree.defines) {
     const Range range = nodeRange(document, block.location, block.end,

@@ -43,6 +43,11 @@ void forEachSeries(PlotData& data, Apply apply) {
   for (auto& series : data.toeHeight) apply(series);
   for (auto& series : data.handHeight) apply(series);
   for (auto& series : data.contact) apply(series);
+  for (PlotObject& object : data.objects) {
+    apply(object.x);
+    apply(object.y);
+    apply(object.angleDeg);
+  }
 }
 
 }  // namespace
@@ -95,13 +100,31 @@ PlotRecorder::PlotRecorder(const Character& character, double rate, double timeS
   for (const LinkDef& link : character.links) data_.linkNames.push_back(link.name);
 }
 
+void PlotRecorder::trackObjects(std::span<const SceneBodyDef> bodies,
+                                std::span<const WorldBodyState> world) {
+  objectParts_.clear();
+  data_.objects.clear();
+  for (const WorldParts& parts : worldParts(world)) {
+    const auto body = static_cast<size_t>(parts.sceneBody);
+    objectParts_.push_back(parts);
+    data_.objects.push_back(
+        {body < bodies.size() ? bodies[body].name : "body" + std::to_string(body), {}, {}, {}});
+    // Samples taken before (none, when called first) have no place: NaN.
+    PlotObject& object = data_.objects.back();
+    for (std::vector<double>* series : {&object.x, &object.y, &object.angleDeg})
+      series->assign(data_.size(), kNaN);
+  }
+}
+
 void PlotRecorder::observe(const StepView& step) {
   const StepReport* report = step.report;
   observe({step.state, step.phase, step.phaseName, report && report->phaseStarted,
-           report && report->phaseTimedOut, report ? &report->targets : nullptr, step.torques});
+           report && report->phaseTimedOut, report ? &report->targets : nullptr, step.torques},
+          false, step.world);
 }
 
-void PlotRecorder::observe(const PlotSample& sample, bool force) {
+void PlotRecorder::observe(const PlotSample& sample, bool force,
+                           std::span<const WorldBodyState> world) {
   const double time = sample.state.time;
   if (data_.phases.empty() || (sample.phaseStarted && data_.phases.back().index != sample.phase) ||
       (sample.phaseStarted && jumpPending_)) {
@@ -114,14 +137,14 @@ void PlotRecorder::observe(const PlotSample& sample, bool force) {
   const bool due = time + 0.5 * timeStep_ >= nextSample_ / rate_;
   if (!due && !force) return;
   if (!data_.time.empty() && time <= data_.time.back()) return;  // already sampled
-  append(sample);
+  append(sample, world);
   // A double: a trajectory CSV's times (read at rate 1e9) may be any finite number, and
   // their sample index no integer type holds.
   nextSample_ = std::floor(time * rate_ + 0.5) + 1.0;
   if (data_.size() > 2 * maxSamples_) data_.dropFront(data_.size() - maxSamples_);
 }
 
-void PlotRecorder::append(const PlotSample& sample) {
+void PlotRecorder::append(const PlotSample& sample, std::span<const WorldBodyState> world) {
   const CharacterState& state = sample.state;
   const Character& character = *character_;
   data_.time.push_back(state.time);
@@ -150,6 +173,20 @@ void PlotRecorder::append(const PlotSample& sample) {
   }
   for (size_t link = 0; link < static_cast<size_t>(character.linkCount()); ++link)
     data_.contact[link].push_back(state.links[link].contact ? 1 : 0);
+  for (size_t i = 0; i < objectParts_.size(); ++i) {
+    const WorldParts& parts = objectParts_[i];
+    PlotObject& object = data_.objects[i];
+    if (static_cast<size_t>(parts.first) + static_cast<size_t>(parts.count) > world.size()) {
+      object.x.push_back(kNaN);
+      object.y.push_back(kNaN);
+      object.angleDeg.push_back(kNaN);
+      continue;
+    }
+    const ObjectState now = objectState(world, parts);
+    object.x.push_back(now.position.x());
+    object.y.push_back(now.position.y());
+    object.angleDeg.push_back(radToDeg(now.angle));
+  }
 }
 
 void PlotRecorder::truncateAfter(double time) {
@@ -162,10 +199,12 @@ void PlotRecorder::clear() {
   const auto limits = data_.torqueLimit;
   std::vector<std::string> jointNames = std::move(data_.jointNames);
   std::vector<std::string> linkNames = std::move(data_.linkNames);
+  std::vector<PlotObject> objects = std::move(data_.objects);
   data_ = PlotData{};
   data_.torqueLimit = limits;
   data_.jointNames = std::move(jointNames);
   data_.linkNames = std::move(linkNames);
+  for (PlotObject& object : objects) data_.objects.push_back({std::move(object.name), {}, {}, {}});
   nextSample_ = 0.0;
   jumpPending_ = false;
 }
@@ -200,8 +239,64 @@ class CsvColumns {
 };
 
 // Far more than `scl run --out`'s columns (time, phase, root, centre of mass and three per
-// joint or link), far fewer than a runaway line's.
-constexpr size_t kMaxTrajectoryColumns = 1000;
+// joint or link, and three per part of the world: every body of a scene a chain of the
+// most links), far fewer than a runaway line's.
+constexpr size_t kMaxTrajectoryColumns =
+    1000 + 3 * kMaxSceneBodies * static_cast<size_t>(kMaxChainLinks);
+
+// The world's columns of a trajectory CSV (trajectory_csv.h, worldColumnPrefix()): per
+// part `P.x`, `P.y`, `P.angle` with P a body's name, or `NAME.K` for link K of a chain.
+struct CsvWorldPart {
+  int body = 0;  // the object's index in PlotData::objects
+  int part = 0;  // its link, from 0
+  size_t x = 0, y = 0, angle = 0;
+};
+
+// The world's parts a header names, objects in their first column's order, a chain's
+// links in their numbers' order; `bodies` gets one body per object (its name), the
+// layout PlotRecorder::trackObjects() reads.
+std::vector<CsvWorldPart> csvWorldParts(const std::vector<std::string>& header,
+                                        std::vector<SceneBodyDef>& bodies) {
+  std::unordered_map<std::string, size_t> index;
+  for (size_t i = 0; i < header.size(); ++i) index.emplace(header[i], i);
+  std::vector<CsvWorldPart> parts;
+  for (size_t i = 0; i < header.size(); ++i) {
+    const std::string& column = header[i];
+    if (column.size() <= 2 || column.compare(column.size() - 2, 2, ".x") != 0) continue;
+    const std::string prefix = column.substr(0, column.size() - 2);
+    const auto y = index.find(prefix + ".y"), angle = index.find(prefix + ".angle");
+    if (y == index.end() || angle == index.end()) continue;
+    std::string name = prefix;
+    int part = 0;
+    if (const size_t dot = prefix.find('.'); dot != std::string::npos) {
+      const std::string_view number = std::string_view(prefix).substr(dot + 1);
+      int value = 0;
+      const auto [end, error] =
+          std::from_chars(number.data(), number.data() + number.size(), value);
+      if (error != std::errc() || end != number.data() + number.size() || value < 1) continue;
+      name = prefix.substr(0, dot);
+      part = value - 1;
+    }
+    const auto body = std::find_if(bodies.begin(), bodies.end(),
+                                   [&](const SceneBodyDef& def) { return def.name == name; });
+    if (body == bodies.end()) {
+      SceneBodyDef def;
+      def.kind = name == prefix ? SceneBodyKind::Box : SceneBodyKind::Chain;
+      def.name = name;
+      bodies.push_back(def);
+    }
+    const int bodyIndex =
+        static_cast<int>(std::find_if(bodies.begin(), bodies.end(),
+                                      [&](const SceneBodyDef& def) { return def.name == name; }) -
+                         bodies.begin());
+    parts.push_back({bodyIndex, part, i, y->second, angle->second});
+  }
+  // A body's parts together (WorldBodyState's layout), links in order.
+  std::stable_sort(parts.begin(), parts.end(), [](const CsvWorldPart& a, const CsvWorldPart& b) {
+    return a.body != b.body ? a.body < b.body : a.part < b.part;
+  });
+  return parts;
+}
 
 // Far more phases than any script has (a phase per line of a 64 MiB file is fewer).
 constexpr double kMaxPhaseIndex = 1e8;
@@ -252,8 +347,16 @@ PlotData readTrajectoryCsv(std::string_view text, const Character& character) {
   }
   for (size_t link = 0; link < static_cast<size_t>(character.linkCount()); ++link)
     contactColumn[link] = column(character.links[link].name + "_contact");
+  std::vector<SceneBodyDef> bodies;
+  const std::vector<CsvWorldPart> worldColumns = csvWorldParts(header, bodies);
+  std::vector<WorldBodyState> world(worldColumns.size());
+  for (size_t i = 0; i < world.size(); ++i) {
+    world[i].sceneBody = worldColumns[i].body;
+    world[i].part = worldColumns[i].part;
+  }
 
   PlotRecorder recorder(character, 1e9, 1e-9);  // every row is a sample
+  recorder.trackObjects(bodies, world);
   double lastTime = -std::numeric_limits<double>::infinity();
   while (nextLine(line)) {
     if (line.empty() || line == "\r") continue;
@@ -290,7 +393,12 @@ PlotData readTrajectoryCsv(std::string_view text, const Character& character) {
     const int phase = static_cast<int>(phaseValue);
     const bool started =
         !recorder.data().phases.empty() && recorder.data().phases.back().index != phase;
-    recorder.observe({state, phase, fields[nameColumn], started, false, nullptr, torques}, true);
+    for (size_t i = 0; i < world.size(); ++i) {
+      world[i].position = Vec2(number(worldColumns[i].x), number(worldColumns[i].y));
+      world[i].angle = degToRad(number(worldColumns[i].angle));
+    }
+    recorder.observe({state, phase, fields[nameColumn], started, false, nullptr, torques}, true,
+                     world);
   }
   PlotData data = recorder.data();
   if (data.size() == 0) throw std::invalid_argument("the file has a header but no rows");

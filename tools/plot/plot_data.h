@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "kinematics/character_state.h"
 #include "primitives/control_frame.h"
 #include "runtime/run_session.h"
+#include "runtime/world_metrics.h"
 
 namespace scl {
 
@@ -27,6 +29,16 @@ struct PhaseMark {
   bool timedOut = false;
   /// It began by the user's jump (the viewer's keys 1-9), not by a transition.
   bool jumped = false;
+};
+
+/// A movable object or moving platform of the scene over a run: its place (a chain's: its
+/// links' together, objectState(), as `scl run --json` and the objectives measure it),
+/// metres, and its angle, degrees.
+struct PlotObject {
+  std::string name;
+  std::vector<double> x;
+  std::vector<double> y;
+  std::vector<double> angleDeg;
 };
 
 /// One run's series, sampled at increasing times. Every vector of samples has size().
@@ -58,6 +70,9 @@ struct PlotData {
   std::array<std::vector<double>, 2> handHeight;
   /// Per link: 1 when it touches the environment, else 0.
   std::array<std::vector<std::uint8_t>, kMaxLinks> contact;
+  /// The scene's movable objects and moving platforms, in scene order (none unless the
+  /// recorder tracks them: PlotRecorder::trackObjects()).
+  std::vector<PlotObject> objects;
   /// Phase boundaries, the first phase at the first sample's time included.
   std::vector<PhaseMark> phases;
   /// False when the source held no PD targets (a trajectory CSV): targetDeg is empty.
@@ -100,10 +115,17 @@ class PlotRecorder {
   /// `maxSeconds` of samples, dropping the oldest (an open-ended viewer run).
   PlotRecorder(const Character& character, double rate, double timeStep, double maxSeconds = 1e300);
 
+  /// Records the place and angle of every movable object and moving platform from now on:
+  /// `bodies` are the scene's (Scene::bodies, as simulated), `world` the layout of their
+  /// states (Simulation::worldBodies()) that every sample's world has. Call before the
+  /// first sample.
+  void trackObjects(std::span<const SceneBodyDef> bodies, std::span<const WorldBodyState> world);
   /// Sees a run observer's step (RunSession::run's callback).
   void observe(const StepView& step);
-  /// Sees one sample; it is recorded when a sample is due or `force` is set.
-  void observe(const PlotSample& sample, bool force = false);
+  /// Sees one sample; it is recorded when a sample is due or `force` is set. `world`: the
+  /// tracked objects' states after the step (their samples are NaN without).
+  void observe(const PlotSample& sample, bool force = false,
+               std::span<const WorldBodyState> world = {});
   /// Marks the next phase start as the user's jump.
   void markJump() { jumpPending_ = true; }
   /// Forgets the samples after `time` seconds and records from there again.
@@ -116,7 +138,7 @@ class PlotRecorder {
   double rate() const { return rate_; }
 
  private:
-  void append(const PlotSample& sample);
+  void append(const PlotSample& sample, std::span<const WorldBodyState> world);
 
   const Character* character_;
   double rate_;
@@ -125,13 +147,17 @@ class PlotRecorder {
   /// The index of the next sample due (time × rate), a whole number.
   double nextSample_ = 0.0;
   bool jumpPending_ = false;
+  /// Where each tracked object's parts lie in a sample's world.
+  std::vector<WorldParts> objectParts_;
   PlotData data_;
 };
 
 /// PlotData from a trajectory CSV of `scl run --out` (its columns, docs/cli.md): every
 /// series but the PD targets, which the file does not hold (hasTargets is false); the
 /// feet are placed by forward kinematics from the root pose and the joint angles of
-/// `character`. Throws std::invalid_argument naming the line on a malformed file.
+/// `character`; the objects from their `NAME.x`, `NAME.y`, `NAME.angle` columns (a
+/// chain's `NAME.K.x`, ... per link). Throws std::invalid_argument naming the line on a
+/// malformed file.
 PlotData readTrajectoryCsv(std::string_view text, const Character& character);
 
 }  // namespace scl

@@ -507,6 +507,7 @@ std::string fitText(const PlotCanvas& canvas, std::string_view text, double size
 double plotHeight(const PlotSelection& selection, double textSize) {
   double rows = kHeaderRows + kAxisRows;
   const double panels = 2.0 * static_cast<double>(selection.joints.size()) +
+                        2.0 * static_cast<double>(selection.objects.size()) +
                         (selection.com ? 1.0 : 0.0) + (selection.heights ? 1.0 : 0.0) +
                         (selection.feet ? 1.0 : 0.0) + (selection.hands ? 1.0 : 0.0);
   rows += panels * (kPanelRows + kGapRows);
@@ -551,6 +552,16 @@ void drawPlots(PlotCanvas& canvas, const PlotData& data, const PlotSelection& se
     layout.linePanel("hands", "m",
                      {{"leftHand.height", "left hand", &data.handHeight[0], kComX, 1.6},
                       {"rightHand.height", "right hand", &data.handHeight[1], kHeadColour, 1.6}});
+  for (int index : selection.objects) {
+    const auto i = static_cast<size_t>(index);
+    if (i >= data.objects.size()) continue;
+    const PlotObject& object = data.objects[i];
+    layout.linePanel(object.name, "m",
+                     {{object.name + ".x", "x", &object.x, kComX, 1.8},
+                      {object.name + ".y", "y", &object.y, kHeadColour, 1.8}});
+    layout.linePanel(object.name + " angle", "deg",
+                     {{object.name + ".angle", "angle", &object.angleDeg, kAngle, 1.8}});
+  }
   if (selection.contacts) layout.contactStrip();
   const double bottom = layout.y() - 0.5 * kGapRows * frame.textSize;
   layout.phaseLines(bottom);
@@ -573,6 +584,30 @@ std::vector<int> parseJointList(std::string_view list, const Character& characte
       if (std::find(joints.begin(), joints.end(), joint) == joints.end()) joints.push_back(joint);
   }
   return joints;
+}
+
+std::vector<int> parseObjectList(std::string_view list, const PlotData& data) {
+  std::vector<std::string_view> names;
+  for (const PlotObject& object : data.objects) names.push_back(object.name);
+  if (names.empty())
+    throw std::invalid_argument(
+        "the scene has no movable object or moving platform to plot (world statements: "
+        "docs/scene.md)");
+  std::vector<int> objects;
+  size_t start = 0;
+  while (start <= list.size()) {
+    const size_t comma = std::min(list.find(',', start), list.size());
+    const std::string_view name = list.substr(start, comma - start);
+    start = comma + 1;
+    if (name.empty())
+      throw std::invalid_argument("empty object name in '" + std::string(list) + "'");
+    const auto found = std::find(names.begin(), names.end(), name);
+    if (found == names.end())
+      throw std::invalid_argument(unknownChoiceMessage("object", name, names));
+    const int index = static_cast<int>(found - names.begin());
+    if (std::find(objects.begin(), objects.end(), index) == objects.end()) objects.push_back(index);
+  }
+  return objects;
 }
 
 }  // namespace scl

@@ -30,11 +30,16 @@ struct PlotSelection {
   bool hands = false;
   /// A strip per link, filled where it touches.
   bool contacts = false;
+  /// Objects of the scene (indices into PlotData::objects): a panel of its place (x and
+  /// y) and one of its angle each.
+  std::vector<int> objects;
   /// How many links the contact strip has: the character's (set where the character is
   /// known).
   int contactLinks = kBipedLinkCount;
   /// True when nothing is selected.
-  bool empty() const { return joints.empty() && !com && !heights && !feet && !hands && !contacts; }
+  bool empty() const {
+    return joints.empty() && !com && !heights && !feet && !hands && !contacts && objects.empty();
+  }
 };
 
 /// A colour, 0-255 per channel.
@@ -109,5 +114,9 @@ void drawPlots(PlotCanvas& canvas, const PlotData& data, const PlotSelection& se
 /// Parses "leftHip,leftKnee" (the character's joint names, or a group such as `hips`) into
 /// joint indices. Throws std::invalid_argument naming an unknown one with a suggestion.
 std::vector<int> parseJointList(std::string_view list, const Character& character);
+
+/// Parses "crate,ball" (names of `data`'s objects) into indices into PlotData::objects.
+/// Throws std::invalid_argument naming an unknown one with a suggestion.
+std::vector<int> parseObjectList(std::string_view list, const PlotData& data);
 
 }  // namespace scl

@@ -44,7 +44,7 @@ constexpr ViewerKeyBinding kKeyBindings[] = {
 constexpr ViewerMouseGesture kMouseGestures[] = {
     {"wheel", "zoom about the mouse; over the slider panel: scroll it"},
     {"right drag", "pan"},
-    {"left drag", "push the link under the mouse with a spring (500 N/m)"},
+    {"left drag", "push the link or object under the mouse with a spring (500 N/m)"},
     {"bar drag", "scrub through time (the time bar under the scene)"},
     {"slider drag", "set that @ number: the run restarts with it at once"},
     {"link click", "with the plot panel open: plot the joint that moves the link"},

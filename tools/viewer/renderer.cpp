@@ -123,19 +123,14 @@ SceneRenderer::SceneRenderer(const RendererDef& def) : def_(def) {
 
 void SceneRenderer::drawWorld(sf::RenderTarget& target, const Camera& camera,
                               const Character& character, const CharacterState& state,
-                              std::span<const EnvironmentBox> boxes,
+                              std::span<const WorldOutline> world,
                               std::span<const AppliedForce> forces,
                               const FeatureOverlay& feature) const {
   target.clear(palette::kBackground);
+  // The terrain stands on the ground, which covers whatever of it reaches below y = 0.
+  drawOutlines(target, camera, world, false);
   drawGround(target, camera);
-  for (const EnvironmentBox& box : boxes) {
-    Vec2 topLeft = camera.worldToScreen(box.centre + Vec2(-box.halfSize.x(), box.halfSize.y()));
-    Vec2 bottomRight = camera.worldToScreen(box.centre + Vec2(box.halfSize.x(), -box.halfSize.y()));
-    sf::RectangleShape rectangle(toPixels(bottomRight - topLeft));
-    rectangle.setPosition(toPixels(topLeft));
-    rectangle.setFillColor(palette::kChair);
-    target.draw(rectangle);
-  }
+  drawOutlines(target, camera, world, true);
   drawCharacter(target, camera, character, state);
   drawBalance(target, camera, character, state);
   for (const AppliedForce& force : forces) {
@@ -177,6 +172,46 @@ void SceneRenderer::drawGround(sf::RenderTarget& target, const Camera& camera) c
   for (double x = std::ceil(left.x()); x <= right.x(); x += 1.0) {
     float px = static_cast<float>(camera.worldToScreen(Vec2(x, 0.0)).x());
     drawSegment(target, {px, groundY}, {px, groundY + 10.0f}, 2.0f, palette::kGroundTick);
+  }
+}
+
+void SceneRenderer::drawOutlines(sf::RenderTarget& target, const Camera& camera,
+                                 std::span<const WorldOutline> world, bool objects) const {
+  const sf::Color fill = objects ? palette::kObject : palette::kTerrain;
+  const double scale = camera.pixelsPerMetre();
+  // Pass 0 draws each outline with its border, pass 1 its fill again without: a part made
+  // of several shapes (a capsule's caps and bar) shows no seams inside it. The terrain has
+  // no border: its pieces (a table's top and legs, the steps of stairs) make one solid.
+  auto draw = [&](const WorldOutline& item, bool border) {
+    const WorldShape& shape = item.shape;
+    const float thickness = border ? 1.5f : 0.0f;
+    if (shape.corners.empty()) {
+      drawCircle(target, toPixels(camera.worldToScreen(shape.centre)),
+                 static_cast<float>(shape.radius * scale), fill, thickness,
+                 palette::kObjectOutline);
+      return;
+    }
+    sf::ConvexShape polygon(shape.corners.size());
+    for (size_t i = 0; i < shape.corners.size(); ++i)
+      polygon.setPoint(i, toPixels(camera.worldToScreen(shape.corners[i])));
+    polygon.setFillColor(fill);
+    polygon.setOutlineThickness(thickness);
+    polygon.setOutlineColor(palette::kObjectOutline);
+    target.draw(polygon);
+  };
+  for (size_t begin = 0; begin < world.size();) {
+    size_t end = begin + 1;  // one part's outlines
+    while (end < world.size() && world[end].slot >= 0 && world[end].slot == world[begin].slot)
+      ++end;
+    if (world[begin].shape.movable == objects) {
+      for (int pass = objects ? 0 : 1; pass < 2; ++pass)
+        for (size_t i = begin; i < end; ++i) draw(world[i], pass == 0);
+      for (size_t i = begin; i < end; ++i)
+        if (world[i].rim)  // a spoke that turns with the ball
+          drawSegment(target, toPixels(camera.worldToScreen(world[i].shape.centre)),
+                      toPixels(camera.worldToScreen(*world[i].rim)), 1.5f, palette::kObjectOutline);
+    }
+    begin = end;
   }
 }
 

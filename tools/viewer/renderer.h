@@ -12,6 +12,7 @@
 #include "tools/viewer/camera.h"
 #include "tools/viewer/layout.h"
 #include "tools/viewer/session.h"
+#include "tools/viewer/world_picture.h"
 
 namespace scl {
 
@@ -20,7 +21,11 @@ namespace palette {
 inline const sf::Color kBackground{236, 240, 244};
 inline const sf::Color kGround{120, 132, 110};
 inline const sf::Color kGroundTick{96, 106, 88};
-inline const sf::Color kChair{150, 104, 64};
+/// The terrain: the chair, platforms, walls, tables, stairs, slopes.
+inline const sf::Color kTerrain{150, 104, 64};
+/// Movable objects (boxes, balls, capsules, chains) and their outline.
+inline const sf::Color kObject{150, 110, 200};
+inline const sf::Color kObjectOutline{70, 40, 110};
 /// Links on the far (left) side, on the midline, on the near (right) side.
 inline const sf::Color kLinkFar{52, 84, 150};
 inline const sf::Color kLinkMid{66, 110, 196};
@@ -91,9 +96,10 @@ class SceneRenderer {
   /// Loads the fonts (a stderr note when they are missing).
   explicit SceneRenderer(const RendererDef& def = {});
 
-  /// Background, ground, environment, character, centre of mass, foot span, forces.
+  /// Background, terrain, ground, objects, character, centre of mass, foot span, forces.
+  /// `world`: the world's outlines (ViewerSession::worldOutlines(), or a snapshot's).
   void drawWorld(sf::RenderTarget& target, const Camera& camera, const Character& character,
-                 const CharacterState& state, std::span<const EnvironmentBox> boxes,
+                 const CharacterState& state, std::span<const WorldOutline> world,
                  std::span<const AppliedForce> forces, const FeatureOverlay& feature = {}) const;
   void drawDrag(sf::RenderTarget& target, const Camera& camera, const DragView& drag) const;
   /// The HUD in the layout's bands (top: phase, time, mode, figures; bottom: status), the
@@ -106,6 +112,9 @@ class SceneRenderer {
 
  private:
   void drawGround(sf::RenderTarget& target, const Camera& camera) const;
+  /// The outlines of `world` that are movable objects (`objects`) or terrain (not).
+  void drawOutlines(sf::RenderTarget& target, const Camera& camera,
+                    std::span<const WorldOutline> world, bool objects) const;
   void drawCharacter(sf::RenderTarget& target, const Camera& camera, const Character& character,
                      const CharacterState& state) const;
   void drawBalance(sf::RenderTarget& target, const Camera& camera, const Character& character,

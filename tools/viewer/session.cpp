@@ -30,6 +30,7 @@ ViewerSession::ViewerSession(const Program& program, const DragSpringDef& spring
                              const HistoryDef& history)
     : spring_(spring),
       session_(openEndedSession(program)),
+      world_(session_->runner().simulation()),
       historyDef_(history),
       plots_(*program.character, history.plotRate, simulationDefFor(program).timeStep,
              history.plotSeconds) {
@@ -40,6 +41,7 @@ void ViewerSession::load(const Program& program) {
   // Build first, so that a program that cannot run leaves the session untouched.
   auto fresh = openEndedSession(program);
   session_ = std::move(fresh);
+  world_ = WorldPicture(runner().simulation());
   drag_.reset();
   dragForce_.setZero();
   failure_.reset();
@@ -63,6 +65,7 @@ void ViewerSession::continueWith(const Program& program) {
 void ViewerSession::restart() {
   const Program program = runner().controller().program();
   session_ = openEndedSession(program);
+  world_ = WorldPicture(runner().simulation());
   drag_.reset();
   dragForce_.setZero();
   failure_.reset();
@@ -100,7 +103,22 @@ void ViewerSession::advanceTo(double time) {
 
 std::optional<Vec2> ViewerSession::dragPoint() const {
   if (!drag_) return std::nullopt;
+  if (drag_->object) return toWorld(*drag_->object, worldBodies());
   return toWorld(character(), drag_->grabbed, state().links[drag_->grabbed.link]);
+}
+
+std::optional<ExternalForce> ViewerSession::dragPush() const {
+  if (!drag_) return std::nullopt;
+  if (const std::optional<ObjectPoint>& object = drag_->object) {
+    const Vec2 point = toWorld(*object, worldBodies());
+    const Vec2 force =
+        dragSpringForce(spring_, point, pointVelocity(*object, worldBodies()), drag_->target);
+    return ExternalForce{object->part, force, point, object->sceneBody};
+  }
+  const LinkState& link = state().links[drag_->grabbed.link];
+  const Vec2 point = toWorld(character(), drag_->grabbed, link);
+  const Vec2 force = dragSpringForce(spring_, point, pointVelocity(link, point), drag_->target);
+  return ExternalForce{drag_->grabbed.link, force, point};
 }
 
 std::span<const AppliedForce> ViewerSession::appliedForces() const {
@@ -172,13 +190,10 @@ void ViewerSession::replayStep(size_t& swap, size_t& jump, size_t& push) {
 
 void ViewerSession::stepOnce() {
   dragForce_.setZero();
-  if (drag_) {
-    const LinkState& link = state().links[drag_->grabbed.link];
-    Vec2 point = toWorld(character(), drag_->grabbed, link);
-    dragForce_ = dragSpringForce(spring_, point, pointVelocity(link, point), drag_->target);
-    const ExternalForce force{drag_->grabbed.link, dragForce_, point};
-    runner().simulation().addExternalForce(force);
-    pushes_.push_back({steps(), force});
+  if (const std::optional<ExternalForce> force = dragPush()) {
+    dragForce_ = force->force;
+    runner().simulation().addExternalForce(*force);
+    pushes_.push_back({steps(), *force});
   }
   try {
     session_->step();
@@ -198,7 +213,8 @@ void ViewerSession::record() {
   const double period = 1.0 / historyDef_.snapshotRate;
   if (!snapshots_.empty() && time() + 0.5 * timeStep() < snapshots_.back().state.time + period)
     return;
-  snapshots_.push_back({steps(), state(), controller().phaseIndex(), controller().phaseTime()});
+  snapshots_.push_back(
+      {steps(), state(), controller().phaseIndex(), controller().phaseTime(), worldBodies()});
   const auto kept = static_cast<size_t>(historyDef_.snapshotSeconds * historyDef_.snapshotRate);
   if (snapshots_.size() > 2 * kept)
     snapshots_.erase(snapshots_.begin(),

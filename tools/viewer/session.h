@@ -14,15 +14,19 @@
 #include "runtime/run_session.h"
 #include "tools/plot/plot_data.h"
 #include "tools/viewer/link_geometry.h"
+#include "tools/viewer/world_picture.h"
 
 namespace scl {
 
-/// The mouse push in progress: a spring from a point on a link to the mouse.
+/// The mouse push in progress: a spring from a point on a link, or on a movable object,
+/// to the mouse.
 struct DragState {
-  /// The grabbed point, fixed on its link.
+  /// The grabbed point, fixed on its link (when `object` is empty).
   LinkPoint grabbed;
   /// Where the mouse is, world metres.
   Vec2 target = Vec2::Zero();
+  /// The grabbed point fixed on an object's part instead of on a link.
+  std::optional<ObjectPoint> object;
 };
 
 /// What a phase with features shows: the QP's centre-of-mass target and planned contact
@@ -40,6 +44,8 @@ struct Snapshot {
   int phase = 0;
   /// Time since that phase began, seconds.
   double phaseTime = 0.0;
+  /// The world's moving parts then (Simulation::worldBodies(); empty without any).
+  std::vector<WorldBodyState> world;
 };
 
 /// How the session keeps its history.
@@ -98,15 +104,22 @@ class ViewerSession {
   const Vec2& dragForce() const { return dragForce_; }
   /// World position of the grabbed point now.
   std::optional<Vec2> dragPoint() const;
+  /// The drag's point and the spring's force on it for the next step (none without a drag).
+  std::optional<ExternalForce> dragPush() const;
 
   const CharacterState& state() const { return runner().state(); }
   /// The character simulated (the running program's).
   const Character& character() const { return runner().simulation().character(); }
   double time() const { return runner().time(); }
   double timeStep() const { return runner().simulation().timeStep(); }
-  const std::vector<EnvironmentBox>& environmentBoxes() const {
-    return runner().simulation().environmentBoxes();
+  /// The world's moving parts now (Simulation::worldBodies()).
+  const std::vector<WorldBodyState>& worldBodies() const {
+    return runner().simulation().worldBodies();
   }
+  /// The world's outlines and what the mouse can grab of it, for any state of its parts.
+  const WorldPicture& world() const { return world_; }
+  /// The world's outlines now.
+  std::vector<WorldOutline> worldOutlines() const { return world_.outlines(worldBodies()); }
   const Controller& controller() const { return runner().controller(); }
   /// The run: its timeline of phase starts and its motion summary so far.
   const RunSession& run() const { return *session_; }
@@ -144,6 +157,7 @@ class ViewerSession {
 
   DragSpringDef spring_;
   std::unique_ptr<RunSession> session_;
+  WorldPicture world_;
   std::optional<DragState> drag_;
   Vec2 dragForce_ = Vec2::Zero();
   std::optional<std::string> failure_;

@@ -215,6 +215,8 @@ class ViewerApp {
   void followCamera(double wall);
   /// The state the scene shows: a snapshot while scrubbing, else the live one.
   const CharacterState& shownState() const;
+  /// The world's moving parts in the state the scene shows.
+  std::span<const WorldBodyState> shownWorldBodies() const;
   double shownTime() const;
   void scrubTo(double time);
   void scrubBy(double seconds);
@@ -305,6 +307,12 @@ const CharacterState& ViewerApp::shownState() const {
 }
 
 double ViewerApp::shownTime() const { return shownState().time; }
+
+std::span<const WorldBodyState> ViewerApp::shownWorldBodies() const {
+  if (scrub_)
+    if (const Snapshot* snapshot = session_->snapshotAt(*scrub_)) return snapshot->world;
+  return session_->worldBodies();
+}
 
 void ViewerApp::scrubTo(double time) {
   if (time >= session_->time() - 0.5 * session_->timeStep()) {
@@ -471,7 +479,7 @@ void ViewerApp::render() {
   // While scrubbing the forces and the drag of the live run are not the shown state's.
   const bool live = !scrub_;
   renderer_.drawWorld(canvas_, camera_, session_->character(), shownState(),
-                      session_->environmentBoxes(),
+                      session_->world().outlines(shownWorldBodies()),
                       live ? session_->appliedForces() : std::span<const AppliedForce>{},
                       live ? session_->featureOverlay() : FeatureOverlay{});
   if (auto point = session_->dragPoint(); point && live)
@@ -736,15 +744,24 @@ bool ViewerApp::handleMousePress(const Vec2& screen, sf::Mouse::Button button) {
   const Vec2 world = camera_.screenToWorld(screen);
   const CharacterState& state = shownState();
   const Character& character = session_->character();
-  auto link = pickLink(character, state, world, kPickPixels / camera_.pixelsPerMetre());
-  if (!link) return false;
+  const double tolerance = kPickPixels / camera_.pixelsPerMetre();
+  auto link = pickLink(character, state, world, tolerance);
+  if (!link) {
+    // The character is drawn over the objects: an object is grabbed where no link is.
+    const std::optional<ObjectPoint> object =
+        session_->world().pick(shownWorldBodies(), world, tolerance);
+    if (!object) return false;
+    if (!scrub_) session_->setDrag(DragState{{}, world, object});
+    return true;
+  }
   // With the plot panel open a click on a link plots the joint that moves it.
   if (showPlots_ && *link > 0) {
     plotJoints_ = {character.links[*link].parentJoint};
     note("plotting " + character.joints[static_cast<size_t>(plotJoints_.front())].name);
   }
   if (!scrub_)
-    session_->setDrag(DragState{toLinkPoint(character, *link, state.links[*link], world), world});
+    session_->setDrag(
+        DragState{toLinkPoint(character, *link, state.links[*link], world), world, std::nullopt});
   return true;
 }
 

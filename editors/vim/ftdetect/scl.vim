@@ -1,2 +1,3 @@
-" SCL scripts (docs/language.md): *.scl files are filetype scl.
-autocmd BufRead,BufNewFile *.scl setfiletype scl
+" SCL scripts (docs/language.md) and world files (docs/scene.md): *.scl and *.world files
+" are filetype scl.
+autocmd BufRead,BufNewFile *.scl,*.world setfiletype scl
