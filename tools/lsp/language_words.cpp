@@ -6,7 +6,8 @@ namespace scl::lsp {
 
 namespace {
 
-constexpr std::array<KeywordInfo, 44> kKeywords = {{
+// Sized by its entries: two branches that each add a word cannot agree on a count.
+constexpr auto kKeywords = std::to_array<KeywordInfo>({
     // Primitives.
     {"vf",
      "**vf**: virtual force, `[vf (fx, fy) on: LINK by: JOINT]`: the force (fx, fy) N at the "
@@ -86,7 +87,7 @@ constexpr std::array<KeywordInfo, 44> kKeywords = {{
     {"world",
      "**world:** a world file's path, in quotes (relative to the script): its terrain and "
      "objects join the scene's; a world file begins with `world NAME`, then one body a line"},
-}};
+});
 
 }  // namespace
 
