@@ -6,7 +6,7 @@ namespace scl::lsp {
 
 namespace {
 
-constexpr std::array<KeywordInfo, 44> kKeywords = {{
+constexpr std::array<KeywordInfo, 45> kKeywords = {{
     // Primitives.
     {"vf",
      "**vf**: virtual force, `[vf (fx, fy) on: LINK by: JOINT]`: the force (fx, fy) N at the "
