@@ -105,8 +105,7 @@ StandOutcome stand(const Program& program, double seconds) {
     outcome.bothOnBox += both ? 1 : 0;
     ++outcome.steps;
     outcome.lowestHead = std::min(
-        outcome.lowestHead,
-        state.jointPositions[static_cast<size_t>(character.headJoint())].y());
+        outcome.lowestHead, state.jointPositions[static_cast<size_t>(character.headJoint())].y());
   });
   const MotionSummary summary = session.summary();
   outcome.standing = summary.standing;
@@ -157,8 +156,7 @@ TEST_CASE("with BODY: parsed after the links, printed back, bound to the body's 
         "when contact any hands, leftFoot with crate or after 1");
   CHECK(transitionText(exit(1), *program.character) ==
         "and when contact lost any feet with ground after 0.2");
-  CHECK(transitionText(exit(3), *program.character) ==
-        "when contact changed rightFoot with step");
+  CHECK(transitionText(exit(3), *program.character) == "when contact changed rightFoot with step");
 }
 
 TEST_CASE("with BODY: a foot on the ground does not meet a condition on another body",
@@ -184,8 +182,8 @@ TEST_CASE("with BODY: a foot on the ground does not meet a condition on another 
     CHECK(feeder.leftFoot(kStep, 20) == 0);
   }
   SECTION("lost: the foot leaves the ground for the step, while it still touches something") {
-    BodyFeeder withGround(testing::compileOk(
-        kWorld + "{ (wait) } when contact lost leftFoot with ground { (off) }"));
+    BodyFeeder withGround(
+        testing::compileOk(kWorld + "{ (wait) } when contact lost leftFoot with ground { (off) }"));
     BodyFeeder anyBody(testing::compileOk(kWorld + "{ (wait) } when contact lost leftFoot "
                                                    "{ (off) }"));
     for (BodyFeeder* feeder : {&withGround, &anyBody}) {
@@ -273,9 +271,8 @@ TEST_CASE("standing on a box: placed on it, held there by stance balance and by 
   const std::string crate = "box crate at: (0, 0.1) size: (1.2, 0.2) mass: 200\n";
   for (const char* script : {"scripts/stand.scl", "scripts/feature-stance.scl"}) {
     INFO(script);
-    const std::string source =
-        onWorld("\n" + testing::readWholeTextFile(std::string(SCL_SOURCE_DIR) + "/" + script),
-                crate);
+    const std::string source = onWorld(
+        "\n" + testing::readWholeTextFile(std::string(SCL_SOURCE_DIR) + "/" + script), crate);
     const Program program = testing::compileOk(source);
     const StandOutcome outcome = stand(program, 12.0);
     CHECK(outcome.standing);
@@ -292,7 +289,8 @@ TEST_CASE("the feature QP plans within the friction of the body a foot stands on
   // On a box of friction 0.3 the QP once planned within the character's 0.9 (× 0.6): under
   // a push the rear foot slid 4 cm. Within the box's 0.3 (× 0.6) neither foot slides.
   const std::string source = onWorld(
-      "\n" + testing::readWholeTextFile(std::string(SCL_SOURCE_DIR) + "/scripts/feature-stance.scl"),
+      "\n" +
+          testing::readWholeTextFile(std::string(SCL_SOURCE_DIR) + "/scripts/feature-stance.scl"),
       "box crate at: (0, 0.1) size: (1.2, 0.2) mass: 200 friction: 0.3\n");
   const Program program = testing::compileOk(source);
   RunSessionDef def;
@@ -306,8 +304,10 @@ TEST_CASE("the feature QP plans within the friction of the body a foot stands on
     const std::array<int, 2> feet = program.character->roles.feet();
     for (size_t side = 0; side < 2; ++side) {
       const double x = state.links[feet[side]].origin.x();
-      if (session.runner().time() < 5.9) before[side] = x;
-      else slid[side] = std::max(slid[side], std::abs(x - before[side]));
+      if (session.runner().time() < 5.9)
+        before[side] = x;
+      else
+        slid[side] = std::max(slid[side], std::abs(x - before[side]));
     }
   });
   CHECK(session.summary().standing);
