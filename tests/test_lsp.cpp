@@ -256,9 +256,13 @@ TEST_CASE("lsp: every script of scripts/ gets scl check's diagnostics and a full
     if (!checked.program) continue;
     const json symbols =
         client.result("textDocument/documentSymbol", {{"textDocument", {{"uri", uri}}}});
-    size_t phases = 0;
-    for (const json& symbol : symbols) phases += symbol["kind"] == 24;
+    size_t phases = 0, bodies = 0;
+    for (const json& symbol : symbols) {
+      phases += symbol["kind"] == 24;
+      bodies += symbol["kind"] == 19;
+    }
     CHECK(phases == checked.program->phases.size());
+    CHECK(bodies == tree.world.size());  // the world statements (scripts/ball-hit.scl, ...)
     // Formatting gives scl fmt's text.
     const json edits = client.result(
         "textDocument/formatting", {{"textDocument", {{"uri", uri}}}, {"options", json::object()}});

@@ -231,11 +231,11 @@ TEST_CASE("a moving platform is an object of the outputs: it moves on its path")
   REQUIRE(run.exitCode == 0);
   const nlohmann::json deck = objectNamed(parseJson(run.out), "deck");
   CHECK(deck["kind"] == "platform");
-  // Its centre starts where it is written, x = -2.75, and its path (1 - cos 2πft) takes it
-  // 0.4 m forward and back in the second.
+  // Its centre starts where it is written, x = -2.75, and its path (0.2 sin 2πft) takes it
+  // 0.2 m forward, 0.2 m back behind its start and back there in the second.
   CHECK(deck["start_x"].get<double>() == Approx(-2.75).margin(1e-4));
-  CHECK(deck["min_x"].get<double>() == Approx(-2.75).margin(1e-4));
-  CHECK(deck["max_x"].get<double>() == Approx(-2.35).margin(2e-3));
+  CHECK(deck["min_x"].get<double>() == Approx(-2.95).margin(2e-3));
+  CHECK(deck["max_x"].get<double>() == Approx(-2.55).margin(2e-3));
   CHECK(deck["final_x"].get<double>() == Approx(-2.75).margin(2e-3));
   CHECK(deck["min_y"].get<double>() == Approx(0.05).margin(1e-4));
 }

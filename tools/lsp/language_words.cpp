@@ -6,7 +6,7 @@ namespace scl::lsp {
 
 namespace {
 
-// Sized by its entries: two branches that each add a word cannot agree on a count.
+// The size counted by the compiler: two branches that each add a keyword merge cleanly.
 constexpr auto kKeywords = std::to_array<KeywordInfo>({
     // Primitives.
     {"vf",
