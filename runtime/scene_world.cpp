@@ -5,6 +5,8 @@
 #include <cstring>
 #include <numbers>
 
+#include "runtime/state_hash.h"
+
 namespace scl {
 
 namespace {
@@ -22,16 +24,6 @@ constexpr int kFirstChainGroup = -2;
 b2Vec2 b2(double x, double y) { return b2Vec2(static_cast<float>(x), static_cast<float>(y)); }
 Vec2 fromB2(const b2Vec2& v) { return Vec2(v.x, v.y); }
 double radians(double degrees) { return degrees * std::numbers::pi / 180.0; }
-
-template <typename T>
-void hashBytes(std::uint64_t& hash, const T& value) {
-  unsigned char bytes[sizeof(T)];
-  std::memcpy(bytes, &value, sizeof(T));
-  for (unsigned char byte : bytes) {
-    hash ^= byte;
-    hash *= 1099511628211ull;  // FNV-1a
-  }
-}
 
 // A box shape of half extents (hx, hy) about `centre` at `angle`, shrunk by the skin.
 b2PolygonShape boxShape(double hx, double hy, const b2Vec2& centre = b2Vec2(0, 0),

@@ -13,6 +13,7 @@
 
 #include "runtime/placement.h"
 #include "runtime/scene_world.h"
+#include "runtime/state_hash.h"
 #include "scl/character.h"
 #include "scl/scene.h"
 
@@ -75,16 +76,6 @@ void addLinkFixtures(b2Body* body, const LinkDef& def, double friction) {
   mass.center.Set(static_cast<float>(def.axisSign * comOffset), 0.0f);
   mass.I = static_cast<float>(def.inertia + def.mass * comOffset * comOffset);
   body->SetMassData(&mass);
-}
-
-template <typename T>
-void hashBytes(std::uint64_t& hash, const T& value) {
-  unsigned char bytes[sizeof(T)];
-  std::memcpy(bytes, &value, sizeof(T));
-  for (unsigned char byte : bytes) {
-    hash ^= byte;
-    hash *= 1099511628211ull;  // FNV-1a
-  }
 }
 
 }  // namespace
@@ -463,7 +454,7 @@ struct Simulation::Impl {
   }
 
   std::uint64_t hash() const {
-    std::uint64_t hash = 1469598103934665603ull;
+    std::uint64_t hash = kStateHashSeed;
     for (int i = 0; i < character().linkCount(); ++i) {
       const b2Body* body = bodies[static_cast<size_t>(i)];
       b2Vec2 position = body->GetPosition(), velocity = body->GetLinearVelocity();

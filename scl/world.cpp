@@ -490,6 +490,15 @@ WorldLoad loadWorldFile(std::string_view pathText, const std::filesystem::path& 
   }
   auto text = std::make_shared<std::string>(std::move(read.text));
   stripByteOrderMark(*text);
+  if (hasCrOnlyLineEndings(*text)) {  // it would read as one line
+    Diagnostic diagnostic;
+    diagnostic.location.file = FileName(path.string());
+    diagnostic.message = "world file '" + path.string() +
+                         "' has CR-only line endings (classic Mac OS); save it with LF (or CRLF) "
+                         "line endings";
+    load.diagnostics.push_back(std::move(diagnostic));
+    return load;
+  }
   WorldFileParse parse = parseWorldFile(*text, path.string());
   load.statements = std::move(parse.file.statements);
   load.diagnostics = std::move(parse.diagnostics);

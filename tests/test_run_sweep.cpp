@@ -14,6 +14,7 @@
 #include "runtime/run_session.h"
 #include "runtime/simulation.h"
 #include "scl/compile.h"
+#include "test_support.h"
 #include "tools/run_sweep.h"
 
 namespace {
@@ -170,19 +171,9 @@ ball ball at: (1, 1.5) radius: 0.1 mass: 2
 }
 
 TEST_CASE("sweep: a stance on a platform ends on it and not on the ground", "[sweep]") {
-  const std::string script = R"(// outcome: ends on deck
-// outcome: standing at end
-scene pose: standing env: flat duration: 1.5
-platform deck at: -0.5 size: (1, 0.1)
-{
-  (quiet_stance)
-  [necks 0, waist 0, hips 0, knees 0 time: 0.5]
-  [relax ankles strength 0.1]
-  [vf sb(600, 300) on: trunk, by: leftAnkle]
-  [symm]
-  [gc]
-}
-)";
+  const std::string script =
+      "// outcome: ends on deck\n// outcome: standing at end\n" +
+      scl::testing::standingIn("platform deck at: -0.5 size: (1, 0.1)\n", 1.5);
   CompileResult compiled = compile(script, "deck.scl");
   REQUIRE(compiled.ok());
   const Program& program = *compiled.program;

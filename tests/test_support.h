@@ -34,6 +34,24 @@ const T& primitive(const Program& program, size_t phase, size_t index) {
   return std::get<T>(program.phases[phase].primitives[index]);
 }
 
+/// A quiet stance (scripts/stand.scl's phase) standing for `seconds` in a world of
+/// `statements` (world statements, one a line, or none).
+inline std::string standingIn(const std::string& statements, double seconds) {
+  std::ostringstream script;
+  script << "scene pose: standing env: flat duration: " << seconds << "\n"
+         << statements << R"(
+{
+  (quiet_stance)
+  [necks 0, waist 0, hips 0, knees 0 time: 0.5]
+  [relax ankles strength 0.1]
+  [vf sb(600, 300) on: trunk, by: leftAnkle]
+  [symm]
+  [gc]
+}
+)";
+  return script.str();
+}
+
 /// A file's whole text; the test fails when it cannot be read.
 inline std::string readWholeTextFile(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

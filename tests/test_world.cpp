@@ -141,6 +141,13 @@ TEST_CASE("a world file: parsed, printed canonically with its comments, loaded b
   CHECK(result.diagnostics[1].location.line == 2);
   CHECK(result.diagnostics[1].message.find("reaches below the ground") != std::string::npos);
 
+  std::ofstream(directory / "cr.world")
+      << "world cr\rbox crate at: (0, 1) size: (0.5, 0.5) mass: 4\r";
+  result = scl::compile("scene world: \"cr.world\"\n{\n  [waist 0]\n}\n", "t.scl", options);
+  REQUIRE(!result.ok());
+  CHECK(result.diagnostics.size() == 2);
+  CHECK(result.diagnostics.back().message.find("CR-only line endings") != std::string::npos);
+
   result = scl::compile("scene world: \"missing.world\"\n{\n  [waist 0]\n}\n", "t.scl", options);
   REQUIRE(!result.ok());
   CHECK(result.diagnostics[0].message.find("missing.world") != std::string::npos);

@@ -22,23 +22,6 @@ using namespace scl::testing;
 
 namespace {
 
-// A quiet stance (scripts/stand.scl's phase) in a world of `statements`, for `seconds`.
-std::string standingIn(const std::string& statements, double seconds) {
-  std::ostringstream script;
-  script << "scene pose: standing env: flat duration: " << seconds << "\n"
-         << statements << R"(
-{
-  (quiet_stance)
-  [necks 0, waist 0, hips 0, knees 0 time: 0.5]
-  [relax ankles strength 0.1]
-  [vf sb(600, 300) on: trunk, by: leftAnkle]
-  [symm]
-  [gc]
-}
-)";
-  return script.str();
-}
-
 // A crate dropped from 1 m (its bottom) beside the character, a rope hanging from a pin.
 const std::string kDropWorld =
     "box crate at: (-1, 1.25) size: (0.5, 0.5) mass: 20\n"
@@ -106,7 +89,7 @@ nlohmann::json objectNamed(const nlohmann::json& summary, const std::string& nam
 
 TEST_CASE("the trajectory CSV has each object's place and angle, a chain's per link") {
   TempDir dir;
-  writeText(dir / "drop.scl", standingIn(kDropWorld, 1.5));
+  writeText(dir / "drop.scl", scl::testing::standingIn(kDropWorld, 1.5));
   const Outcome run = runScl("run " + (dir / "drop.scl") + " --rate 50 --out " + (dir / "t.csv"));
   REQUIRE(run.exitCode == 0);
   const auto rows = csvRows(readText(dir / "t.csv"));
@@ -170,10 +153,10 @@ TEST_CASE("the trajectory CSV has each object's place and angle, a chain's per l
 TEST_CASE("scl run --json lists each object: where it went and which links touched it") {
   TempDir dir;
   // A ball held 1.2 m ahead at chest height, thrown back at the character at 0.2 s.
-  writeText(dir / "ball.scl",
-            standingIn("ball b at: (1.2, 1.75) radius: 0.08 mass: 0.5 velocity: (-6, 0) "
-                       "launch: 0.2\n",
-                       1.5));
+  writeText(dir / "ball.scl", scl::testing::standingIn(
+                                  "ball b at: (1.2, 1.75) radius: 0.08 mass: 0.5 velocity: (-6, 0) "
+                                  "launch: 0.2\n",
+                                  1.5));
   const Outcome run = runScl("run " + (dir / "ball.scl") + " --json");
   REQUIRE(run.exitCode == 0);
   const nlohmann::json summary = parseJson(run.out);
@@ -210,10 +193,11 @@ TEST_CASE("scl run --json lists each object: where it went and which links touch
   CHECK_THAT(text.out, Catch::Contains("touched by " + touchedBy.front()));
 
   SECTION("thrown the other way, nothing touches it") {
-    writeText(dir / "away.scl",
-              standingIn("ball b at: (1.2, 1.75) radius: 0.08 mass: 0.5 velocity: (6, 0) "
-                         "launch: 0.2\n",
-                         1.0));
+    writeText(
+        dir / "away.scl",
+        scl::testing::standingIn("ball b at: (1.2, 1.75) radius: 0.08 mass: 0.5 velocity: (6, 0) "
+                                 "launch: 0.2\n",
+                                 1.0));
     const Outcome away = runScl("run " + (dir / "away.scl") + " --json");
     REQUIRE(away.exitCode == 0);
     const nlohmann::json object = objectNamed(parseJson(away.out), "b");
@@ -226,7 +210,8 @@ TEST_CASE("scl run --json lists each object: where it went and which links touch
 TEST_CASE("a moving platform is an object of the outputs: it moves on its path") {
   TempDir dir;
   writeText(dir / "deck.scl",
-            standingIn("platform deck at: -3 size: (0.5, 0.1) move: (0.2, 0) frequency: 1\n", 1.0));
+            scl::testing::standingIn(
+                "platform deck at: -3 size: (0.5, 0.1) move: (0.2, 0) frequency: 1\n", 1.0));
   const Outcome run = runScl("run " + (dir / "deck.scl") + " --json");
   REQUIRE(run.exitCode == 0);
   const nlohmann::json deck = objectNamed(parseJson(run.out), "deck");
@@ -242,10 +227,10 @@ TEST_CASE("a moving platform is an object of the outputs: it moves on its path")
 
 TEST_CASE("an objective scores an object: final crate.x is the run's final_x") {
   // A crate sliding forward: friction stops it somewhere.
-  const std::string script =
-      standingIn("box crate at: (-1.5, 0.25) size: (0.5, 0.5) mass: 20 velocity: (2, 0)\n" +
-                     kDropWorld.substr(kDropWorld.find("chain")),
-                 1.0);
+  const std::string script = scl::testing::standingIn(
+      "box crate at: (-1.5, 0.25) size: (0.5, 0.5) mass: 20 velocity: (2, 0)\n" +
+          kDropWorld.substr(kDropWorld.find("chain")),
+      1.0);
   TempDir dir;
   writeText(dir / "slide.scl", script);
   const Outcome run = runScl("run " + (dir / "slide.scl") + " --json");
@@ -283,7 +268,7 @@ TEST_CASE("an objective scores an object: final crate.x is the run's final_x") {
 }
 
 TEST_CASE("an objective's unknown object is an error at its name, with a suggestion") {
-  const std::string script = standingIn(
+  const std::string script = scl::testing::standingIn(
       "platform step at: 0.3 size: (1, 0.15)\n"
       "box crate at: (-1, 0.25) size: (0.5, 0.5) mass: 20\n" +
           kDropWorld.substr(kDropWorld.find("chain")),
@@ -375,13 +360,13 @@ TEST_CASE("objective files read scene bodies' quantities, and a misspelled link 
 
 TEST_CASE("the filmstrip draws the world as it stands in each frame") {
   TempDir dir;
-  writeText(dir / "ball.scl",
-            standingIn("platform step at: 0.3 size: (1, 0.15)\n"
-                       "slope hill from: (-2.6, 0) to: (-1.6, 0.3)\n"
-                       "ball b at: (1.2, 1.75) radius: 0.08 mass: 0.5 velocity: (-6, 0) "
-                       "launch: 0.2\n"
-                       "box crate at: (-1, 1.25) size: (0.5, 0.5) mass: 20\n",
-                       1.0));
+  writeText(dir / "ball.scl", scl::testing::standingIn(
+                                  "platform step at: 0.3 size: (1, 0.15)\n"
+                                  "slope hill from: (-2.6, 0) to: (-1.6, 0.3)\n"
+                                  "ball b at: (1.2, 1.75) radius: 0.08 mass: 0.5 velocity: (-6, 0) "
+                                  "launch: 0.2\n"
+                                  "box crate at: (-1, 1.25) size: (0.5, 0.5) mass: 20\n",
+                                  1.0));
   const Outcome run = runScl("run " + (dir / "ball.scl") + " --filmstrip " + (dir / "f.svg") +
                              " --frames 0,0.3,1 --out " + (dir / "t.csv") + " --rate 10");
   REQUIRE(run.exitCode == 0);

@@ -568,20 +568,37 @@ void drawPlots(PlotCanvas& canvas, const PlotData& data, const PlotSelection& se
   layout.timeAxis();
 }
 
-std::vector<int> parseJointList(std::string_view list, const Character& character) {
-  const CharacterNames names(character);
-  std::vector<int> joints;
+namespace {
+
+// The names of a comma-separated list, each checked non-empty ("empty WHAT name in ...").
+std::vector<std::string_view> splitNameList(std::string_view list, std::string_view what) {
+  std::vector<std::string_view> names;
   size_t start = 0;
   while (start <= list.size()) {
     const size_t comma = std::min(list.find(',', start), list.size());
     const std::string_view name = list.substr(start, comma - start);
     start = comma + 1;
     if (name.empty())
-      throw std::invalid_argument("empty joint name in '" + std::string(list) + "'");
+      throw std::invalid_argument("empty " + std::string(what) + " name in '" + std::string(list) +
+                                  "'");
+    names.push_back(name);
+  }
+  return names;
+}
+
+void addOnce(std::vector<int>& indices, int index) {
+  if (std::find(indices.begin(), indices.end(), index) == indices.end()) indices.push_back(index);
+}
+
+}  // namespace
+
+std::vector<int> parseJointList(std::string_view list, const Character& character) {
+  const CharacterNames names(character);
+  std::vector<int> joints;
+  for (std::string_view name : splitNameList(list, "joint")) {
     const NameLookup found = names.joints(name, Groups::Allowed);
     if (!found.ok()) throw std::invalid_argument(found.error);
-    for (int joint : found.indices)
-      if (std::find(joints.begin(), joints.end(), joint) == joints.end()) joints.push_back(joint);
+    for (int joint : found.indices) addOnce(joints, joint);
   }
   return joints;
 }
@@ -594,18 +611,11 @@ std::vector<int> parseObjectList(std::string_view list, const PlotData& data) {
         "the scene has no movable object or moving platform to plot (world statements: "
         "docs/scene.md)");
   std::vector<int> objects;
-  size_t start = 0;
-  while (start <= list.size()) {
-    const size_t comma = std::min(list.find(',', start), list.size());
-    const std::string_view name = list.substr(start, comma - start);
-    start = comma + 1;
-    if (name.empty())
-      throw std::invalid_argument("empty object name in '" + std::string(list) + "'");
+  for (std::string_view name : splitNameList(list, "object")) {
     const auto found = std::find(names.begin(), names.end(), name);
     if (found == names.end())
       throw std::invalid_argument(unknownChoiceMessage("object", name, names));
-    const int index = static_cast<int>(found - names.begin());
-    if (std::find(objects.begin(), objects.end(), index) == objects.end()) objects.push_back(index);
+    addOnce(objects, static_cast<int>(found - names.begin()));
   }
   return objects;
 }
