@@ -88,6 +88,7 @@ std::string printCharacterFile(const sx::CharacterFile& file,
                                const std::vector<Comment>& comments) {
   const auto& statements = file.statements;
   std::vector<int> lines;
+  lines.reserve(statements.size());
   for (const auto& statement : statements) lines.push_back(locationOf(statement).line);
   const CommentLayout layout = layOutComments(file.location.line, lines, comments);
   const auto& before = layout.before;

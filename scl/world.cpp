@@ -441,6 +441,7 @@ WorldFileParse parseWorldFile(std::string_view source, std::string_view fileName
 
 std::string printWorldFile(const WorldFile& file, const std::vector<Comment>& comments) {
   std::vector<int> lines;
+  lines.reserve(file.statements.size());
   for (const WorldStatement& statement : file.statements) lines.push_back(statement.location.line);
   const CommentLayout layout = layOutComments(file.location.line, lines, comments);
   std::string out;

@@ -41,7 +41,7 @@ FeatureRun run(const Program& program, double duration, std::vector<Push> pushes
                ControllerOptions options = {}) {
   RunSessionDef def;
   def.simulation = simulationDefFor(program);
-  def.controller = options;
+  def.controller = std::move(options);
   def.pushes = std::move(pushes);
   def.length.duration = duration;
   def.metrics = metricsFor(*program.character);
