@@ -40,8 +40,8 @@ class ComFeature final : public TaskFeatureKind<ComTask> {
       const Vec2 goal = task.base + def.scale * Vec2(def.x.value, def.y.value);  // metres
       auto [relative, rate] = interpolate(task.start, goal, def.duration.value, step.phaseTime);
       const Vec2 target = step.frameOrigin + relative;
-      const Vec2 desired =
-          def.kp.value * (target - dynamics.com()) + def.kd.value * (rate - dynamics.comVelocity());
+      const Vec2 desired = def.kp.value * (target - dynamics.com()) +
+                           def.kd.value * (rate + step.frameVelocity - dynamics.comVelocity());
       dynamics.comJacobian(jacobian_);
       rows.addPair(jacobian_, desired - dynamics.comBiasAcceleration(), task.level,
                    def.task.weight.value);

@@ -47,8 +47,8 @@ void ContactSet::gatherLink(int link, const LinkState& linkState) {
   const BodyMotion& body = dynamics_.bodies()[link];
   const double friction = frictionOf(linkState) * settings_.frictionMargin;
   auto add = [&](const Vec2& point) {
-    points_.push_back(
-        {link, point, toBodyFrame(body, point - body.origin), normal, tangent, friction});
+    points_.push_back({link, point, toBodyFrame(body, point - body.origin), normal, tangent,
+                       friction, linkState.supportVelocity, linkState.supportAcceleration});
   };
   // The link's caps near the surface (the surface: the lowest contact point along the
   // normal) give its points: the lowest point of each such cap.
@@ -122,20 +122,26 @@ void ContactSet::writeForceColumn(int unknown, const Eigen::Matrix2Xd& pointJaco
       pointJacobian.transpose() * forceUnknowns_[static_cast<size_t>(unknown)].direction;
 }
 
-// A point does not accelerate (a moving one is braked). The Jacobian each row is made of
+// A point moves with what it stands on: it accelerates with it, and its velocity relative
+// to it is braked (on still terrain: it does not accelerate and a moving one is braked).
+// The Jacobian each row is made of
 // is also the one of a force unknown at the same point: its column of J_cᵀ is written
 // from it.
+Vec2 ContactSet::heldAcceleration(const Point& contact, const Vec2& local) const {
+  const Vec2 velocity = dynamics_.pointVelocity(contact.link, local);
+  return contact.supportAcceleration -
+         settings_.contactDamping * (velocity - contact.supportVelocity);
+}
+
 void ContactSet::addRows(ObjectiveRows& rows) {
-  const double damping = settings_.contactDamping;
   const int level = contactRowLevel(settings_);
   const double weight = settings_.contactWeight;
   fit(jacobian_, dynamics_.dofCount(), forceCount());
   for (size_t i = 0; i < points_.size();) {
     const Point& c = points_[i];
     if (!linePairAt(i)) {
-      const Vec2 v = dynamics_.pointVelocity(c.link, c.local);
       const Eigen::Matrix2Xd& pointJacobian =
-          rows.addPoint(c.link, c.local, -damping * v, level, weight);
+          rows.addPoint(c.link, c.local, heldAcceleration(c, c.local), level, weight);
       writeForceColumn(normalUnknown_[i], pointJacobian);
       writeForceColumn(tangentUnknown_[i], pointJacobian);
       ++i;
@@ -145,14 +151,14 @@ void ContactSet::addRows(ObjectiveRows& rows) {
     // middle (four rows would repeat one of a rigid body's three).
     for (size_t e = i; e < i + 2; ++e) {
       const Point& end = points_[e];
-      const Vec2 v = dynamics_.pointVelocity(end.link, end.local);
-      writeForceColumn(normalUnknown_[e], rows.addPoint(end.link, end.local, -damping * v, level,
-                                                        weight, &end.normal));
+      writeForceColumn(normalUnknown_[e],
+                       rows.addPoint(end.link, end.local, heldAcceleration(end, end.local), level,
+                                     weight, &end.normal));
     }
     const ForceUnknown& tangential = forceUnknowns_[static_cast<size_t>(tangentUnknown_[i])];
-    const Vec2 v = dynamics_.pointVelocity(c.link, tangential.local);
-    writeForceColumn(tangentUnknown_[i], rows.addPoint(c.link, tangential.local, -damping * v,
-                                                       level, weight, &c.tangent));
+    writeForceColumn(tangentUnknown_[i],
+                     rows.addPoint(c.link, tangential.local, heldAcceleration(c, tangential.local),
+                                   level, weight, &c.tangent));
     i += 2;
   }
 }

@@ -59,6 +59,9 @@ class ContactSet {
     Vec2 tangent = Vec2::UnitX();
     /// μ of its contact (FeatureSettings::bodyFriction), times the friction margin.
     double friction = 0.0;
+    /// What it stands on: velocity, m/s, and acceleration, m/s² (LinkState's).
+    Vec2 supportVelocity = Vec2::Zero();
+    Vec2 supportAcceleration = Vec2::Zero();
   };
   // A force unknown: the normal force at one contact point, or a contact's tangential
   // force (one per link touching along a line, at the line's middle: tangential forces
@@ -79,6 +82,9 @@ class ContactSet {
     return i + 1 < points_.size() && points_[i + 1].link == points_[i].link;
   }
   void writeForceColumn(int unknown, const Eigen::Matrix2Xd& pointJacobian);
+  // The acceleration a contact row asks of a point of the contact's link (body-frame
+  // `local`), m/s²: that of what it stands on, less its braked velocity relative to it.
+  Vec2 heldAcceleration(const Point& contact, const Vec2& local) const;
 
   const Character& character_;
   const PlanarDynamics& dynamics_;

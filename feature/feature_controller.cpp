@@ -40,6 +40,8 @@ struct FeatureController::Impl {
   ReducedProblem reduced;
   LevelCascade cascade;
   Vec2 frameOrigin = Vec2::Zero();
+  Vec2 frameVelocity = Vec2::Zero();
+  double framePhaseTime = 0.0;  // when frameOrigin was last carried, seconds into the phase
   Eigen::VectorXd q, qd;
   std::vector<PlannedContactForce> planned;
 
@@ -65,11 +67,22 @@ struct FeatureController::Impl {
     dynamics.setState(q, qd);
   }
 
-  // The frame of the targets is fixed when the phase begins (docs/features.md, The frame).
+  // The frame of the targets is placed when the phase begins (docs/features.md, The
+  // frame), then carried by what the supporting feet stand on.
   void begin(const CharacterState& state) {
     setState(state);
     frameOrigin = supportFeetMiddle(character, dynamics, support, state);
+    frameVelocity = Vec2::Zero();
+    framePhaseTime = 0.0;
     for (const auto& kind : kinds) kind->begin(dynamics, frameOrigin);
+  }
+
+  // Moves the frame on at the velocity it had since the last step, then takes this
+  // step's. On still terrain both are zero and the origin never changes.
+  void carryFrame(const CharacterState& state, double phaseTime) {
+    frameOrigin += frameVelocity * (phaseTime - framePhaseTime);
+    framePhaseTime = phaseTime;
+    frameVelocity = supportFeetVelocity(character, support, state);
   }
 
   int rowCapacity() const {
@@ -92,11 +105,12 @@ struct FeatureController::Impl {
     result.hasComTarget = false;
     result.iterations = 0;
     result.levels = 0;
+    carryFrame(state, phaseTime);
     result.frameOrigin = frameOrigin;
     planned.clear();
     setState(state);
     contacts.gather(state);
-    buildRows({dynamics, state, q, qd, frameOrigin, phaseTime, input}, result);
+    buildRows({dynamics, state, q, qd, frameOrigin, frameVelocity, phaseTime, input}, result);
     reduced.build(dynamics, contacts.jacobian(), objective);
     const int solved = cascade.solve(objective, reduced, contacts, input, result);
     if (solved < 0) return;

@@ -46,6 +46,9 @@ struct FeatureStep {
   const Eigen::VectorXd& qd;
   /// The origin of the targets' frame, world metres.
   Vec2 frameOrigin = Vec2::Zero();
+  /// The frame's velocity, m/s: that of what the supporting feet stand on (zero on still
+  /// terrain). A target's desired velocity is its rate in the frame plus this.
+  Vec2 frameVelocity = Vec2::Zero();
   /// Time since the phase began, seconds.
   double phaseTime = 0.0;
   /// What the phase's other primitives decided this step.

@@ -32,4 +32,10 @@ SupportSet supportSetOf(std::span<const Primitive> phasePrimitives);
 Vec2 supportFeetMiddle(const Character& character, const PlanarDynamics& dynamics,
                        const SupportSet& support, const CharacterState& state);
 
+/// The velocity of what the supporting feet stand on, m/s: the mean of
+/// LinkState::supportVelocity over the feet `[support]` allows that touch (zero when none
+/// does, and on still terrain). The targets' frame moves with it.
+Vec2 supportFeetVelocity(const Character& character, const SupportSet& support,
+                         const CharacterState& state);
+
 }  // namespace scl

@@ -42,6 +42,18 @@ Vec2 supportFeetMiddle(const Character& character, const PlanarDynamics& dynamic
   return both / 2.0;
 }
 
+Vec2 supportFeetVelocity(const Character& character, const SupportSet& support,
+                         const CharacterState& state) {
+  Vec2 sum = Vec2::Zero();
+  int touching = 0;
+  for (int foot : character.roles.feet()) {
+    if (!support.links[foot] || !state.links[foot].contact) continue;
+    sum += state.links[foot].supportVelocity;
+    ++touching;
+  }
+  return touching > 0 ? Vec2(sum / touching) : Vec2::Zero();
+}
+
 namespace {
 
 class SupportFeature final : public FeatureKind {

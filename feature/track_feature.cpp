@@ -82,8 +82,8 @@ class TrackFeature final : public TaskFeatureKind<TrackTask> {
     auto [relative, rate] = interpolate(task.start, goal, def.duration.value, step.phaseTime);
     const Vec2 position = step.dynamics.pointPosition(task.body, task.local);
     const Vec2 velocity = step.dynamics.pointVelocity(task.body, task.local);
-    const Vec2 desired =
-        def.kp.value * (step.frameOrigin + relative - position) + def.kd.value * (rate - velocity);
+    const Vec2 desired = def.kp.value * (step.frameOrigin + relative - position) +
+                         def.kd.value * (rate + step.frameVelocity - velocity);
     rows.addPoint(task.body, task.local, desired, task.level, def.task.weight.value);
   }
 

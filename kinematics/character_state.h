@@ -40,6 +40,12 @@ struct LinkState {
   std::uint64_t touching = 0;
   /// Mean of the contact points with the scene's bodies when `contact`, metres.
   Vec2 contactPoint = Vec2::Zero();
+  /// Mean velocity, at those contact points, of the scene bodies it touches, m/s: zero on
+  /// still terrain, a moving platform's velocity on one (what carries a foot standing on it).
+  Vec2 supportVelocity = Vec2::Zero();
+  /// Mean acceleration of the bodies it touches that move on a prescribed path (moving
+  /// platforms), m/s², over its contact points; zero on everything else.
+  Vec2 supportAcceleration = Vec2::Zero();
   /// The contact points with the scene's bodies (the first kMaxContactPoints the physics
   /// reports), metres, and at each the unit normal of the environment's surface, pointing
   /// into the link. Points past `contactPointCount` are unused.

@@ -298,14 +298,20 @@ void SceneWorld::beforeStep(double time, double dt) {
     }
     if (body.move) {
       // The velocity that brings it to its path's point at the step's end.
-      const double phase = 2.0 * std::numbers::pi * body.move->frequency * (time + dt);
-      const Vec2 rest(body.x + body.size[0] / 2.0, body.size[1] / 2.0);
+      const std::array<double, 2> offset = moveOffset(*body.move, time + dt);
       const Vec2 target =
-          rest + std::sin(phase) * Vec2(body.move->amplitude[0], body.move->amplitude[1]);
+          Vec2(body.x + body.size[0] / 2.0, body.size[1] / 2.0) + Vec2(offset[0], offset[1]);
       const Vec2 velocity = (target - fromB2(part.body->GetPosition())) / dt;
       part.body->SetLinearVelocity(b2(velocity.x(), velocity.y()));
     }
   }
+}
+
+Vec2 SceneWorld::pathAcceleration(int index, double time) const {
+  const SceneBodyDef& body = bodies_[static_cast<size_t>(index)];
+  if (!body.move) return Vec2::Zero();
+  const std::array<double, 2> acceleration = moveAcceleration(*body.move, time);
+  return {acceleration[0], acceleration[1]};
 }
 
 void SceneWorld::applyForce(int index, int part, const b2Vec2& force, const b2Vec2& point) {

@@ -30,6 +30,9 @@ class SceneWorld {
   static int sceneBodyOf(const b2Fixture* fixture);
   /// Whether scene body `index` is terrain (static or moving on its path), not an object.
   bool isTerrain(int index) const;
+  /// The acceleration of scene body `index` at `time`, m/s², when it moves on a prescribed
+  /// path (a moving platform); zero for every other body.
+  Vec2 pathAcceleration(int index, double time) const;
 
   /// Before a step from `time` of length `dt`, seconds: launches what is due and sets the
   /// moving platforms' velocities so they reach their path's next point.

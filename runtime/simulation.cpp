@@ -358,6 +358,7 @@ struct Simulation::Impl {
   }
 
   void refreshState() {
+    const double time = static_cast<double>(stepCount) * def.timeStep;
     for (int i = 0; i < character().linkCount(); ++i) {
       const b2Body* body = bodies[i];
       LinkState& link = state.links[i];
@@ -371,6 +372,8 @@ struct Simulation::Impl {
       link.touching = 0;
       link.contactPointCount = 0;
       Vec2 contactSum = Vec2::Zero();
+      Vec2 velocitySum = Vec2::Zero();
+      Vec2 accelerationSum = Vec2::Zero();
       int contactPoints = 0;
       for (const b2ContactEdge* edge = body->GetContactList(); edge; edge = edge->next) {
         const b2Contact* contact = edge->contact;
@@ -385,10 +388,14 @@ struct Simulation::Impl {
         contact->GetWorldManifold(&manifold);
         // Box2D's normal points from fixture A to fixture B; the link's points from the
         // environment into the link.
+        const Vec2 acceleration = scene->pathAcceleration(sceneBody, time);
         Vec2 normal = fromB2(manifold.normal);
         if (contact->GetFixtureA()->GetBody() == body) normal = -normal;
         for (int p = 0; p < contact->GetManifold()->pointCount; ++p) {
           contactSum += fromB2(manifold.points[p]);
+          velocitySum +=
+              fromB2(other->GetBody()->GetLinearVelocityFromWorldPoint(manifold.points[p]));
+          accelerationSum += acceleration;
           ++contactPoints;
           if (link.contactPointCount < kMaxContactPoints) {
             link.contactPoints[link.contactPointCount] = fromB2(manifold.points[p]);
@@ -399,8 +406,11 @@ struct Simulation::Impl {
       }
       link.contact = contactPoints > 0;
       link.contactPoint = contactPoints > 0 ? Vec2(contactSum / contactPoints) : Vec2::Zero();
+      link.supportVelocity = contactPoints > 0 ? Vec2(velocitySum / contactPoints) : Vec2::Zero();
+      link.supportAcceleration =
+          contactPoints > 0 ? Vec2(accelerationSum / contactPoints) : Vec2::Zero();
     }
-    state.time = static_cast<double>(stepCount) * def.timeStep;
+    state.time = time;
     completeDerivedState(character(), state);
     scene->refresh();
   }

@@ -215,6 +215,36 @@ bool restsOnTerrain(const SceneBodyDef& body, std::span<const SceneBodyDef> bodi
 
 }  // namespace
 
+std::array<double, 2> moveOffset(const MoveDef& move, double time) {
+  const double moving = time - move.start;
+  if (moving <= 0.0) return {0.0, 0.0};
+  double envelope = 1.0;
+  if (move.ramp > 0.0 && moving < move.ramp) {
+    const double u = moving / move.ramp;
+    envelope = u * u * (3.0 - 2.0 * u);
+  }
+  const double swing = envelope * std::sin(2.0 * std::numbers::pi * move.frequency * moving);
+  return {swing * move.amplitude[0], swing * move.amplitude[1]};
+}
+
+std::array<double, 2> moveAcceleration(const MoveDef& move, double time) {
+  const double moving = time - move.start;
+  if (moving <= 0.0) return {0.0, 0.0};
+  // envelope(s) · sin(ωs), the envelope smoothstep(s / ramp) during the ramp, 1 after.
+  double envelope = 1.0, rate = 0.0, curvature = 0.0;
+  if (move.ramp > 0.0 && moving < move.ramp) {
+    const double u = moving / move.ramp;
+    envelope = u * u * (3.0 - 2.0 * u);
+    rate = 6.0 * u * (1.0 - u) / move.ramp;
+    curvature = (6.0 - 12.0 * u) / (move.ramp * move.ramp);
+  }
+  const double omega = 2.0 * std::numbers::pi * move.frequency;
+  const double sine = std::sin(omega * moving), cosine = std::cos(omega * moving);
+  const double swing =
+      curvature * sine + 2.0 * rate * omega * cosine - envelope * omega * omega * sine;
+  return {swing * move.amplitude[0], swing * move.amplitude[1]};
+}
+
 double terrainHeight(std::span<const SceneBodyDef> bodies, double left, double right) {
   double height = 0.0;
   for (const SceneBodyDef& body : bodies) height = std::max(height, topOver(body, left, right));

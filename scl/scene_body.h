@@ -52,6 +52,8 @@ inline constexpr double kMaxBodySpin = 100.0;
 /// A moving platform's largest amplitude, metres, and frequency, Hz.
 inline constexpr double kMaxMoveAmplitude = 5.0;
 inline constexpr double kMaxMoveFrequency = 10.0;
+/// A moving platform's longest ramp, seconds.
+inline constexpr double kMaxMoveRamp = 60.0;
 /// The friction of a body that does not give its own (the character's, by default).
 inline constexpr double kDefaultBodyFriction = 0.9;
 /// The friction of a movable object that does not give its own.
@@ -84,14 +86,21 @@ struct ChairDef {
   bool operator==(const ChairDef&) const = default;
 };
 
-/// A platform's prescribed motion: its place is where it is written plus
-/// amplitude · sin(2π · frequency · t): ± the amplitude about its written place, starting
-/// there at full speed (2π · frequency · amplitude) at t = 0.
+/// A platform's prescribed motion: it stands where it is written until `start`, then its
+/// place is that plus envelope(s) · amplitude · sin(2π · frequency · s), s = t − start:
+/// ± the amplitude about its written place. With no ramp the envelope is 1 and the
+/// platform sets off at full speed (2π · frequency · amplitude); with a ramp it grows
+/// smoothly from 0 to 1 over the ramp's time, so the platform sets off from rest, as a
+/// real one does.
 struct MoveDef {
   /// Amplitude (x, y), metres.
   std::array<double, 2> amplitude{};
   /// Frequency, Hz.
   double frequency = 0.0;
+  /// When the motion starts, seconds (the platform stands still before).
+  double start = 0.0;
+  /// Time over which the amplitude grows from 0 to full (smoothstep), seconds; 0: none.
+  double ramp = 0.0;
   bool operator==(const MoveDef&) const = default;
 };
 
@@ -178,6 +187,13 @@ const SceneBodyDef* findSceneBody(std::span<const SceneBodyDef> bodies, std::str
 /// chair, walls included) over the x interval [left, right], metres: where a character
 /// placed there stands. Movable objects are not terrain.
 double terrainHeight(std::span<const SceneBodyDef> bodies, double left, double right);
+
+/// Where a moving platform is at `time` (seconds) relative to where it is written,
+/// metres (MoveDef says the path).
+std::array<double, 2> moveOffset(const MoveDef& move, double time);
+/// Its acceleration on that path at `time`, m/s² (the second derivative of moveOffset;
+/// zero before the start, whose jump in velocity without a ramp it leaves out).
+std::array<double, 2> moveAcceleration(const MoveDef& move, double time);
 
 /// The height of the highest top over [left, right] a character placed there stands on,
 /// metres: the terrain's (terrainHeight), or that of a movable object set at rest on the

@@ -70,6 +70,8 @@ class BodyChecker {
     for (double amplitude : body_.move->amplitude)
       within("move", named("amplitude"), amplitude, -kMaxMoveAmplitude, kMaxMoveAmplitude, "m");
     within("frequency", named("frequency"), body_.move->frequency, 0.0, kMaxMoveFrequency, "Hz");
+    within("start", named("start time"), body_.move->start, 0.0, kMaxDuration, "s");
+    within("ramp", named("ramp"), body_.move->ramp, 0.0, kMaxMoveRamp, "s");
   }
 
   void stairs() {

@@ -57,6 +57,8 @@ const std::vector<WorldKind>& kinds() {
         kBlockSize,
         {"move", Type::Vec, "the amplitude (x, y) of a back-and-forth motion (m)"},
         {"frequency", Type::Number, "the frequency of that motion (Hz)"},
+        {"start", Type::Number, "when that motion starts (s; still before)"},
+        {"ramp", Type::Number, "the time that motion takes to grow to full, from rest (s)"},
         kFriction}},
       {SceneBodyKind::Wall,
        "a solid block from the ground up, tall and thin",
@@ -123,10 +125,12 @@ class StatementBinder {
             "a " + statement_.kind.text + " needs 'mass:' (kg) or 'density:' (kg/m²)");
     if (find("mass") && find("density"))
       error(find("density")->key.location, "give 'mass:' or 'density:', not both");
-    if (find("frequency") && !find("move"))
-      error(find("frequency")->key.location, "'frequency:' goes with 'move:' (the amplitude)");
+    for (std::string_view key : {"frequency", "start", "ramp"})
+      if (find(key) && !find("move"))
+        error(find(key)->key.location,
+              "'" + std::string(key) + ":' goes with 'move:' (the amplitude)");
     for (const WorldArgument& argument : statement_.arguments) set(argument);
-    if (body_.move && !find("frequency"))
+    if (find("move") && !find("frequency"))
       error(find("move")->key.location, "'move:' needs 'frequency:' (Hz)");
     return ok_ ? std::optional(body_) : std::nullopt;
   }
@@ -151,6 +155,10 @@ class StatementBinder {
     if (argument.number->parameter)
       error(argument.number->location, "world numbers cannot be '@' parameters");
     return argument.number->value;
+  }
+  MoveDef& moving() {
+    if (!body_.move) body_.move = MoveDef{};
+    return *body_.move;
   }
   std::array<double, 2> pair(const WorldArgument& argument) {
     if (argument.vec->x.parameter || argument.vec->y.parameter)
@@ -209,11 +217,14 @@ class StatementBinder {
     else if (key == "launch")
       body_.launch = number(argument);
     else if (key == "move")
-      body_.move = MoveDef{pair(argument), body_.move ? body_.move->frequency : 0.0};
-    else if (key == "frequency") {
-      if (!body_.move) body_.move = MoveDef{};
-      body_.move->frequency = number(argument);
-    } else if (key == "fixed") {
+      moving().amplitude = pair(argument);
+    else if (key == "frequency")
+      moving().frequency = number(argument);
+    else if (key == "start")
+      moving().start = number(argument);
+    else if (key == "ramp")
+      moving().ramp = number(argument);
+    else if (key == "fixed") {
       const std::string& word = argument.word->text;
       if (word != "yes" && word != "no")
         error(argument.word->location,

@@ -124,7 +124,7 @@ TEST_CASE("the world examples of docs/scene.md run as the page says", "[examples
   };
   for (const Example& example :
        {Example{"scripts/climb-step.scl", 20}, Example{"scripts/ball-hit.scl", 20},
-        Example{"scripts/moving-platform.scl", 16}}) {
+        Example{"scripts/moving-platform.scl", 20}}) {
     const std::string command = "scl run " + example.script + " --seeds 1-20 --perturb 2";
     INFO(command);
     CHECK(examples.find("\n" + command + "\n") != std::string::npos);

@@ -196,6 +196,37 @@ TEST_CASE("a moving platform follows its path and carries what stands on it") {
   CHECK(stateOf(simulation, 1).position.x() == Approx(rest - 0.3).margin(1e-3));
 }
 
+TEST_CASE("a platform's path: still until its start, from rest with a ramp, and its acceleration") {
+  scl::MoveDef move;
+  move.amplitude = {0.2, 0.1};
+  move.frequency = 0.5;
+  move.start = 1.0;
+  for (double ramp : {0.0, 2.0}) {
+    move.ramp = ramp;
+    CAPTURE(ramp);
+    CHECK(scl::moveOffset(move, 0.5)[0] == 0.0);
+    CHECK(scl::moveOffset(move, 1.0)[0] == 0.0);
+    CHECK(scl::moveAcceleration(move, 0.9)[0] == 0.0);
+    // Full amplitude a quarter period after the ramp (a whole number of periods long).
+    CHECK(scl::moveOffset(move, 1.0 + ramp + 0.5)[0] == Approx(0.2));
+    CHECK(scl::moveOffset(move, 1.0 + ramp + 0.5)[1] == Approx(0.1));
+    // The acceleration is the path's second difference, inside the ramp and after it.
+    const double h = 1e-4;
+    for (double t : {1.3, 2.0, 2.7, 3.6, 4.2}) {
+      const double second = (scl::moveOffset(move, t + h)[0] - 2.0 * moveOffset(move, t)[0] +
+                             scl::moveOffset(move, t - h)[0]) /
+                            (h * h);
+      CAPTURE(t);
+      CHECK(scl::moveAcceleration(move, t)[0] == Approx(second).margin(1e-4));
+    }
+  }
+  // With a ramp the velocity grows from zero: 1 ms after the start it has barely moved.
+  move.ramp = 2.0;
+  CHECK(std::abs(scl::moveOffset(move, 1.001)[0]) < 1e-9);
+  move.ramp = 0.0;
+  CHECK(scl::moveOffset(move, 1.001)[0] == Approx(0.2 * std::sin(std::numbers::pi * 0.001)));
+}
+
 TEST_CASE("a fixed chain swings from its pinned start") {
   Simulation simulation(
       simulationOf("chain rope at: (-3, 2) count: 4 size: (0.25, 0.04) mass: 0.3 angle: 0 "
@@ -217,6 +248,29 @@ TEST_CASE("a standing character starts on the platform under it") {
   CHECK(raised.state().links[foot].terrainContact);
   CHECK(raised.state().links[foot].touching == std::uint64_t{1} << 1);  // the deck
   CHECK(flat.state().links[foot].touching == 1);                        // the ground
+}
+
+TEST_CASE(
+    "a foot on a moving platform reports its velocity and acceleration; on still ground none") {
+  Simulation flat(SimulationDef{});
+  Simulation riding(
+      simulationOf("platform deck at: -1 size: (2, 0.1) move: (0.1, 0) frequency: 0.5 ramp: 1"));
+  const int foot = flat.character().roles.left().foot;
+  run(flat, 0.7);
+  run(riding, 0.7);
+  CHECK(flat.state().links[foot].supportVelocity == scl::Vec2::Zero());
+  CHECK(flat.state().links[foot].supportAcceleration == scl::Vec2::Zero());
+  const scl::LinkState& link = riding.state().links[foot];
+  REQUIRE(link.contact);
+  const scl::WorldBodyState& deck = stateOf(riding, 1);
+  CHECK(link.supportVelocity.x() == Approx(deck.velocity.x()).margin(1e-6));
+  CHECK(std::abs(link.supportVelocity.x()) > 0.03);  // it does move
+  scl::MoveDef move;
+  move.amplitude = {0.1, 0.0};
+  move.frequency = 0.5;
+  move.ramp = 1.0;
+  CHECK(link.supportAcceleration.x() == Approx(scl::moveAcceleration(move, 0.7)[0]));
+  CHECK(link.supportAcceleration.y() == 0.0);
 }
 
 TEST_CASE("a contact's friction is the smaller of its two bodies'") {
