@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   const Program& program = *compiled.program;
-  const OutcomeLines outcomes = readOutcomeLines(text.str(), script, *program.character);
+  const OutcomeLines outcomes = readOutcomeLines(text.str(), script, program);
   const Timing one = timeSweep(program, outcomes, 1, rounds);
   const Timing two = timeSweep(program, outcomes, 2, rounds);
   bool same = true;

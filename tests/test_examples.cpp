@@ -62,8 +62,7 @@ TEST_CASE("every example script does what its header says", "[examples]") {
     const std::string source = readFile(path);
     CompileResult compiled = compile(source, path.string());
     REQUIRE(compiled.ok());
-    const OutcomeLines outcomes =
-        readOutcomeLines(source, path.string(), *compiled.program->character);
+    const OutcomeLines outcomes = readOutcomeLines(source, path.string(), *compiled.program);
     CHECK(outcomes.errors.empty());
     CHECK_FALSE(outcomes.claims.empty());  // every example declares what it does
     std::optional<MotionSummary> summary;  // computed once, when a line needs it
@@ -93,8 +92,7 @@ TEST_CASE("examples hold from perturbed starts as often as their headers say",
     const std::string source = readFile(path);
     CompileResult compiled = compile(source, path.string());
     REQUIRE(compiled.ok());
-    const OutcomeLines outcomes =
-        readOutcomeLines(source, path.string(), *compiled.program->character);
+    const OutcomeLines outcomes = readOutcomeLines(source, path.string(), *compiled.program);
     if (!outcomes.quota()) continue;
     INFO(path.string());
     SweepDef sweep;
@@ -142,4 +140,42 @@ TEST_CASE("the world examples of docs/scene.md run as the page says", "[examples
     CHECK(run.out.find("\n" + std::to_string(example.starts) +
                        " of 20 starts meet every outcome line") != std::string::npos);
   }
+}
+
+// docs/scene.md's filmstrips: each figure the Examples show is the output of the command
+// printed under it, run from the top of the source tree (bit for bit: runs are
+// deterministic), so a change to a script or to the drawing that leaves a figure stale
+// fails here.
+TEST_CASE("the filmstrips of docs/scene.md are the output of the commands under them",
+          "[examples][docs]") {
+  const std::string page = testing::readText(SCL_SOURCE_DIR "/docs/scene.md");
+  const std::string examples = page.substr(page.find("## Examples"));
+  const std::string prefix = "\nscl run ";
+  const std::string flag = " --filmstrip docs/figures/";
+  int checked = 0;
+  for (size_t at = examples.find(prefix); at != std::string::npos;
+       at = examples.find(prefix, at + 1)) {
+    const std::string command = examples.substr(at + 1, examples.find('\n', at + 1) - at - 1);
+    const size_t figureAt = command.find(flag);
+    if (figureAt == std::string::npos) continue;
+    const size_t nameStart = figureAt + flag.size();
+    const std::string figure = command.substr(nameStart, command.find(' ', nameStart) - nameStart);
+    INFO(command);
+    CHECK(examples.find("](figures/" + figure + ")") != std::string::npos);
+    testing::TempDir dir;
+    const std::string args = command.substr(4, figureAt + std::string(" --filmstrip ").size() - 4) +
+                             (dir / figure) + command.substr(nameStart + figure.size());
+    testing::RunOptions top;
+    top.workingDirectory = SCL_SOURCE_DIR;
+    const testing::Outcome run = testing::runScl(args, top);
+    INFO(run.out << run.err);
+    REQUIRE(run.exitCode == 0);
+    // Compared as a boolean: Catch would print both whole files.
+    const bool current = testing::readText(dir / figure) ==
+                         testing::readText(SCL_SOURCE_DIR "/docs/figures/" + figure);
+    INFO("docs/figures/" + figure + " is stale: regenerate it with the command above");
+    CHECK(current);
+    ++checked;
+  }
+  CHECK(checked == 3);
 }

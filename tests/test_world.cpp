@@ -251,7 +251,7 @@ TEST_CASE("a standing character starts on the platform under it") {
 }
 
 TEST_CASE(
-    "a foot on a moving platform reports its velocity and acceleration; on still ground none") {
+    "a foot on a moving platform reports its velocity and acceleration, on still ground none") {
   Simulation flat(SimulationDef{});
   Simulation riding(
       simulationOf("platform deck at: -1 size: (2, 0.1) move: (0.1, 0) frequency: 0.5 ramp: 1"));

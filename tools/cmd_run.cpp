@@ -246,7 +246,7 @@ void checkRunOutputs(const RunRequest& request, const Character& character) {
 // lines.
 int sweepCommand(const RunRequest& request, const std::string& source, const Program& program,
                  const SimulationDef& def) {
-  const OutcomeLines outcomes = readOutcomeLines(source, request.script, *program.character);
+  const OutcomeLines outcomes = readOutcomeLines(source, request.script, program);
   if (!outcomes.errors.empty()) {
     std::fputs(renderDiagnostics(outcomes.errors, source).c_str(), stderr);
     return fail(kExitInputError,

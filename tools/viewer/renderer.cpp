@@ -245,17 +245,21 @@ void SceneRenderer::drawCharacter(sf::RenderTarget& target, const Camera& camera
 
 void SceneRenderer::drawBalance(sf::RenderTarget& target, const Camera& camera,
                                 const Character& character, const CharacterState& state) const {
-  // Foot span: the horizontal extent of both feet, drawn on the ground, with its middle.
-  double low = 1e9, high = -1e9;
+  // Foot span: the horizontal extent of both feet, with its middle, drawn at the height of
+  // their lowest point (the ground, or a platform or box they stand on).
+  double low = 1e9, high = -1e9, bottom = 1e9;
   for (int foot : character.roles.feet()) {
     CappedTrapezoid shape = linkShape(character, foot, state.links[foot]);
     low = std::min(
         {low, shape.proximal.x() - shape.proximalRadius, shape.distal.x() - shape.distalRadius});
     high = std::max(
         {high, shape.proximal.x() + shape.proximalRadius, shape.distal.x() + shape.distalRadius});
+    bottom = std::min(
+        {bottom, shape.proximal.y() - shape.proximalRadius, shape.distal.y() - shape.distalRadius});
   }
-  sf::Vector2f spanLow = toPixels(camera.worldToScreen(Vec2(low, 0.0)));
-  sf::Vector2f spanHigh = toPixels(camera.worldToScreen(Vec2(high, 0.0)));
+  bottom = std::max(bottom, 0.0);
+  sf::Vector2f spanLow = toPixels(camera.worldToScreen(Vec2(low, bottom)));
+  sf::Vector2f spanHigh = toPixels(camera.worldToScreen(Vec2(high, bottom)));
   drawSegment(target, spanLow, spanHigh, 5.0f, palette::kFootSpan);
   sf::Vector2f middle = 0.5f * (spanLow + spanHigh);
   drawSegment(target, middle + sf::Vector2f(0.0f, -8.0f), middle + sf::Vector2f(0.0f, 8.0f), 2.0f,
@@ -263,7 +267,7 @@ void SceneRenderer::drawBalance(sf::RenderTarget& target, const Camera& camera,
 
   // Whole-body centre of mass and its projection on the ground.
   sf::Vector2f com = toPixels(camera.worldToScreen(state.com));
-  sf::Vector2f foot = toPixels(camera.worldToScreen(Vec2(state.com.x(), 0.0)));
+  sf::Vector2f foot = toPixels(camera.worldToScreen(Vec2(state.com.x(), bottom)));
   for (float y = com.y + 8.0f; y < foot.y; y += 12.0f)
     drawSegment(target, {com.x, y}, {com.x, std::min(y + 6.0f, foot.y)}, 1.5f, palette::kCom);
   drawCircle(target, com, 6.0f, sf::Color::White, 2.0f, palette::kCom);

@@ -13,7 +13,7 @@ syntax keyword sclBody ground platform wall table stairs slope box ball capsule 
 syntax keyword sclArgument strength kp kd weight priority child parent
 syntax match sclArgument /\<\(on\|by\|rel\|time\|pose\|env\|character\|height\|duration\|world\)\ze\s*:/
 " The keys of world statements (`box crate at: (1, 0.2) size: ...`, docs/scene.md).
-syntax match sclArgument /\<\(at\|size\|move\|frequency\|friction\|rise\|run\|count\|landing\|from\|to\|radius\|length\|angle\|mass\|density\|velocity\|spin\|launch\|restitution\|fixed\)\ze\s*:/
+syntax match sclArgument /\<\(at\|size\|move\|frequency\|start\|ramp\|friction\|rise\|run\|count\|landing\|from\|to\|radius\|length\|angle\|mass\|density\|velocity\|spin\|launch\|restitution\|fixed\)\ze\s*:/
 
 syntax keyword sclJoint neckTop neckBottom waist leftShoulder rightShoulder leftElbow rightElbow
 syntax keyword sclJoint leftWrist rightWrist leftHip rightHip leftKnee rightKnee leftAnkle
