@@ -38,6 +38,8 @@ struct LinkState {
   bool terrainContact = false;
   /// The scene bodies it touches: bit i for Scene::bodies[i].
   std::uint64_t touching = 0;
+  /// The scene bodies it holds (welded to it by a grasp): bit i for Scene::bodies[i].
+  std::uint64_t holding = 0;
   /// Mean of the contact points with the scene's bodies when `contact`, metres.
   Vec2 contactPoint = Vec2::Zero();
   /// Mean velocity, at those contact points, of the scene bodies it touches, m/s: zero on
@@ -52,6 +54,17 @@ struct LinkState {
   int contactPointCount = 0;
   std::array<Vec2, kMaxContactPoints> contactPoints{};
   std::array<Vec2, kMaxContactPoints> contactNormals{};
+};
+
+/// A link asking to hold a movable scene body (`[grasp]`, docs/manipulation.md).
+struct GraspRequest {
+  /// The grasping link, index into the character's.
+  int link = 0;
+  /// The body, index into Scene::bodies (a movable object; a chain: its nearest link).
+  int sceneBody = 0;
+  /// The largest gap between the link and the body that still grasps, metres.
+  double reach = 0.05;
+  bool operator==(const GraspRequest&) const = default;
 };
 
 /// Holds kMaxLinks links and kMaxJoints joints; the character's own are the first

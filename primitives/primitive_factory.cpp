@@ -36,6 +36,7 @@ struct Factory {
   std::unique_ptr<PrimitiveInstance> operator()(const TrackPrimitive&) const { return nullptr; }
   std::unique_ptr<PrimitiveInstance> operator()(const PosturePrimitive&) const { return nullptr; }
   std::unique_ptr<PrimitiveInstance> operator()(const SupportPrimitive&) const { return nullptr; }
+  std::unique_ptr<PrimitiveInstance> operator()(const GraspPrimitive&) const { return nullptr; }
 };
 }  // namespace
 

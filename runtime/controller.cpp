@@ -125,6 +125,11 @@ void Controller::enterPhase(int index, const CharacterState& state) {
         std::make_unique<FeatureController>(primitives, *program_.character, options_.feature);
     feature_->begin(state);
   }
+  grasps_.clear();
+  for (const Primitive& primitive : primitives)
+    if (const auto* grasp = std::get_if<GraspPrimitive>(&primitive))
+      for (int link : grasp->links)
+        grasps_.push_back({link, grasp->body, std::clamp(grasp->reach.value, 0.0, kMaxGraspReach)});
   const std::optional<Transition>& exit = program_.phases[phase_].exit;
   watchedBodies_ = exit ? exit->bodyMask : 0;
   for (int i = 0; i < program_.character->linkCount(); ++i) {
@@ -139,7 +144,9 @@ bool Controller::touchesWatched(const LinkState& link) const {
 }
 
 void Controller::updateContacts(const CharacterState& state) {
+  heldBodies_ = 0;
   for (int i = 0; i < program_.character->linkCount(); ++i) {
+    heldBodies_ |= state.links[i].holding;
     bool now = touchesWatched(state.links[i]);
     if (now && !hadContact_[i]) gainedContact_[i] = true;
     if (!now && hadContact_[i]) lostContact_[i] = true;
@@ -148,6 +155,7 @@ void Controller::updateContacts(const CharacterState& state) {
 }
 
 bool Controller::contactConditionHolds(const Transition& exit) const {
+  if (exit.holding) return (heldBodies_ & exit.bodyMask) != 0;
   // Latched per link (docs/language.md, Transitions): established = gained since the phase began
   // and touching now; lost = lost since the phase began and not touching now. Touching: the
   // exit's `with` body, else any scene body (touchesWatched).
@@ -225,6 +233,7 @@ const ControlOutput& Controller::step(const CharacterState& state, double dt) {
   output_.contactForces = {};
   if (feature_) computeFeatureTorques(state, dt, started);
   output_.phase = phase_;
+  output_.grasps = grasps_;
   output_.phaseTime = phaseTime_;
   output_.phaseStarted = started;
   output_.phaseTimedOut = timedOut_;

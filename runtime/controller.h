@@ -77,6 +77,9 @@ struct ControlOutput {
   Vec2 comTarget = Vec2::Zero();
   /// The contact forces the QP planned (valid until the next step).
   std::span<const PlannedContactForce> contactForces;
+  /// The grasps the phase asks for (`[grasp]`; valid until the next step): the runner
+  /// hands them to the simulation (Simulation::setGrasps).
+  std::span<const GraspRequest> grasps;
   /// Phase that produced this output, index into Program::phases.
   int phase = 0;
   /// Time since that phase began, at the start of this step, seconds.
@@ -170,6 +173,10 @@ class Controller {
   double phaseTime_ = 0.0;
   /// The scene bodies the current phase's exit watches (Transition::bodyMask; 0: any).
   std::uint64_t watchedBodies_ = 0;
+  /// The current phase's grasps, one per link and body.
+  std::vector<GraspRequest> grasps_;
+  /// The scene bodies some link held at the last step (LinkState::holding).
+  std::uint64_t heldBodies_ = 0;
   /// Per link since the phase began: contact at the last step, gained, lost.
   std::array<bool, kMaxLinks> hadContact_{};
   std::array<bool, kMaxLinks> gainedContact_{};

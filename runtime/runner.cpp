@@ -89,6 +89,7 @@ const StepReport& Runner::step() {
   controller_.step(simulation_.state(), simulation_.timeStep());
   checkTorques();
   simulation_.setJointTorques(controller_.output().torques);
+  simulation_.setGrasps(controller_.output().grasps);
   simulation_.step();
   checkState();
   fillReport();

@@ -307,6 +307,13 @@ void SceneWorld::beforeStep(double time, double dt) {
   }
 }
 
+std::vector<b2Body*> SceneWorld::partBodies(int index) const {
+  std::vector<b2Body*> out;
+  for (const Part& part : parts_)
+    if (part.sceneBody == index) out.push_back(part.body);
+  return out;
+}
+
 Vec2 SceneWorld::pathAcceleration(int index, double time) const {
   const SceneBodyDef& body = bodies_[static_cast<size_t>(index)];
   if (!body.move) return Vec2::Zero();

@@ -37,6 +37,8 @@ class SceneWorld {
   /// Before a step from `time` of length `dt`, seconds: launches what is due and sets the
   /// moving platforms' velocities so they reach their path's next point.
   void beforeStep(double time, double dt);
+  /// The Box2D bodies of scene body `index`'s parts (a chain's links, one for an object).
+  std::vector<b2Body*> partBodies(int index) const;
   /// Applies a force to scene body `index`'s part `part` at a world point.
   void applyForce(int index, int part, const b2Vec2& force, const b2Vec2& point);
 

@@ -1,5 +1,6 @@
 #include "runtime/simulation.h"
 
+#include <box2d/b2_distance.h>
 #include <box2d/box2d.h>
 
 #include <algorithm>
@@ -210,6 +211,13 @@ struct Simulation::Impl {
   std::array<double, kMaxJoints> pendingTorques{};
   std::array<double, kMaxJoints> appliedTorques{};
   std::vector<ExternalForce> pendingForces;
+  // Grasps wanted, and the welds made for them (docs/manipulation.md).
+  struct Weld {
+    GraspRequest grasp;
+    b2Joint* joint = nullptr;
+  };
+  std::vector<GraspRequest> grasps;
+  std::vector<Weld> welds;
   long long stepCount = 0;
 
   // What a world is for: the simulation itself, or only to settle a pose in.
@@ -370,6 +378,7 @@ struct Simulation::Impl {
       link.contact = false;
       link.terrainContact = false;
       link.touching = 0;
+      link.holding = 0;
       link.contactPointCount = 0;
       Vec2 contactSum = Vec2::Zero();
       Vec2 velocitySum = Vec2::Zero();
@@ -410,6 +419,9 @@ struct Simulation::Impl {
       link.supportAcceleration =
           contactPoints > 0 ? Vec2(accelerationSum / contactPoints) : Vec2::Zero();
     }
+    for (const Weld& weld : welds)
+      state.links[static_cast<size_t>(weld.grasp.link)].holding |= std::uint64_t{1}
+                                                                   << weld.grasp.sceneBody;
     state.time = time;
     completeDerivedState(character(), state);
     scene->refresh();
@@ -422,11 +434,69 @@ struct Simulation::Impl {
   }
 
   void step() {
+    updateWelds();
     applyPending();
     scene->beforeStep(static_cast<double>(stepCount) * def.timeStep, def.timeStep);
     world.Step(static_cast<float>(def.timeStep), def.velocityIterations, def.positionIterations);
     ++stepCount;
     refreshState();
+  }
+
+  // The shortest distance between two Box2D bodies' fixtures, metres, and the point on the
+  // first nearest the second.
+  static std::pair<double, b2Vec2> gapBetween(const b2Body* a, const b2Body* b) {
+    double best = 1e30;
+    b2Vec2 point = a->GetPosition();
+    for (const b2Fixture* fa = a->GetFixtureList(); fa; fa = fa->GetNext())
+      for (const b2Fixture* fb = b->GetFixtureList(); fb; fb = fb->GetNext()) {
+        b2DistanceInput input;
+        input.proxyA.Set(fa->GetShape(), 0);
+        input.proxyB.Set(fb->GetShape(), 0);
+        input.transformA = a->GetTransform();
+        input.transformB = b->GetTransform();
+        input.useRadii = true;
+        b2SimplexCache cache;
+        cache.count = 0;
+        b2DistanceOutput output;
+        b2Distance(&output, &cache, &input);
+        if (output.distance < best) {
+          best = output.distance;
+          point = output.pointA;
+        }
+      }
+    return {best, point};
+  }
+
+  // Removes the welds no longer wanted; welds each wanted link that holds nothing of its
+  // body to the body's nearest part within reach, where both are.
+  void updateWelds() {
+    std::erase_if(welds, [&](const Weld& weld) {
+      if (std::find(grasps.begin(), grasps.end(), weld.grasp) != grasps.end()) return false;
+      world.DestroyJoint(weld.joint);
+      return true;
+    });
+    for (const GraspRequest& grasp : grasps) {
+      const bool held = std::any_of(welds.begin(), welds.end(),
+                                    [&](const Weld& weld) { return weld.grasp == grasp; });
+      if (held) continue;
+      b2Body* hand = bodies[static_cast<size_t>(grasp.link)];
+      b2Body* nearest = nullptr;
+      double gap = grasp.reach;
+      b2Vec2 anchor = hand->GetPosition();
+      for (b2Body* part : scene->partBodies(grasp.sceneBody)) {
+        const auto [distance, point] = gapBetween(hand, part);
+        if (distance <= gap) {
+          gap = distance;
+          nearest = part;
+          anchor = point;
+        }
+      }
+      if (!nearest) continue;
+      nearest->SetAwake(true);
+      b2WeldJointDef weld;
+      weld.Initialize(hand, nearest, anchor);
+      welds.push_back({grasp, world.CreateJoint(&weld)});
+    }
   }
 
   void applyPending() {
@@ -487,6 +557,10 @@ const Character& Simulation::character() const { return impl_->character(); }
 const std::array<double, kMaxJoints>& Simulation::initialJointAngles() const {
   return impl_->initialJointAngles;
 }
+void Simulation::setGrasps(std::span<const GraspRequest> grasps) {
+  impl_->grasps.assign(grasps.begin(), grasps.end());
+}
+
 void Simulation::setJointTorques(const std::array<double, kMaxJoints>& torques) {
   impl_->pendingTorques = torques;
 }

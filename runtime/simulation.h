@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -185,6 +186,11 @@ class Simulation {
   const std::array<double, kMaxJoints>& appliedTorques() const;
   /// Adds an external force for the next step only.
   void addExternalForce(const ExternalForce& force);
+  /// The grasps wanted from the next step on. Before each step, a requested link that
+  /// holds nothing of its body and comes within reach of it is welded to the body's
+  /// nearest part where both are; a weld no longer requested is removed (the body keeps
+  /// its velocity). LinkState::holding reports the welds.
+  void setGrasps(std::span<const GraspRequest> grasps);
 
   /// Advances one fixed step.
   void step();

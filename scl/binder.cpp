@@ -60,6 +60,10 @@ struct Mirror {
     for (int& link : support.links) link = mirrorLink(link);
     return support;
   }
+  Primitive operator()(GraspPrimitive grasp) const {
+    for (int& link : grasp.links) link = mirrorLink(link);
+    return grasp;
+  }
 };
 
 // Every link and joint index of a primitive, tagged by role and sorted: equal signatures
@@ -86,6 +90,8 @@ std::vector<int> signature(const Primitive& primitive) {
           add(8 + static_cast<int>(p.target), p.index);
         } else if constexpr (std::is_same_v<T, SupportPrimitive>) {
           for (int link : p.links) add(11, link);
+        } else if constexpr (std::is_same_v<T, GraspPrimitive>) {
+          for (int link : p.links) add(12, link);
         }
       },
       primitive);
@@ -642,6 +648,22 @@ class Binder {
     return out;
   }
 
+  Primitive bindNode(const sx::Grasp& grasp, std::vector<Drive>&) {
+    GraspPrimitive out;
+    for (const sx::Name& name : grasp.links)
+      for (int link : resolveLinks(name)) out.links.push_back(link);
+    out.body = movableBody(grasp.body, "grasp");
+    out.bodyName = grasp.body.text;
+    if (grasp.reach) {
+      if (!(grasp.reach->value >= 0.0 && grasp.reach->value <= kMaxGraspReach))
+        sink_.error(grasp.reach->location, "reach: must be from 0 to " +
+                                               formatNumber(kMaxGraspReach) + " m (found " +
+                                               formatNumber(grasp.reach->value) + " m)");
+      out.reach = number(*grasp.reach, Number::Unit::Plain, label_ + ".reach");
+    }
+    return out;
+  }
+
   Primitive bindNode(const sx::Support& support, std::vector<Drive>&) {
     SupportPrimitive out;
     for (const sx::Name& name : support.links)
@@ -761,6 +783,11 @@ class Binder {
       out.hasTimeout = true;
       out.timeout = duration(*transition.timeout, label_ + ".timeout");
     }
+    if (transition.holding) {
+      out.hasContact = true;
+      out.holding = true;
+      if (movableBody(*transition.holding, "hold") >= 0) bindContactBody(*transition.holding, out);
+    }
     if (transition.contact) {
       out.hasContact = true;
       out.event = transition.event == sx::ContactEvent::Lost      ? ContactEvent::Lost
@@ -773,6 +800,32 @@ class Binder {
       if (transition.body) bindContactBody(*transition.body, out);
     }
     return out;
+  }
+
+  // A movable body of the scene that a grasp names (`what`: "grasp", "hold"), its index
+  // into the scene's bodies; -1 after an error.
+  int movableBody(const sx::Name& name, std::string_view what) {
+    const std::vector<SceneBodyDef>& bodies = program_.scene.bodies;
+    std::vector<std::string_view> movable;
+    for (size_t i = 0; i < bodies.size() && i < kMaxSceneBodies; ++i) {
+      if (bodies[i].name == name.text) {
+        if (bodies[i].movable()) return static_cast<int>(i);
+        sink_.error(name.location, "cannot " + std::string(what) + " " + inQuotes(name.text) +
+                                       ": it is terrain; only a movable object (a box, a "
+                                       "ball, a capsule or a chain) can be held");
+        return -1;
+      }
+      if (bodies[i].movable()) movable.push_back(bodies[i].name);
+    }
+    if (worldFileUnbound_ || unboundBodies_.contains(name.text)) return -1;
+    std::string message = unknownNameMessage("movable body", name.text, movable);
+    if (movable.empty())
+      message += "; the scene has none: write one after the scene header, e.g. 'box " +
+                 quoteToken(name.text) + " at: (0.4, 1) size: (0.3, 0.3) mass: 5'";
+    else
+      message += " (the scene's movable bodies: " + CharacterNames::joined(movable) + ")";
+    sink_.error(name.location, message);
+    return -1;
   }
 
   // `with NAME`: a body of the scene. The world statements come before the phases, so

@@ -35,8 +35,8 @@ using syntax::Transition;
 using syntax::Vec;
 using syntax::Vf;
 
-constexpr std::array<std::string_view, 10> kPrimitiveKeywords = {
-    "vf", "ik", "relax", "gc", "symm", "com", "angmom", "track", "posture", "support"};
+constexpr std::array<std::string_view, 11> kPrimitiveKeywords = {
+    "vf", "ik", "relax", "gc", "symm", "com", "angmom", "track", "posture", "support", "grasp"};
 constexpr std::array<std::string_view, 3> kTransitionKeywords = {"after", "when", "and"};
 // Words after which a contact condition has ended.
 constexpr std::array<std::string_view, 6> kTransitionEnds = {"after",  "when",    "and",
@@ -316,7 +316,7 @@ class ScriptParser : private TokenCursor {
   // --- transitions ----------------------------------------------------------------------
 
   // transition := "after" NUM
-  //             | "when" contact [ "or" "after" NUM ]
+  //             | "when" ( contact | "holding" BODY ) [ "or" "after" NUM ]
   //             | "and" "when" contact "after" NUM
   // On an error the partial transition is returned (and the phase boundary resynced), so
   // that the phases around it do not report a missing transition as well.
@@ -340,7 +340,16 @@ class ScriptParser : private TokenCursor {
     }
     if (isWord("when")) {
       next();
-      if (!parseContact(transition)) return false;
+      if (isWord("holding")) {
+        next();
+        if (!isKind(TokenKind::Identifier)) {
+          expectedNear("the name of a scene body after 'holding'", peek());
+          return false;
+        }
+        transition.holding = parseName();
+      } else if (!parseContact(transition)) {
+        return false;
+      }
       if (!isWord("or")) return true;
       next();
       if (!isWord("after")) {
@@ -572,7 +581,7 @@ class ScriptParser : private TokenCursor {
   // --- primitives -----------------------------------------------------------------------
 
   // primitive := "[" ( pd | vf | ik | relax | gc | "symm" | com | angmom | track | posture
-  //                 | support | use ) "]"
+  //                 | support | grasp | use ) "]"
   // use := NAME      (a block's name alone; a joint name alone is a PD target without angle)
   void parsePrimitive(std::vector<Primitive>& primitives, bool& recovered) {
     const Token& open = next();
@@ -603,6 +612,8 @@ class ScriptParser : private TokenCursor {
                          kTaskKp | kTaskKd | kTaskWeight | kTaskPriority, "posture");
     } else if (isWord("support")) {
       ok = parseSupport(primitive.node.emplace<syntax::Support>());
+    } else if (isWord("grasp")) {
+      ok = parseGrasp(primitive.node.emplace<syntax::Grasp>());
     } else if (isKind(TokenKind::Identifier) && isKind(TokenKind::RightBracket, 1) &&
                !isJointName(peek().text)) {
       primitive.node.emplace<syntax::Use>().block = parseName();
@@ -614,7 +625,7 @@ class ScriptParser : private TokenCursor {
     } else {
       expectedNear(
           "a joint name or a primitive keyword (vf, ik, relax, gc, symm, com, angmom, track, "
-          "posture, support)",
+          "posture, support, grasp)",
           peek());
     }
     if (ok && isKind(TokenKind::RightBracket)) {
@@ -888,6 +899,33 @@ class ScriptParser : private TokenCursor {
       if (!isKind(TokenKind::Comma)) return true;
       next();
     }
+  }
+
+  // grasp := "grasp" link-or-group { "," link-or-group } BODY [ "reach:" NUM ]
+  // The body is the name after the last link (no comma before it).
+  bool parseGrasp(syntax::Grasp& grasp) {
+    next();
+    while (true) {
+      if (!isKind(TokenKind::Identifier)) {
+        expectedNear("a link name after 'grasp' (the hands: '[grasp hands box]')", peek());
+        return false;
+      }
+      grasp.links.push_back(parseName());
+      if (!isKind(TokenKind::Comma)) break;
+      next();
+    }
+    if (!isKind(TokenKind::Identifier)) {
+      expectedNear("the name of the body to grasp after the links ('[grasp hands box]')", peek());
+      return false;
+    }
+    grasp.body = parseName();
+    if (isWord("reach") && isKind(TokenKind::Colon, 1)) {
+      next();
+      next();
+      grasp.reach = parseNumber("a distance (metres) after 'reach:'");
+      return grasp.reach.has_value();
+    }
+    return true;
   }
 
   // task-arg := "kp" NUM | "kd" NUM | "time:" NUM | "weight" NUM | "priority" NUM

@@ -94,6 +94,12 @@ struct PrimitivePrinter {
   std::string operator()(const syntax::Support& support) const {
     return "support " + joined(support.links, [](const Name& n) { return n.text; });
   }
+  std::string operator()(const syntax::Grasp& grasp) const {
+    std::string out = "grasp " + joined(grasp.links, [](const Name& n) { return n.text; }) + " " +
+                      grasp.body.text;
+    if (grasp.reach) out += " reach: " + number(*grasp.reach);
+    return out;
+  }
   std::string operator()(const syntax::Use& use) const { return use.block.text; }
 
   // In canonical order: kp, kd, time:, weight, priority.
@@ -275,6 +281,9 @@ std::string printTransitionCondition(const syntax::Transition& t) {
     out += " " + joined(t.targets, [](const syntax::Name& n) { return n.text; });
     if (t.body) out += " with " + t.body->text;
     if (t.after) out += " after " + number(*t.after);
+    if (t.timeout) out += " or after " + number(*t.timeout);
+  } else if (t.holding) {
+    out += "when holding " + t.holding->text;
     if (t.timeout) out += " or after " + number(*t.timeout);
   } else if (t.after) {
     out += "after " + number(*t.after);

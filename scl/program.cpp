@@ -57,6 +57,7 @@ struct NumberVisitor {
     visit(posture.task.weight);
   }
   void operator()(SupportPrimitive&) const {}
+  void operator()(GraspPrimitive& grasp) const { visit(grasp.reach); }
 };
 }  // namespace
 
@@ -108,6 +109,17 @@ ChairDef* Scene::chair() { return const_cast<ChairDef*>(std::as_const(*this).cha
 
 void pointContactBodies(Program& program, std::span<const SceneBodyDef> bodies) {
   for (Phase& phase : program.phases) {
+    for (Primitive& primitive : phase.primitives) {
+      auto* grasp = std::get_if<GraspPrimitive>(&primitive);
+      if (!grasp) continue;
+      const auto found = std::find_if(bodies.begin(), bodies.end(), [&](const SceneBodyDef& body) {
+        return body.name == grasp->bodyName;
+      });
+      if (found == bodies.end())
+        throw std::invalid_argument("a grasp names '" + grasp->bodyName +
+                                    "', which the scene does not hold");
+      grasp->body = static_cast<int>(found - bodies.begin());
+    }
     if (!phase.exit || phase.exit->body.empty()) continue;
     Transition& exit = *phase.exit;
     const auto found = std::find_if(bodies.begin(), bodies.end(), [&](const SceneBodyDef& body) {

@@ -176,15 +176,33 @@ struct PosturePrimitive {
   TaskOptions task{Number{0.01}, 0};
 };
 
+/// A grasp's reach when the script gives none, metres, and the largest it may give.
+inline constexpr double kDefaultGraspReach = 0.05;
+inline constexpr double kMaxGraspReach = 0.5;
+
 /// `[support LINK, ...]`: the links whose contacts the QP may use (default: every link
 /// touching the environment).
 struct SupportPrimitive {
   std::vector<int> links;
 };
 
+/// `[grasp LINK, ... BODY reach: D]`: while the phase lasts, each link (a hand) that comes
+/// within `reach` of the movable scene body BODY is welded to it where it is, and holds
+/// it for as long as the phases that follow grasp BODY with that link; the first phase
+/// that does not lets go, the body keeping its velocity (docs/manipulation.md).
+struct GraspPrimitive {
+  /// The grasping links, indices into the character's (groups expanded).
+  std::vector<int> links;
+  /// The body, index into Program::scene.bodies (a movable object), and its name.
+  int body = -1;
+  std::string bodyName;
+  /// The largest gap between a link and the body that still grasps, metres.
+  Number reach{kDefaultGraspReach};
+};
+
 using Primitive = std::variant<PdPrimitive, VirtualForcePrimitive, GravityCompPrimitive,
                                IkPrimitive, RelaxPrimitive, ComPrimitive, AngularMomentumPrimitive,
-                               TrackPrimitive, PosturePrimitive, SupportPrimitive>;
+                               TrackPrimitive, PosturePrimitive, SupportPrimitive, GraspPrimitive>;
 
 /// True for the primitives the whole-body QP solves together (com, angmom, track,
 /// posture, support) rather than a PrimitiveInstance.
@@ -213,6 +231,9 @@ struct Transition {
   /// `with BODY`: the scene body the links must touch, by its name (SceneBodyDef::name);
   /// empty: any scene body (LinkState::contact).
   std::string body;
+  /// `when holding BODY` (with hasContact): the condition is that a link holds `body` (a
+  /// grasp has welded it), rather than a contact of `links`.
+  bool holding = false;
   /// That body as its bit in LinkState::touching: bit i for Scene::bodies[i] of the scene
   /// the program runs in (bound against Program::scene; pointContactBodies() for another
   /// scene); 0 when `body` is empty.

@@ -81,6 +81,11 @@ void clear(Track& track) {
 }
 void clear(Posture& posture) { clear(posture.args); }
 void clear(Support& support) { clear(support.links); }
+void clear(Grasp& grasp) {
+  clear(grasp.links);
+  clear(grasp.body);
+  clear(grasp.reach);
+}
 void clear(Use& use) { clear(use.block); }
 void clear(Primitive& primitive) {
   clear(primitive.location);
@@ -90,6 +95,7 @@ void clear(Transition& transition) {
   clear(transition.location);
   clear(transition.targets);
   clear(transition.body);
+  clear(transition.holding);
   clear(transition.after);
   clear(transition.timeout);
   clear(transition.backto);

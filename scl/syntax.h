@@ -145,6 +145,14 @@ struct Support {
   bool operator==(const Support&) const = default;
 };
 
+/// `[grasp LINK, ... BODY reach: D]`.
+struct Grasp {
+  std::vector<Name> links;
+  Name body;
+  std::optional<NumberLit> reach;
+  bool operator==(const Grasp&) const = default;
+};
+
 /// `[NAME]`: the primitives of the block `define NAME { ... }`, in this place.
 struct Use {
   Name block;
@@ -152,7 +160,7 @@ struct Use {
 };
 
 struct Primitive {
-  std::variant<Pd, Vf, Ik, Relax, Gc, Symm, Com, AngMom, Track, Posture, Support, Use> node;
+  std::variant<Pd, Vf, Ik, Relax, Gc, Symm, Com, AngMom, Track, Posture, Support, Grasp, Use> node;
   /// Location of the `[`.
   SourceLocation location;
   bool operator==(const Primitive&) const = default;
@@ -170,6 +178,8 @@ struct Transition {
   std::vector<Name> targets;
   /// `with NAME`: the scene body the links must touch (absent: any scene body).
   std::optional<Name> body;
+  /// `when holding NAME`: a link holds that scene body (a grasp, docs/manipulation.md).
+  std::optional<Name> holding;
   /// The `after` time: alone, or with `and when contact`.
   std::optional<NumberLit> after;
   /// `when contact ... or after NUM`: the fallback time, when the contact never comes.

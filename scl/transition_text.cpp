@@ -36,6 +36,11 @@ std::string transitionText(const Transition& transition, const Character& charac
   // Times are seconds in script and internal units alike.
   auto seconds = [](const Number& time) { return formatNumber(time.value); };
   if (!transition.hasContact) return transition.hasTime ? "after " + seconds(transition.time) : "";
+  if (transition.holding) {
+    std::string text = "when holding " + transition.body;
+    if (transition.hasTimeout) text += " or after " + seconds(transition.timeout);
+    return text;
+  }
   std::string text = transition.hasTime ? "and when contact" : "when contact";
   if (transition.event == ContactEvent::Lost) text += " lost";
   if (transition.event == ContactEvent::Changed) text += " changed";

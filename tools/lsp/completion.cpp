@@ -263,6 +263,17 @@ void primitiveItems(Items& items, std::span<const Token> inner) {
     remainingArguments(items, inner, {"kp", "kd", "weight", "priority"});
   } else if (kind == "support") {
     if (isWord(last, "support") || last.kind == TokenKind::Comma) items.links(true);
+  } else if (kind == "grasp") {
+    // `grasp LINKS BODY reach: D`: links first, then the body, then reach:.
+    if (isWord(last, "grasp") || last.kind == TokenKind::Comma) {
+      items.links(true);
+    } else if (last.kind == TokenKind::Identifier && inner.size() >= 2 &&
+               inner[inner.size() - 2].kind != TokenKind::Comma &&
+               !isWord(inner[inner.size() - 2], "grasp")) {
+      items.keyword("reach", true);
+    } else if (last.kind == TokenKind::Identifier) {
+      items.sceneBodies();
+    }
   } else if (kind != "symm") {
     // PD items: `joint angle [child|parent], ... time: T`.
     if (last.kind == TokenKind::Number) {
@@ -332,7 +343,11 @@ void topLevelItems(Items& items, std::span<const Token> tokens, size_t offset, b
   }
   const Token& last = tokens.back();
   if (isWord(last, "backto")) return items.phases(offset);
-  if (isWord(last, "when")) return items.keyword("contact");
+  if (isWord(last, "when")) {
+    items.keyword("contact");
+    return items.keyword("holding");
+  }
+  if (isWord(last, "holding")) return items.sceneBodies();
   if (isWord(last, "and")) return items.keyword("when");
   if (isWord(last, "or")) return items.keyword("after");
   if (isWord(last, "finally")) {

@@ -43,6 +43,11 @@ constexpr auto kKeywords = std::to_array<KeywordInfo>({
      "**posture**: feature, the posture task toward the phase's PD targets; kp 1/s², kd 1/s, "
      "weight, priority"},
     {"support", "**support**: feature, the links whose contacts the QP may use"},
+    {"grasp",
+     "**grasp** LINKS BODY [reach: m]: each link (a hand) that comes within reach of the "
+     "movable body BODY is welded to it and holds it while the phases that follow grasp it; "
+     "the first phase that does not lets go"},
+    {"reach", "**reach:** the largest gap, metres, at which a grasp takes hold (default 0.05)"},
     // Named arguments and PD frames.
     {"on", "**on:** the link a virtual force acts on, or the effector (wrist, ankle) of ik"},
     {"by", "**by:** the joint whose chain realises a virtual force, or the base of gc"},
@@ -70,6 +75,7 @@ constexpr auto kKeywords = std::to_array<KeywordInfo>({
     {"any", "**any**: one listed link meets the condition"},
     {"all", "**all**: every listed link meets the condition"},
     {"with", "**with BODY**: the contact counts with this scene body only (by its name)"},
+    {"holding", "**when holding BODY**: the phase ends when a link holds BODY (a grasp took hold)"},
     {"backto",
      "**backto NAME**: the transition leads back to the phase NAME (`N times`: a counted cycle)"},
     {"times", "**N times**: the cycle runs N times in all, then goes on"},

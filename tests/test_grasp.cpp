@@ -1,0 +1,159 @@
+// Grasps (docs/manipulation.md): `[grasp LINKS BODY reach: D]` and `when holding BODY`
+// in the language; the simulation's welds; the controller's requests and its transition.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/runner.h"
+#include "runtime/simulation.h"
+#include "scl/compile.h"
+#include "scl/parser.h"
+#include "scl/printer.h"
+#include "tests/test_support.h"
+
+using namespace scl;
+
+namespace {
+
+// A 1 kg box let go at t = 0, 2 cm in front of the right hand of the standing character,
+// which holds its pose by PD. Scene bodies: ground (bit 0), box (bit 1).
+constexpr std::uint64_t kBox = 2;
+
+SimulationDef handAndBox(double gap) {
+  Simulation probe(SimulationDef{});
+  const LinkState& hand = probe.state().links[kRightHand];
+  const double halfThickness = 0.5 * humanCharacter()->links[kRightHand].distalThickness;
+  const double x = hand.com.x() + halfThickness + gap + 0.05;
+  SimulationDef def;
+  def.scene = testing::compileOk("scene pose: standing\nbox box at: (" + std::to_string(x) +
+                                 ", " + std::to_string(hand.com.y()) +
+                                 ") size: (0.1, 0.1) mass: 1\n{\n  [waist 0]\n}\n")
+                  .scene;
+  return def;
+}
+
+// Whether compiling `source` reports an error at line:column whose message holds `text`.
+bool errorAt(const std::string& source, int line, int column, const std::string& text) {
+  const CompileResult result = compile(source, "g.scl");
+  for (const Diagnostic& diagnostic : result.diagnostics)
+    if (diagnostic.severity == Severity::Error && diagnostic.location.line == line &&
+        diagnostic.location.column == column && diagnostic.message.find(text) != std::string::npos)
+      return true;
+  for (const Diagnostic& diagnostic : result.diagnostics)
+    UNSCOPED_INFO(diagnostic.location.line << ":" << diagnostic.location.column << ": "
+                                           << diagnostic.message);
+  return false;
+}
+
+Vec2 boxCentre(const Simulation& simulation) {
+  for (const WorldBodyState& body : simulation.worldBodies())
+    if (body.sceneBody == 1) return body.position;
+  FAIL("no box");
+  return Vec2::Zero();
+}
+double boxHeight(const Simulation& simulation) { return boxCentre(simulation).y(); }
+// The box's centre from the right hand's centre of mass, metres.
+double handToBox(const Simulation& simulation) {
+  return (boxCentre(simulation) - simulation.state().links[kRightHand].com).norm();
+}
+
+void runFor(Simulation& simulation, double seconds) {
+  const long steps = std::lround(seconds / simulation.timeStep());
+  for (long i = 0; i < steps; ++i) simulation.step();
+}
+
+}  // namespace
+
+TEST_CASE("grasp and when holding: parsed, printed canonically, bound to a movable body") {
+  const std::string source =
+      "scene pose: standing duration: 2\n"
+      "box crate at: (0.5, 0.05) size: (0.1, 0.1) mass: 2\n"
+      "\n"
+      "{\n"
+      "  [grasp hands crate reach: 0.08]\n"
+      "}\n"
+      "when holding crate or after 1\n"
+      "{\n"
+      "  [grasp rightHand crate]\n"
+      "}\n";
+  ParseResult parsed = parse(source, "g.scl");
+  REQUIRE(parsed.diagnostics.empty());
+  CHECK(print(parsed.script) == source);
+  const Program program = testing::compileOk(source);
+  const auto& both = std::get<GraspPrimitive>(program.phases[0].primitives[0]);
+  CHECK(both.links == std::vector<int>{kLeftHand, kRightHand});
+  CHECK(both.body == 1);
+  CHECK(both.reach.value == 0.08);
+  CHECK(std::get<GraspPrimitive>(program.phases[1].primitives[0]).reach.value ==
+        kDefaultGraspReach);
+  const Transition& exit = *program.phases[0].exit;
+  CHECK(exit.holding);
+  CHECK(exit.bodyMask == 2);
+  CHECK(exit.hasTimeout);
+}
+
+TEST_CASE("a grasp names a movable body of the scene, within reach bounds") {
+  const std::string world =
+      "scene pose: standing\nplatform step at: 0.5 size: (1, 0.1)\n"
+      "box crate at: (-1, 0.05) size: (0.1, 0.1) mass: 2\n";
+  CHECK(errorAt(world + "{\n  [grasp rightHand crat]\n}\n", 5, 20,
+                "unknown movable body 'crat'; did you mean 'crate'?"));
+  CHECK(errorAt(world + "{\n  [grasp rightHand step]\n}\n", 5, 20,
+                "cannot grasp 'step': it is terrain"));
+  CHECK(errorAt(world + "{\n  [grasp rightHand crate reach: 2]\n}\n", 5, 33,
+                "reach: must be from 0 to 0.5 m (found 2 m)"));
+  CHECK(errorAt(world + "{\n  [waist 0]\n}\nwhen holding step\n{\n  [waist 0]\n}\n", 7, 14,
+                "cannot hold 'step': it is terrain"));
+}
+
+TEST_CASE("a weld holds the body within reach, and letting go drops it") {
+  // The character has no torques: it folds up, and the box goes with the hand.
+  Simulation simulation(handAndBox(0.02));
+  const double start = handToBox(simulation);
+  const GraspRequest grasp{kRightHand, 1, 0.05};
+  simulation.setGrasps(std::span(&grasp, 1));
+  runFor(simulation, 0.5);
+  CHECK(simulation.state().links[kRightHand].holding == kBox);
+  CHECK(simulation.state().links[kLeftHand].holding == 0);
+  CHECK(handToBox(simulation) == Approx(start).margin(0.01));
+  simulation.setGrasps({});
+  runFor(simulation, 1.0);
+  CHECK(simulation.state().links[kRightHand].holding == 0);
+  CHECK(boxHeight(simulation) < 0.1);  // on the ground
+}
+
+TEST_CASE("a body beyond reach is not grasped, and falls") {
+  Simulation simulation(handAndBox(0.1));
+  const GraspRequest grasp{kRightHand, 1, 0.05};
+  simulation.setGrasps(std::span(&grasp, 1));
+  runFor(simulation, 1.0);
+  CHECK(simulation.state().links[kRightHand].holding == 0);
+  CHECK(boxHeight(simulation) < 0.1);
+}
+
+TEST_CASE("a phase's grasp welds, when holding ends the phase, the next phase lets go") {
+  const SimulationDef def = handAndBox(0.02);
+  std::string script =
+      "scene pose: standing duration: 2\n{\n  (take)\n  [grasp rightHand box]\n}\n"
+      "when holding box or after 1\n{\n  (hold)\n  [grasp rightHand box]\n}\nafter 0.5\n"
+      "{\n  (let_go)\n  [waist 0]\n}\n";
+  // The box of handAndBox() as a world statement of the script.
+  const size_t header = script.find('\n');
+  const SceneBodyDef& box = def.scene.bodies[1];
+  script.insert(header + 1, "box box at: (" + std::to_string(box.at[0]) + ", " +
+                                std::to_string(box.at[1]) + ") size: (0.1, 0.1) mass: 1\n");
+  const Program program = testing::compileOk(script);
+  SimulationDef run;
+  run.scene = program.scene;
+  Runner runner(program, run);
+  runner.runUntil(0.01);
+  CHECK(runner.controller().output().phase == 1);  // held at once: `when holding` fired
+  CHECK(runner.simulation().state().links[kRightHand].holding == kBox);
+  runner.runUntil(0.4);
+  CHECK(runner.simulation().state().links[kRightHand].holding == kBox);
+  runner.runUntil(1.5);
+  CHECK(runner.controller().output().phase == 2);
+  CHECK(runner.simulation().state().links[kRightHand].holding == 0);
+}
