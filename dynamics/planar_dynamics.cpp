@@ -69,6 +69,14 @@ PlanarDynamics::PlanarDynamics(PlanarModel model)
   assert(isValid(model_));
 }
 
+void PlanarDynamics::setBodyMass(int body, double mass, double inertia, const Vec2& comOffset) {
+  assert(mass > 0.0 && inertia > 0.0);
+  PlanarBody& target = model_.bodies[static_cast<size_t>(body)];
+  target.mass = mass;
+  target.inertia = inertia;
+  target.comOffset = comOffset;
+}
+
 void PlanarDynamics::setState(const Eigen::Ref<const Eigen::VectorXd>& q,
                               const Eigen::Ref<const Eigen::VectorXd>& qd) {
   computeBodyMotions(model_, q, qd, bodies_);

@@ -53,6 +53,10 @@ class PlanarDynamics {
   explicit PlanarDynamics(PlanarModel model);
 
   const PlanarModel& model() const { return model_; }
+  /// Changes body `body`'s mass (kg, > 0), inertia about its centre of mass (kg·m², > 0)
+  /// and centre of mass in its frame (m), from the next setState() on: a held object
+  /// joins the body that holds it.
+  void setBodyMass(int body, double mass, double inertia, const Vec2& comOffset);
   /// Number of generalized coordinates, n.
   int dofCount() const { return model_.dofCount(); }
 

@@ -5,6 +5,7 @@
 #include "dynamics/character_coordinates.h"
 #include "feature/contacts.h"
 #include "feature/feature_kind.h"
+#include "feature/feature_math.h"
 #include "feature/level_cascade.h"
 #include "feature/objective_rows.h"
 #include "feature/priority_levels.h"
@@ -44,6 +45,9 @@ struct FeatureController::Impl {
   double framePhaseTime = 0.0;  // when frameOrigin was last carried, seconds into the phase
   Eigen::VectorXd q, qd;
   std::vector<PlannedContactForce> planned;
+  // Each body as the character has it, and whether it now carries a held object.
+  std::vector<PlanarBody> ownBodies;
+  std::vector<bool> carrying;
 
   Impl(std::span<const Primitive> primitives, const Character& character,
        const FeatureSettings& settings)
@@ -60,11 +64,46 @@ struct FeatureController::Impl {
         q(dynamics.dofCount()),
         qd(dynamics.dofCount()) {
     planned.reserve(2 * static_cast<size_t>(character.linkCount()));
+    ownBodies = dynamics.model().bodies;
+    carrying.assign(ownBodies.size(), false);
   }
 
   void setState(const CharacterState& state) {
     coordinatesFromState(dynamics.model(), state, q, qd);
     dynamics.setState(q, qd);
+    // The bodies' frames are known now; a change of what they carry needs a second pass.
+    if (carryHeldObjects(state)) dynamics.setState(q, qd);
+  }
+
+  // A link holding objects (a grasp, docs/manipulation.md) is planned as one body with
+  // them: masses add, the centre of mass moves, the inertias move to it (parallel axes).
+  // `dynamics` is at the state's pose. Returns whether any body's mass changed.
+  bool carryHeldObjects(const CharacterState& state) {
+    bool changed = false;
+    for (int link = 0; link < character.linkCount(); ++link) {
+      const auto index = static_cast<size_t>(link);
+      const LinkState& held = state.links[index];
+      const PlanarBody& own = ownBodies[index];
+      if (held.heldMass <= 0.0) {
+        if (carrying[index]) {
+          dynamics.setBodyMass(link, own.mass, own.inertia, own.comOffset);
+          carrying[index] = false;
+          changed = true;
+        }
+        continue;
+      }
+      const BodyMotion& frame = dynamics.bodies()[index];
+      const Vec2 ownCom = frame.origin + toWorldFrame(frame, own.comOffset);
+      const double mass = own.mass + held.heldMass;
+      const Vec2 centre = (own.mass * ownCom + held.heldMass * held.heldCom) / mass;
+      const double inertia = own.inertia + own.mass * (ownCom - centre).squaredNorm() +
+                             held.heldInertia +
+                             held.heldMass * (held.heldCom - centre).squaredNorm();
+      dynamics.setBodyMass(link, mass, inertia, toBodyFrame(frame, centre - frame.origin));
+      carrying[index] = true;
+      changed = true;
+    }
+    return changed;
   }
 
   // The frame of the targets is placed when the phase begins (docs/features.md, The

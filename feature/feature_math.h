@@ -28,6 +28,12 @@ inline Vec2 toBodyFrame(const BodyMotion& body, const Vec2& v) {
   return Vec2(c * v.x() + s * v.y(), c * v.y() - s * v.x());
 }
 
+/// A body-frame vector in the world: turned by the body's angle.
+inline Vec2 toWorldFrame(const BodyMotion& body, const Vec2& v) {
+  const double c = body.cosAngle, s = body.sinAngle;
+  return Vec2(c * v.x() - s * v.y(), s * v.x() + c * v.y());
+}
+
 /// Linear interpolation of a target over `duration` (seconds) from `start`, at `time`
 /// (seconds): the target and its rate.
 template <typename T>

@@ -40,6 +40,11 @@ struct LinkState {
   std::uint64_t touching = 0;
   /// The scene bodies it holds (welded to it by a grasp): bit i for Scene::bodies[i].
   std::uint64_t holding = 0;
+  /// What it holds, all together: mass, kg (0: nothing), centre of mass, metres, and
+  /// moment of inertia about that centre, kg·m².
+  double heldMass = 0.0;
+  Vec2 heldCom = Vec2::Zero();
+  double heldInertia = 0.0;
   /// Mean of the contact points with the scene's bodies when `contact`, metres.
   Vec2 contactPoint = Vec2::Zero();
   /// Mean velocity, at those contact points, of the scene bodies it touches, m/s: zero on

@@ -379,6 +379,9 @@ struct Simulation::Impl {
       link.terrainContact = false;
       link.touching = 0;
       link.holding = 0;
+      link.heldMass = 0.0;
+      link.heldCom = Vec2::Zero();
+      link.heldInertia = 0.0;
       link.contactPointCount = 0;
       Vec2 contactSum = Vec2::Zero();
       Vec2 velocitySum = Vec2::Zero();
@@ -419,9 +422,22 @@ struct Simulation::Impl {
       link.supportAcceleration =
           contactPoints > 0 ? Vec2(accelerationSum / contactPoints) : Vec2::Zero();
     }
-    for (const Weld& weld : welds)
-      state.links[static_cast<size_t>(weld.grasp.link)].holding |= std::uint64_t{1}
-                                                                   << weld.grasp.sceneBody;
+    for (const Weld& weld : welds) {
+      LinkState& link = state.links[static_cast<size_t>(weld.grasp.link)];
+      link.holding |= std::uint64_t{1} << weld.grasp.sceneBody;
+      // The held part joins what the link holds: masses add, inertias move to the common
+      // centre (parallel axes).
+      const b2Body* part = weld.joint->GetBodyB();
+      const double mass = part->GetMass();
+      const Vec2 com = fromB2(part->GetWorldCenter());
+      const double total = link.heldMass + mass;
+      const Vec2 centre = (link.heldMass * link.heldCom + mass * com) / total;
+      link.heldInertia += link.heldMass * (link.heldCom - centre).squaredNorm() +
+                          part->GetInertia() - mass * fromB2(part->GetLocalCenter()).squaredNorm() +
+                          mass * (com - centre).squaredNorm();
+      link.heldMass = total;
+      link.heldCom = centre;
+    }
     state.time = time;
     completeDerivedState(character(), state);
     scene->refresh();
