@@ -75,9 +75,18 @@ void GravityCompensationInstance::apply(const CharacterState& state, double, Con
     double weight = strength_ * load.mass * kGravityAcceleration;
     addVirtualForceTorques(state, load.chain, point, Vec2(0.0, load.share * weight),
                            out.addedTorque);
+    // What the link holds (a grasp) weighs on the same chain, at its own centre of mass.
+    const LinkState& link = state.links[static_cast<size_t>(load.link)];
+    const double heldWeight = strength_ * link.heldMass * kGravityAcceleration;
+    if (heldWeight > 0.0)
+      addVirtualForceTorques(state, load.chain, link.heldCom, Vec2(0.0, load.share * heldWeight),
+                             out.addedTorque);
     // A link split over two feet has consecutive loads; draw its whole weight once.
-    if (load.link != lastDrawn)
+    if (load.link != lastDrawn) {
       out.forces.push_back({load.link, point, Vec2(0.0, weight), ForceKind::Gravity});
+      if (heldWeight > 0.0)
+        out.forces.push_back({load.link, link.heldCom, Vec2(0.0, heldWeight), ForceKind::Gravity});
+    }
     lastDrawn = load.link;
   }
 }

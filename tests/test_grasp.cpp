@@ -190,3 +190,24 @@ TEST_CASE("the feature QP plans with what the hands hold") {
     CHECK((handAfterHolding(mass) - light).norm() < 0.02);
   }
 }
+
+// [gc] compensates what a link holds as well: an arm held out by PD with a 2 kg load
+// keeps its angles (without the load's weight in gc, 0.5 kg already sagged the shoulder
+// 0.44°).
+TEST_CASE("gravity compensation carries what the hands hold") {
+  const std::string script =
+      "scene pose: standing duration: 3\n"
+      "box load at: (0.075, 1.05) size: (0.1, 0.1) mass: 2\n\n"
+      "{\n  (hold)\n  [grasp rightHand load]\n  [rightShoulder 45, rightElbow 45]\n"
+      "  [relax ankles strength 0.1]\n  [vf sb(600, 300) on: trunk, by: leftAnkle]\n"
+      "  [symm]\n  [gc]\n}\n";
+  const Program program = testing::compileOk(script);
+  SimulationDef def;
+  def.scene = program.scene;
+  Runner runner(program, def);
+  runner.runUntil(3.0);
+  const CharacterState& state = runner.simulation().state();
+  REQUIRE(state.links[kRightHand].holding == kBox);
+  CHECK(radToDeg(state.jointAngles[kRightShoulder]) == Approx(45.0).margin(0.05));
+  CHECK(radToDeg(state.jointAngles[kRightElbow]) == Approx(45.0).margin(0.05));
+}
