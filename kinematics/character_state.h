@@ -10,6 +10,7 @@
 #include <Eigen/Core>
 #include <array>
 #include <cstdint>
+#include <utility>
 
 #include "scl/character.h"
 
@@ -45,6 +46,8 @@ struct LinkState {
   double heldMass = 0.0;
   Vec2 heldCom = Vec2::Zero();
   double heldInertia = 0.0;
+  /// The velocity of that centre of mass, m/s.
+  Vec2 heldVelocity = Vec2::Zero();
   /// Mean of the contact points with the scene's bodies when `contact`, metres.
   Vec2 contactPoint = Vec2::Zero();
   /// Mean velocity, at those contact points, of the scene bodies it touches, m/s: zero on
@@ -108,6 +111,11 @@ CharacterState forwardKinematics(const Character& character, const Vec2& headOri
 /// Recomputes joint positions, joint angles/velocities and the whole-body COM and its
 /// velocity from the per-link fields (origin, angle, com, velocities).
 void completeDerivedState(const Character& character, CharacterState& state);
+
+/// The centre of mass, metres, and its velocity, m/s, of the character together with what
+/// its links hold (LinkState::heldMass): CharacterState::com and comVelocity themselves
+/// when it holds nothing.
+std::pair<Vec2, Vec2> comWithHeld(const Character& character, const CharacterState& state);
 
 /// The height of the body's lowest point in `state` (the lowest of its caps), metres.
 double lowestPoint(const Character& character, const CharacterState& state);

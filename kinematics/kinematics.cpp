@@ -81,6 +81,21 @@ CharacterState forwardKinematics(const Character& character, const Vec2& headOri
   return state;
 }
 
+std::pair<Vec2, Vec2> comWithHeld(const Character& character, const CharacterState& state) {
+  double held = 0.0;
+  Vec2 position = Vec2::Zero(), velocity = Vec2::Zero();
+  for (int i = 0; i < character.linkCount(); ++i) {
+    const LinkState& link = state.links[static_cast<size_t>(i)];
+    held += link.heldMass;
+    position += link.heldMass * link.heldCom;
+    velocity += link.heldMass * link.heldVelocity;
+  }
+  if (held <= 0.0) return {state.com, state.comVelocity};
+  const double total = character.totalMass + held;
+  return {(character.totalMass * state.com + position) / total,
+          (character.totalMass * state.comVelocity + velocity) / total};
+}
+
 void completeDerivedState(const Character& character, CharacterState& state) {
   state.linkCount = character.linkCount();
   state.jointCount = character.jointCount();

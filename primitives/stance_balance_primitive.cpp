@@ -25,8 +25,9 @@ StanceBalanceInstance::StanceBalanceInstance(const VirtualForcePrimitive& defini
       chain_(virtualForceChain(character, definition.link, definition.byJoint)) {}
 
 void StanceBalanceInstance::apply(const CharacterState& state, double, ControlFrame& out) {
-  double fx = kp_ * (stanceBalanceTargetX(*character_, state) - state.com.x()) -
-              kd_ * state.comVelocity.x();
+  // What the hands hold is balanced with the body (docs/manipulation.md).
+  const auto [com, comVelocity] = comWithHeld(*character_, state);
+  double fx = kp_ * (stanceBalanceTargetX(*character_, state) - com.x()) - kd_ * comVelocity.x();
   Vec2 force(fx, 0.0);
   const Vec2& point = state.links[link_].com;
   addVirtualForceTorques(state, chain_, point, force, out.addedTorque);

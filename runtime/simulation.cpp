@@ -382,6 +382,7 @@ struct Simulation::Impl {
       link.heldMass = 0.0;
       link.heldCom = Vec2::Zero();
       link.heldInertia = 0.0;
+      link.heldVelocity = Vec2::Zero();
       link.contactPointCount = 0;
       Vec2 contactSum = Vec2::Zero();
       Vec2 velocitySum = Vec2::Zero();
@@ -435,6 +436,8 @@ struct Simulation::Impl {
       link.heldInertia += link.heldMass * (link.heldCom - centre).squaredNorm() +
                           part->GetInertia() - mass * fromB2(part->GetLocalCenter()).squaredNorm() +
                           mass * (com - centre).squaredNorm();
+      link.heldVelocity =
+          (link.heldMass * link.heldVelocity + mass * fromB2(part->GetLinearVelocity())) / total;
       link.heldMass = total;
       link.heldCom = centre;
     }

@@ -191,14 +191,13 @@ TEST_CASE("the feature QP plans with what the hands hold") {
   }
 }
 
-// [gc] compensates what a link holds as well: an arm held out by PD with a 2 kg load
-// keeps its angles (without the load's weight in gc, 0.5 kg already sagged the shoulder
-// 0.44°).
-TEST_CASE("gravity compensation carries what the hands hold") {
+// The PD stance of scripts/stand.scl holding a load at arm's length, 0.7 m ahead, for 3 s.
+CharacterState pdStanceHolding(double mass) {
   const std::string script =
       "scene pose: standing duration: 3\n"
-      "box load at: (0.075, 1.05) size: (0.1, 0.1) mass: 2\n\n"
-      "{\n  (hold)\n  [grasp rightHand load]\n  [rightShoulder 45, rightElbow 45]\n"
+      "box load at: (0.075, 1.05) size: (0.1, 0.1) mass: " +
+      std::to_string(mass) +
+      "\n\n{\n  (hold)\n  [grasp rightHand load]\n  [rightShoulder 45, rightElbow 45]\n"
       "  [relax ankles strength 0.1]\n  [vf sb(600, 300) on: trunk, by: leftAnkle]\n"
       "  [symm]\n  [gc]\n}\n";
   const Program program = testing::compileOk(script);
@@ -207,7 +206,25 @@ TEST_CASE("gravity compensation carries what the hands hold") {
   Runner runner(program, def);
   runner.runUntil(3.0);
   const CharacterState& state = runner.simulation().state();
-  REQUIRE(state.links[kRightHand].holding == kBox);
+  CHECK(state.links[kRightHand].holding == kBox);
+  return state;
+}
+
+// [gc] compensates what a link holds as well: the arm keeps its angles holding 2 kg
+// (without the load's weight in gc, 0.5 kg already sagged the shoulder 0.44°).
+TEST_CASE("gravity compensation carries what the hands hold") {
+  const CharacterState state = pdStanceHolding(2.0);
   CHECK(radToDeg(state.jointAngles[kRightShoulder]) == Approx(45.0).margin(0.05));
   CHECK(radToDeg(state.jointAngles[kRightElbow]) == Approx(45.0).margin(0.05));
+}
+
+// Stance balance balances the body with its load: 5 and 10 kg at arm's length stand
+// (balancing the body alone, 5 kg fell forward at 1.1 s).
+TEST_CASE("stance balance balances what the hands hold with the body") {
+  for (double mass : {5.0, 10.0}) {
+    CAPTURE(mass);
+    const CharacterState state = pdStanceHolding(mass);
+    CHECK(state.links[kPelvis].com.y() > 0.8);
+    CHECK(state.links[kHead].com.y() > 1.5);
+  }
 }
