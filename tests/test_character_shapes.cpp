@@ -280,22 +280,27 @@ TEST_CASE("each shape's quiet-stance script keeps it on its feet for 10 s") {
   }
 }
 
+// scripts/bodies/NAME compiled, unchanged, for the built-in character `character`.
+Program bodyScriptFor(const std::string& name, const char* character) {
+  const fs::path path = kSourceDir / "scripts/bodies" / name;
+  const std::string source = readWholeTextFile(path);
+  CompileOptions options;
+  options.character = builtinCharacter(character);
+  CompileResult result = compile(source, path.string(), options);
+  INFO(renderDiagnostics(result.diagnostics, source));
+  REQUIRE(result.ok());
+  return *std::move(result.program);
+}
+
 // scripts/bodies/feature-stance.scl, unchanged on every body (docs/retargeting.md, One
 // script for every body): seeds 1-5 perturbed by ±2° stand at the end on each (the
 // 20-seed figures are the docs'), and seed 1 survives a push at the trunk of 120 N per
 // 89.5 kg forward and backward (backward, the child and the robot fell while the `stand`
 // phase's frame was the rear foot's alone).
 TEST_CASE("one feature-stance script stands on every body, pushed forward and backward") {
-  const fs::path path = kSourceDir / "scripts/bodies/feature-stance.scl";
-  const std::string source = readWholeTextFile(path);
   for (const char* name : {"human", "child", "robot", "asymmetric", "dinosaur", "bird"}) {
     CAPTURE(name);
-    CompileOptions options;
-    options.character = builtinCharacter(name);
-    CompileResult result = compile(source, path.string(), options);
-    INFO(renderDiagnostics(result.diagnostics, source));
-    REQUIRE(result.ok());
-    const Program program = *std::move(result.program);
+    const Program program = bodyScriptFor("feature-stance.scl", name);
     const Character& character = *program.character;
     auto run = [&](std::uint64_t seed, double push) {
       RunSessionDef def;
@@ -324,21 +329,14 @@ TEST_CASE("one feature-stance script stands on every body, pushed forward and ba
 
 // scripts/bodies/feature-squat.scl, unchanged on every body (docs/retargeting.md, One
 // script for every body): from the nominal start and seeds 1-2 perturbed by ±2° the centre
-// of mass goes down at least 0.2 leg lengths below where `shift` left it (the target: 0.3;
+// of mass goes down more than 0.15 leg lengths below where `shift` left it (the target: 0.3;
 // the straight-kneed bodies hardly went down while the posture shared the centre of mass's
 // level), comes back within 2 cm of it, and the body stands at the end without a fall (the
 // 20-seed figures are the docs').
 TEST_CASE("one feature-squat script lowers the centre of mass and rises on every body") {
-  const fs::path path = kSourceDir / "scripts/bodies/feature-squat.scl";
-  const std::string source = readWholeTextFile(path);
   for (const char* name : {"human", "child", "robot", "asymmetric", "dinosaur", "bird"}) {
     CAPTURE(name);
-    CompileOptions options;
-    options.character = builtinCharacter(name);
-    CompileResult result = compile(source, path.string(), options);
-    INFO(renderDiagnostics(result.diagnostics, source));
-    REQUIRE(result.ok());
-    const Program program = *std::move(result.program);
+    const Program program = bodyScriptFor("feature-squat.scl", name);
     const Character& character = *program.character;
     const double leg = 0.5 * (character.legLength(0) + character.legLength(1));
     for (std::uint64_t seed = 0; seed <= 2; ++seed) {

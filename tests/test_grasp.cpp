@@ -158,6 +158,16 @@ TEST_CASE("a phase's grasp welds, when holding ends the phase, the next phase le
   CHECK(runner.simulation().state().links[kRightHand].holding == 0);
 }
 
+// The state after running `script` (in its own scene) for `seconds`.
+CharacterState stateAfter(const std::string& script, double seconds) {
+  const Program program = testing::compileOk(script);
+  SimulationDef def;
+  def.scene = program.scene;
+  Runner runner(program, def);
+  runner.runUntil(seconds);
+  return runner.simulation().state();
+}
+
 // A load welded to the right hand, held out by the feature QP: the QP plans with it.
 // Without the held mass in its model the 20 kg load pulled the character over forward at
 // 2.6 s, and 10 kg sagged the hand 1.5 cm; with it, 20 kg is held within 1.2 cm of
@@ -172,12 +182,7 @@ Vec2 handAfterHolding(double mass) {
       "  [com (0, 1.15) kp 60 kd 15 time: 0.5]\n  [track trunk 90]\n"
       "  [track rightWrist (0.15, 1.1) time: 1]\n"
       "  [angmom 0 kd 10 weight 0.01]\n  [support feet]\n}\n";
-  const Program program = testing::compileOk(script);
-  SimulationDef def;
-  def.scene = program.scene;
-  Runner runner(program, def);
-  runner.runUntil(3.0);
-  const CharacterState& state = runner.simulation().state();
+  const CharacterState state = stateAfter(script, 3.0);
   CHECK(state.links[kRightHand].holding == kBox);
   CHECK(state.links[kPelvis].com.y() > 0.8);  // standing
   return state.links[kRightHand].com;
@@ -200,12 +205,7 @@ CharacterState pdStanceHolding(double mass) {
       "\n\n{\n  (hold)\n  [grasp rightHand load]\n  [rightShoulder 45, rightElbow 45]\n"
       "  [relax ankles strength 0.1]\n  [vf sb(600, 300) on: trunk, by: leftAnkle]\n"
       "  [symm]\n  [gc]\n}\n";
-  const Program program = testing::compileOk(script);
-  SimulationDef def;
-  def.scene = program.scene;
-  Runner runner(program, def);
-  runner.runUntil(3.0);
-  const CharacterState& state = runner.simulation().state();
+  CharacterState state = stateAfter(script, 3.0);
   CHECK(state.links[kRightHand].holding == kBox);
   return state;
 }
