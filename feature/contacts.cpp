@@ -14,6 +14,7 @@ ContactSet::ContactSet(const Character& character, const PlanarDynamics& dynamic
                        const SupportSet& support, const FeatureSettings& settings)
     : character_(character), dynamics_(dynamics), support_(support), settings_(settings) {
   const size_t capacity = 2 * static_cast<size_t>(character.linkCount());
+  pushJacobian_.resize(2, dynamics.dofCount());
   points_.reserve(capacity);
   forceUnknowns_.reserve(capacity);
   normalUnknown_.reserve(capacity);
@@ -24,7 +25,8 @@ void ContactSet::gather(const CharacterState& state) {
   points_.clear();
   for (int link = 0; link < character_.linkCount(); ++link) {
     const LinkState& linkState = state.links[link];
-    if (support_.links[link] && linkState.contactPointCount > 0) gatherLink(link, linkState);
+    if ((support_.links[link] || support_.pushing[link]) && linkState.contactPointCount > 0)
+      gatherLink(link, linkState);
   }
   assignForceUnknowns();
 }
@@ -139,6 +141,22 @@ void ContactSet::addRows(ObjectiveRows& rows) {
   fit(jacobian_, dynamics_.dofCount(), forceCount());
   for (size_t i = 0; i < points_.size();) {
     const Point& c = points_[i];
+    if (support_.pushing[static_cast<size_t>(c.link)]) {
+      // A force task's link: held along the surface, free along its normal (were it held
+      // to move with what it pushes, it would chase what it sets moving).
+      const size_t end = i + (linePairAt(i) ? 2 : 1);
+      for (; i < end; ++i) {
+        dynamics_.pointJacobian(points_[i].link, points_[i].local, pushJacobian_);
+        writeForceColumn(normalUnknown_[i], pushJacobian_);
+      }
+      const ForceUnknown& tangential =
+          forceUnknowns_[static_cast<size_t>(tangentUnknown_[end - 1])];
+      writeForceColumn(
+          tangentUnknown_[end - 1],
+          rows.addPoint(c.link, tangential.local, heldAcceleration(c, tangential.local), level,
+                        weight, &c.tangent));
+      continue;
+    }
     if (!linePairAt(i)) {
       const Eigen::Matrix2Xd& pointJacobian =
           rows.addPoint(c.link, c.local, heldAcceleration(c, c.local), level, weight);
@@ -170,7 +188,20 @@ int ContactSet::inequalityCount() const {
     if (linePairAt(i)) ++pairs;
   const int links = pointCount - pairs;  // a link has one point or a line pair
   const int tangents = forceCount() - pointCount;
-  return pointCount + 2 * tangents + 2 * pairs + links;
+  return pointCount + 2 * tangents + 2 * pairs + links;  // the last: a load bound each
+}
+
+bool ContactSet::linkForceRow(int link, const Vec2& axis, Eigen::RowVectorXd& row) const {
+  fit(row, forceCount());
+  row.setZero();
+  bool touches = false;
+  for (int k = 0; k < forceCount(); ++k) {
+    const ForceUnknown& unknown = forceUnknowns_[static_cast<size_t>(k)];
+    if (unknown.link != link) continue;
+    row[k] = unknown.direction.dot(axis);
+    touches = true;
+  }
+  return touches;
 }
 
 void ContactSet::addTangentialWeight(Eigen::MatrixXd& g, int first) const {
@@ -204,13 +235,17 @@ int ContactSet::addInequalities(Eigen::MatrixXd& c, Eigen::VectorXd& b, int row,
     c(row, two) = 1.0 - alpha;
     c(row++, one) = -alpha;
   }
-  // Each touching link of the support carries at least its minimum load.
+  // Each touching link of the support carries at least its minimum load; a force task's
+  // link presses at most its limit instead: −Σf_n ≥ −limit.
   const PlanarModel& model = dynamics_.model();
   const double minimum = settings_.minimumLoad * model.totalMass() * model.gravity.norm();
   for (size_t i = 0; i < points_.size(); i += linePairAt(i) ? 2 : 1) {
-    c(row, first + normalUnknown_[i]) = 1.0;
-    if (linePairAt(i)) c(row, first + normalUnknown_[i + 1]) = 1.0;
-    b[row++] = minimum;
+    const auto link = static_cast<size_t>(points_[i].link);
+    const bool pushes = support_.pushing[link];
+    const double sign = pushes ? -1.0 : 1.0;
+    c(row, first + normalUnknown_[i]) = sign;
+    if (linePairAt(i)) c(row, first + normalUnknown_[i + 1]) = sign;
+    b[row++] = pushes ? -support_.pushLimit[link] : minimum;
   }
   return row;
 }

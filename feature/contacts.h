@@ -46,6 +46,10 @@ class ContactSet {
   /// Writes the inequalities C y ≥ b from row `row` (C's rows zero there): f_n ≥ 0, the
   /// friction cone, the pressure margin, the minimum load. Returns the next row.
   int addInequalities(Eigen::MatrixXd& c, Eigen::VectorXd& b, int row, int first) const;
+  /// Writes into `row` (over the force unknowns) the total contact force on `link` along
+  /// `axis` (a world unit vector): each of its unknowns' direction · axis. False when the
+  /// link has no contact point this step (`row` is then zero).
+  bool linkForceRow(int link, const Vec2& axis, Eigen::RowVectorXd& row) const;
   /// The planned contact forces at the solution `y`, for drawing.
   void plan(const Eigen::VectorXd& y, int first, std::vector<PlannedContactForce>& planned) const;
 
@@ -96,6 +100,7 @@ class ContactSet {
   // (possibly shared) tangential force.
   std::vector<int> normalUnknown_, tangentUnknown_;
   Eigen::MatrixXd jacobian_;
+  Eigen::Matrix2Xd pushJacobian_;
 };
 
 }  // namespace scl

@@ -149,7 +149,8 @@ struct FeatureController::Impl {
     planned.clear();
     setState(state);
     contacts.gather(state);
-    buildRows({dynamics, state, q, qd, frameOrigin, frameVelocity, phaseTime, input}, result);
+    buildRows({dynamics, state, q, qd, frameOrigin, frameVelocity, phaseTime, input, &contacts},
+              result);
     reduced.build(dynamics, contacts.jacobian(), objective);
     const int solved = cascade.solve(objective, reduced, contacts, input, result);
     if (solved < 0) return;

@@ -90,6 +90,9 @@ struct FeatureStepInput {
   /// The torques virtual forces, stance balance and gravity compensation add, N·m: part
   /// of Sᵀτ, and where the torque regularization pulls the torques.
   std::array<double, kMaxJoints> addedTorques{};
+  /// The scene's movable objects this step, by scene index (object targets; empty when
+  /// the caller has no world).
+  std::span<const SceneObjectState> objects;
 };
 
 /// How a solve ended.

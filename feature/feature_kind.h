@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "dynamics/planar_dynamics.h"
+#include "feature/contacts.h"
 #include "feature/feature_controller.h"
 #include "feature/objective_rows.h"
 #include "feature/priority_levels.h"
@@ -53,6 +54,8 @@ struct FeatureStep {
   double phaseTime = 0.0;
   /// What the phase's other primitives decided this step.
   const FeatureStepInput& input;
+  /// This step's contacts (their force unknowns: the columns after the accelerations).
+  const ContactSet* contacts = nullptr;
 };
 
 class FeatureKind {

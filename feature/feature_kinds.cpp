@@ -15,6 +15,8 @@ std::unique_ptr<FeatureKind> makeAngularMomentumFeature(std::span<const Primitiv
                                                         const FeatureContext& context);
 std::unique_ptr<FeatureKind> makeTrackFeature(std::span<const Primitive> phase,
                                               const FeatureContext& context);
+std::unique_ptr<FeatureKind> makeForceFeature(std::span<const Primitive> phase,
+                                              const FeatureContext& context);
 std::unique_ptr<FeatureKind> makePostureFeature(std::span<const Primitive> phase,
                                                 const FeatureContext& context);
 
@@ -31,6 +33,7 @@ constexpr auto kFeatureKinds = std::to_array<FeatureKindMaker>({
     makeComFeature,
     makeAngularMomentumFeature,
     makeTrackFeature,
+    makeForceFeature,
     makePostureFeature,
 });
 

@@ -26,6 +26,15 @@ void ObjectiveRows::add(const Eigen::RowVectorXd& accelerationRow, double target
   info_.push_back({level, weight});
 }
 
+void ObjectiveRows::addForces(const Eigen::RowVectorXd& forceRow, double target, int level,
+                              double weight) {
+  const int r = count();
+  rows_.row(r).head(dofs_).setZero();
+  rows_.row(r).tail(rows_.cols() - dofs_) = forceRow;
+  targets_[r] = target;
+  info_.push_back({level, weight});
+}
+
 void ObjectiveRows::addPair(const Eigen::Matrix2Xd& jacobian, const Vec2& targets, int level,
                             double weight) {
   rowBuffer_ = jacobian.row(0);

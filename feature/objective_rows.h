@@ -46,6 +46,8 @@ class ObjectiveRows {
   void add(const Eigen::RowVectorXd& accelerationRow, double target, int level, double weight);
   /// Appends the two rows of a 2×n Jacobian (x, then y) with their targets.
   void addPair(const Eigen::Matrix2Xd& jacobian, const Vec2& targets, int level, double weight);
+  /// Appends a row over the forces only (`forceRow`: one coefficient per force unknown).
+  void addForces(const Eigen::RowVectorXd& forceRow, double target, int level, double weight);
   /// Appends a unit row (y's column `unitColumn` ≈ target). Its row of rows() is never
   /// written or read: the unit column says it all.
   void addUnit(int unitColumn, double target, int level, double weight);

@@ -19,6 +19,11 @@ struct SupportSet {
   std::array<bool, kMaxLinks> links{};
   /// `[support]` was written: its links that do not touch are set down.
   bool named = false;
+  /// The links of the phase's force tasks (`[force]`): their contacts are the QP's too,
+  /// whether they carry the body or not, and never press harder than `pushLimit`, newtons
+  /// (their normal forces summed; infinity: no limit).
+  std::array<bool, kMaxLinks> pushing{};
+  std::array<double, kMaxLinks> pushLimit{};
 };
 
 /// The support links of a phase's primitives.

@@ -1,6 +1,9 @@
 // `[support]`: the links whose contacts the QP may use (contacts.h takes them), the
 // targets' frame they give, and the rows of this kind: a named support link that does not
 // touch is set down, its caps' lowest points descending (docs/features.md, Contacts).
+#include <cmath>
+#include <limits>
+
 #include "feature/contacts.h"
 #include "feature/feature_kind.h"
 #include "feature/feature_math.h"
@@ -14,6 +17,14 @@ SupportSet supportSetOf(std::span<const Primitive> phasePrimitives) {
     for (int link : named.links) support.links[link] = true;
   });
   if (!support.named) support.links.fill(true);
+  support.pushLimit.fill(std::numeric_limits<double>::infinity());
+  forEachFeature<ForcePrimitive>(phasePrimitives, [&](const ForcePrimitive& force) {
+    const double limit =
+        force.hasMax ? force.max.value : std::hypot(force.fx.value, force.fy.value);
+    const auto link = static_cast<size_t>(force.link);
+    support.pushing[link] = true;
+    support.pushLimit[link] = std::min(support.pushLimit[link], limit);
+  });
   return support;
 }
 

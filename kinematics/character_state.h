@@ -64,6 +64,22 @@ struct LinkState {
   std::array<Vec2, kMaxContactPoints> contactNormals{};
 };
 
+/// A movable scene body as the controller sees it each step (object targets,
+/// docs/manipulation.md): one per scene body, by its index into Scene::bodies (terrain's
+/// entries stay at their defaults); a chain is seen as its last link, its far end.
+struct SceneObjectState {
+  /// Whether this scene body is a movable object (the rest of the entry is meaningful).
+  bool movable = false;
+  /// Centre of mass, metres; its velocity, m/s.
+  Vec2 position = Vec2::Zero();
+  Vec2 velocity = Vec2::Zero();
+  /// Angle, radians (continuous), and angular velocity, rad/s.
+  double angle = 0.0;
+  double spin = 0.0;
+  /// Touching nothing (no contact; a weld is not one): in flight, accelerating with gravity.
+  bool inFlight = false;
+};
+
 /// A link asking to hold a movable scene body (`[grasp]`, docs/manipulation.md).
 struct GraspRequest {
   /// The grasping link, index into the character's.

@@ -37,6 +37,7 @@ struct Factory {
   std::unique_ptr<PrimitiveInstance> operator()(const PosturePrimitive&) const { return nullptr; }
   std::unique_ptr<PrimitiveInstance> operator()(const SupportPrimitive&) const { return nullptr; }
   std::unique_ptr<PrimitiveInstance> operator()(const GraspPrimitive&) const { return nullptr; }
+  std::unique_ptr<PrimitiveInstance> operator()(const ForcePrimitive&) const { return nullptr; }
 };
 }  // namespace
 

@@ -206,7 +206,8 @@ Controller::ExitCause Controller::exitCause() const {
   return ExitCause::None;
 }
 
-const ControlOutput& Controller::step(const CharacterState& state, double dt) {
+const ControlOutput& Controller::step(const CharacterState& state, double dt,
+                                      std::span<const SceneObjectState> objects) {
   bool started = false;
   if (pendingPhase_ >= 0) {
     // A jump or a restart: counted cycles count afresh from here.
@@ -231,7 +232,7 @@ const ControlOutput& Controller::step(const CharacterState& state, double dt) {
   output_.featureSolved = false;
   output_.hasComTarget = false;
   output_.contactForces = {};
-  if (feature_) computeFeatureTorques(state, dt, started);
+  if (feature_) computeFeatureTorques(state, dt, started, objects);
   output_.phase = phase_;
   output_.grasps = grasps_;
   output_.phaseTime = phaseTime_;
@@ -298,7 +299,8 @@ void Controller::warnIfComTargetOutsideSupport(const FeatureStepResult& result) 
            " m): it cannot be held still");
 }
 
-void Controller::computeFeatureTorques(const CharacterState& state, double dt, bool started) {
+void Controller::computeFeatureTorques(const CharacterState& state, double dt, bool started,
+                                       std::span<const SceneObjectState> objects) {
   // Solve on a phase's first step and whenever a solve is due; hold the last torques
   // between (docs/features.md, Control rate).
   const double interval = options_.featureRate > 0.0 ? 1.0 / options_.featureRate : 0.0;
@@ -309,6 +311,7 @@ void Controller::computeFeatureTorques(const CharacterState& state, double dt, b
     for (int j = 0; j < program_.character->jointCount(); ++j)
       input.postureHeld[j] = frame_.mode[j] == DriveMode::Track;
     input.addedTorques = frame_.addedTorque;
+    input.objects = objects;
     const FeatureStepResult& result = feature_->solve(state, phaseTime_, input);
     output_.featureSolved = true;
     output_.featureStatus = result.status;

@@ -103,8 +103,10 @@ class Controller {
   Controller(Controller&&) noexcept;
   Controller& operator=(Controller&&) noexcept;
 
-  /// Control for the next step of length `dt` seconds, from the state at its start.
-  const ControlOutput& step(const CharacterState& state, double dt);
+  /// Control for the next step of length `dt` seconds, from the state at its start and the
+  /// scene's movable objects then (by scene index; for object targets, docs/manipulation.md).
+  const ControlOutput& step(const CharacterState& state, double dt,
+                            std::span<const SceneObjectState> objects = {});
 
   /// Time controlled so far (sum of the dt of every step), seconds.
   double time() const { return time_; }
@@ -150,7 +152,8 @@ class Controller {
   int nextPhase();
   bool contactConditionHolds(const Transition& exit) const;
   void computeTorques(const CharacterState& state, double dt);
-  void computeFeatureTorques(const CharacterState& state, double dt, bool started);
+  void computeFeatureTorques(const CharacterState& state, double dt, bool started,
+                             std::span<const SceneObjectState> objects);
   void warnOnce(const std::string& message);
   void warnIfComTargetOutsideSupport(const FeatureStepResult& result);
 

@@ -86,7 +86,7 @@ Runner::Runner(Program program, const SimulationDef& definition, const Divergenc
 }
 
 const StepReport& Runner::step() {
-  controller_.step(simulation_.state(), simulation_.timeStep());
+  controller_.step(simulation_.state(), simulation_.timeStep(), simulation_.objects());
   checkTorques();
   simulation_.setJointTorques(controller_.output().torques);
   simulation_.setGrasps(controller_.output().grasps);

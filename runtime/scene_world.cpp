@@ -339,6 +339,9 @@ void SceneWorld::refresh() {
     state.velocity = fromB2(body->GetLinearVelocity());
     state.angle = body->GetAngle();
     state.spin = body->GetAngularVelocity();
+    state.inFlight = body->GetType() == b2_dynamicBody;  // not held for its launch
+    for (const b2ContactEdge* edge = body->GetContactList(); edge; edge = edge->next)
+      if (edge->contact->IsTouching()) state.inFlight = false;
   }
 }
 

@@ -218,6 +218,8 @@ struct Simulation::Impl {
   };
   std::vector<GraspRequest> grasps;
   std::vector<Weld> welds;
+  // The movable objects as the controller sees them, by scene index (objects()).
+  std::vector<SceneObjectState> objects;
   long long stepCount = 0;
 
   // What a world is for: the simulation itself, or only to settle a pose in.
@@ -427,15 +429,22 @@ struct Simulation::Impl {
       LinkState& link = state.links[static_cast<size_t>(weld.grasp.link)];
       link.holding |= std::uint64_t{1} << weld.grasp.sceneBody;
       // The held part joins what the link holds: masses add, inertias move to the common
-      // centre (parallel axes).
+      // centre (parallel axes). A part held by several links (a box in both hands) is
+      // shared: each carries an equal share of its mass and inertia.
       const b2Body* part = weld.joint->GetBodyB();
-      const double mass = part->GetMass();
+      const auto holders =
+          static_cast<double>(std::count_if(welds.begin(), welds.end(), [&](const Weld& other) {
+            return other.joint->GetBodyB() == part;
+          }));
+      const double mass = part->GetMass() / holders;
       const Vec2 com = fromB2(part->GetWorldCenter());
       const double total = link.heldMass + mass;
       const Vec2 centre = (link.heldMass * link.heldCom + mass * com) / total;
-      link.heldInertia += link.heldMass * (link.heldCom - centre).squaredNorm() +
-                          part->GetInertia() - mass * fromB2(part->GetLocalCenter()).squaredNorm() +
-                          mass * (com - centre).squaredNorm();
+      link.heldInertia +=
+          link.heldMass * (link.heldCom - centre).squaredNorm() +
+          (part->GetInertia() - part->GetMass() * fromB2(part->GetLocalCenter()).squaredNorm()) /
+              holders +
+          mass * (com - centre).squaredNorm();
       link.heldVelocity =
           (link.heldMass * link.heldVelocity + mass * fromB2(part->GetLinearVelocity())) / total;
       link.heldMass = total;
@@ -444,6 +453,17 @@ struct Simulation::Impl {
     state.time = time;
     completeDerivedState(character(), state);
     scene->refresh();
+    refreshObjects();
+  }
+
+  // One entry per scene body; a part seen later (a chain's next link) replaces the last.
+  void refreshObjects() {
+    objects.resize(def.scene.bodies.size());
+    for (const WorldBodyState& part : scene->states()) {
+      const auto index = static_cast<size_t>(part.sceneBody);
+      if (!def.scene.bodies[index].movable()) continue;
+      objects[index] = {true, part.position, part.velocity, part.angle, part.spin, part.inFlight};
+    }
   }
 
   double maxLinkSpeed() const {
@@ -596,6 +616,7 @@ const SimulationDef& Simulation::definition() const { return impl_->def; }
 const std::vector<EnvironmentBox>& Simulation::environmentBoxes() const {
   return impl_->scene->boxes();
 }
+const std::vector<SceneObjectState>& Simulation::objects() const { return impl_->objects; }
 const std::vector<WorldBodyState>& Simulation::worldBodies() const {
   return impl_->scene->states();
 }

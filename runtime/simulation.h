@@ -109,6 +109,9 @@ struct WorldBodyState {
   /// Angle, radians (continuous), and angular velocity, rad/s.
   double angle = 0.0;
   double spin = 0.0;
+  /// Free and touching nothing (a weld or a chain's pin is not a contact; an object held
+  /// for its launch is not free).
+  bool inFlight = false;
 };
 
 /// One outline of the world as it stands now, for drawing: a polygon or a circle.
@@ -202,6 +205,8 @@ class Simulation {
   const std::vector<EnvironmentBox>& environmentBoxes() const;
   /// The movable and moving bodies of the scene, in scene order (a chain link by link).
   const std::vector<WorldBodyState>& worldBodies() const;
+  /// The movable objects as the controller sees them (object targets), by scene index.
+  const std::vector<SceneObjectState>& objects() const;
   /// Every outline of the scene's bodies as they stand now but the ground's.
   std::vector<WorldShape> worldShapes() const;
 

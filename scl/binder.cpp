@@ -51,8 +51,11 @@ struct Mirror {
   Primitive operator()(ComPrimitive com) const { return com; }
   Primitive operator()(AngularMomentumPrimitive angmom) const { return angmom; }
   Primitive operator()(TrackPrimitive track) const {
-    track.index = track.target == TrackPrimitive::Target::JointPosition ? mirrorJoint(track.index)
-                                                                        : mirrorLink(track.index);
+    using Target = TrackPrimitive::Target;
+    if (track.target == Target::JointPosition)
+      track.index = mirrorJoint(track.index);
+    else if (track.target == Target::LinkPosition || track.target == Target::LinkAngle)
+      track.index = mirrorLink(track.index);  // a scene body has no side
     return track;
   }
   Primitive operator()(PosturePrimitive posture) const { return posture; }
@@ -63,6 +66,10 @@ struct Mirror {
   Primitive operator()(GraspPrimitive grasp) const {
     for (int& link : grasp.links) link = mirrorLink(link);
     return grasp;
+  }
+  Primitive operator()(ForcePrimitive force) const {
+    force.link = mirrorLink(force.link);
+    return force;
   }
 };
 
@@ -87,11 +94,15 @@ std::vector<int> signature(const Primitive& primitive) {
         } else if constexpr (std::is_same_v<T, RelaxPrimitive>) {
           for (int joint : p.joints) add(7, joint);
         } else if constexpr (std::is_same_v<T, TrackPrimitive>) {
-          add(8 + static_cast<int>(p.target), p.index);
+          using Target = TrackPrimitive::Target;
+          if (p.target != Target::BodyPosition && p.target != Target::BodyAngle)
+            add(8 + static_cast<int>(p.target), p.index);
         } else if constexpr (std::is_same_v<T, SupportPrimitive>) {
           for (int link : p.links) add(11, link);
         } else if constexpr (std::is_same_v<T, GraspPrimitive>) {
           for (int link : p.links) add(12, link);
+        } else if constexpr (std::is_same_v<T, ForcePrimitive>) {
+          add(13, p.link);
         }
       },
       primitive);
@@ -620,11 +631,35 @@ class Binder {
                !character.findLinkGroup(track.on.text).empty()) {
       sink_.error(track.on.location,
                   inQuotes(track.on.text) + " is a group; 'track' needs a single joint or link");
+    } else if (isSceneBody(track.on.text)) {
+      bindBodyTarget(track, out);
     } else {
       std::vector<std::string_view> candidates = names_.jointNames(false);
       for (std::string_view name : names_.linkNames(false)) candidates.push_back(name);
-      sink_.error(track.on.location,
-                  unknownNameMessage("joint or link", track.on.text, candidates));
+      const size_t characterNames = candidates.size();
+      for (const SceneBodyDef& body : program_.scene.bodies)
+        if (body.movable()) candidates.push_back(body.name);
+      const char* kind =
+          candidates.size() > characterNames ? "joint, link or movable body" : "joint or link";
+      sink_.error(track.on.location, unknownNameMessage(kind, track.on.text, candidates));
+    }
+    if (track.toBody && (out.target == TrackPrimitive::Target::BodyPosition ||
+                         out.target == TrackPrimitive::Target::BodyAngle)) {
+      sink_.error(track.toBody->location,
+                  "a body follows its holder, not another body: track a joint or a link toward " +
+                      inQuotes(track.toBody->text));
+    } else if (track.toBody) {
+      out.toBody = movableBody(*track.toBody, "track toward", "tracked");
+      out.toBodyName = track.toBody->text;
+    }
+    if (track.args.velocity) {
+      out.hasEndVelocity = true;
+      out.vx = number(track.args.velocity->x, Number::Unit::Plain, kind + "vx");
+      out.vy = number(track.args.velocity->y, Number::Unit::Plain, kind + "vy");
+      if (!track.args.time)
+        sink_.error(track.args.velocity->location,
+                    "'velocity:' needs 'time:': the curve's duration, at whose end the target "
+                    "moves at that velocity");
     }
     if (track.position) {
       out.x = number(track.position->x, Number::Unit::Plain, kind + "x");
@@ -632,6 +667,10 @@ class Binder {
       if (track.inLegs) out.scale = meanLegLength();
     } else if (track.angle) {
       out.x = number(*track.angle, Number::Unit::Degrees, kind + "angle");
+    } else if (track.standing && out.target == TrackPrimitive::Target::BodyAngle) {
+      sink_.error(track.on.location, inQuotes(track.on.text) +
+                                         " is a body of the scene: it has no standing pose; give "
+                                         "its angle in degrees");
     } else if (track.standing && out.target == TrackPrimitive::Target::LinkAngle) {
       // The link's world angle in the standing pose.
       out.x = Number{degToRad(character.standingAngleDeg(out.index)), -1, Number::Unit::Degrees};
@@ -661,6 +700,20 @@ class Binder {
                                                formatNumber(grasp.reach->value) + " m)");
       out.reach = number(*grasp.reach, Number::Unit::Plain, label_ + ".reach");
     }
+    return out;
+  }
+
+  Primitive bindNode(const sx::Force& force, std::vector<Drive>&) {
+    ForcePrimitive out;
+    const std::string kind = label_ + ".force.";
+    out.link = resolveSingleLink(force.link, "force");
+    out.fx = number(force.force.x, Number::Unit::Plain, kind + "fx");
+    out.fy = number(force.force.y, Number::Unit::Plain, kind + "fy");
+    if (force.max) {
+      out.hasMax = true;
+      out.max = nonNegative(*force.max, kind + "max", "a force bound");
+    }
+    out.task = taskOptions(force.args, kind, out.task);
     return out;
   }
 
@@ -802,9 +855,22 @@ class Binder {
     return out;
   }
 
-  // A movable body of the scene that a grasp names (`what`: "grasp", "hold"), its index
-  // into the scene's bodies; -1 after an error.
-  int movableBody(const sx::Name& name, std::string_view what) {
+  bool isSceneBody(std::string_view name) const {
+    return std::any_of(program_.scene.bodies.begin(), program_.scene.bodies.end(),
+                       [&](const SceneBodyDef& body) { return body.name == name; });
+  }
+
+  // `[track BODY (x, y)]` or `[track BODY ANGLE]`: a held body's centre or angle.
+  void bindBodyTarget(const sx::Track& track, TrackPrimitive& out) {
+    out.target =
+        track.position ? TrackPrimitive::Target::BodyPosition : TrackPrimitive::Target::BodyAngle;
+    out.index = std::max(movableBody(track.on, "track", "tracked"), 0);
+    out.bodyName = track.on.text;
+  }
+
+  // A movable body of the scene that a grasp names (`what`: "grasp", "hold"; `done`: what
+  // a movable body can be, "held"), its index into the scene's bodies; -1 after an error.
+  int movableBody(const sx::Name& name, std::string_view what, std::string_view done = "held") {
     const std::vector<SceneBodyDef>& bodies = program_.scene.bodies;
     std::vector<std::string_view> movable;
     for (size_t i = 0; i < bodies.size() && i < kMaxSceneBodies; ++i) {
@@ -812,7 +878,8 @@ class Binder {
         if (bodies[i].movable()) return static_cast<int>(i);
         sink_.error(name.location, "cannot " + std::string(what) + " " + inQuotes(name.text) +
                                        ": it is terrain; only a movable object (a box, a "
-                                       "ball, a capsule or a chain) can be held");
+                                       "ball, a capsule or a chain) can be " +
+                                       std::string(done));
         return -1;
       }
       if (bodies[i].movable()) movable.push_back(bodies[i].name);

@@ -35,8 +35,9 @@ using syntax::Transition;
 using syntax::Vec;
 using syntax::Vf;
 
-constexpr std::array<std::string_view, 11> kPrimitiveKeywords = {
-    "vf", "ik", "relax", "gc", "symm", "com", "angmom", "track", "posture", "support", "grasp"};
+constexpr std::array<std::string_view, 12> kPrimitiveKeywords = {
+    "vf",     "ik",    "relax",   "gc",      "symm",  "com",
+    "angmom", "track", "posture", "support", "grasp", "force"};
 constexpr std::array<std::string_view, 3> kTransitionKeywords = {"after", "when", "and"};
 // Words after which a contact condition has ended.
 constexpr std::array<std::string_view, 6> kTransitionEnds = {"after",  "when",    "and",
@@ -44,15 +45,17 @@ constexpr std::array<std::string_view, 6> kTransitionEnds = {"after",  "when",  
 constexpr std::array<std::string_view, 5> kContactWords = {"established", "lost", "changed", "any",
                                                            "all"};
 // Words that may follow the body of a primitive; used to suggest a fix for a typo there.
-constexpr std::array<std::string_view, 11> kTrailingWords = {
-    "child", "parent", "time", "on", "by", "rel", "strength", "kp", "kd", "weight", "priority"};
+constexpr std::array<std::string_view, 12> kTrailingWords = {
+    "child",    "parent", "time", "on",     "by",       "rel",
+    "strength", "kp",     "kd",   "weight", "priority", "velocity"};
 // The options of features (task-arg), in canonical order.
 enum TaskArg : unsigned {
   kTaskKp = 1,
   kTaskKd = 2,
   kTaskTime = 4,
   kTaskWeight = 8,
-  kTaskPriority = 16
+  kTaskPriority = 16,
+  kTaskVelocity = 32
 };
 
 class ScriptParser : private TokenCursor {
@@ -614,6 +617,8 @@ class ScriptParser : private TokenCursor {
       ok = parseSupport(primitive.node.emplace<syntax::Support>());
     } else if (isWord("grasp")) {
       ok = parseGrasp(primitive.node.emplace<syntax::Grasp>());
+    } else if (isWord("force")) {
+      ok = parseForce(primitive.node.emplace<syntax::Force>());
     } else if (isKind(TokenKind::Identifier) && isKind(TokenKind::RightBracket, 1) &&
                !isJointName(peek().text)) {
       primitive.node.emplace<syntax::Use>().block = parseName();
@@ -625,7 +630,7 @@ class ScriptParser : private TokenCursor {
     } else {
       expectedNear(
           "a joint name or a primitive keyword (vf, ik, relax, gc, symm, com, angmom, track, "
-          "posture, support, grasp)",
+          "posture, support, grasp, force)",
           peek());
     }
     if (ok && isKind(TokenKind::RightBracket)) {
@@ -864,7 +869,9 @@ class ScriptParser : private TokenCursor {
       return false;
     }
     track.on = parseName();
-    if (isKind(TokenKind::LeftParen)) {
+    if (isKind(TokenKind::Identifier) && !isWord("standing") && !isTaskArgWord(peek().text)) {
+      track.toBody = parseName();  // a movable body's centre: `[track rightWrist ball]`
+    } else if (isKind(TokenKind::LeftParen)) {
       track.position = parseVec("the target (x, y)");
       if (!track.position) return false;
       track.inLegs = parseLegs();
@@ -878,13 +885,23 @@ class ScriptParser : private TokenCursor {
       next();
       track.standing = true;
     } else {
-      expectedNear("a target '(x, y)', an angle (degrees) or 'standing' after '" +
+      expectedNear("a target '(x, y)', an angle (degrees), 'standing' or a body after '" +
                        quoteToken(track.on.text) + "'",
                    peek());
       return false;
     }
-    return parseTaskArgs(track.args, kTaskKp | kTaskKd | kTaskTime | kTaskWeight | kTaskPriority,
-                         "track");
+    const unsigned endVelocity = track.position ? unsigned{kTaskVelocity} : 0u;
+    return parseTaskArgs(track.args,
+                         kTaskKp | kTaskKd | kTaskTime | kTaskWeight | kTaskPriority | endVelocity,
+                         track.position ? "a position track"
+                         : track.toBody ? "a track of a body"
+                                        : "an angle track");
+  }
+
+  static bool isTaskArgWord(std::string_view word) {
+    for (std::string_view arg : {"kp", "kd", "time", "weight", "priority", "velocity"})
+      if (word == arg) return true;
+    return false;
   }
 
   // support := "support" link-or-group { "," link-or-group }
@@ -928,19 +945,55 @@ class ScriptParser : private TokenCursor {
     return true;
   }
 
+  // force := "force" LINK vec { "max:" NUM | "weight" NUM | "priority" NUM }
+  bool parseForce(syntax::Force& force) {
+    next();
+    if (!isKind(TokenKind::Identifier)) {
+      expectedNear("a link name after 'force' (the one that pushes: '[force rightHand (150, 0)]')",
+                   peek());
+      return false;
+    }
+    force.link = parseName();
+    if (!isKind(TokenKind::LeftParen)) {
+      expectedNear("the force '(fx, fy)' (newtons) after '" + quoteToken(force.link.text) + "'",
+                   peek());
+      return false;
+    }
+    std::optional<syntax::Vec> value = parseVec("the force (fx, fy)");
+    if (!value) return false;
+    force.force = *value;
+    // `max:` and the task options, in any order.
+    while (parseTaskArgs(force.args, kTaskWeight | kTaskPriority, "force", "max")) {
+      const size_t ahead = isKind(TokenKind::Comma) && isWord("max", 1) ? 1 : 0;
+      if (!isWord("max", ahead) || !isKind(TokenKind::Colon, ahead + 1)) return true;
+      if (force.max) {
+        errorAt(peek(ahead), "duplicate argument 'max:'");
+        return false;
+      }
+      for (size_t i = 0; i < ahead + 2; ++i) next();
+      force.max = parseNumber("a force (newtons) after 'max:'");
+      if (!force.max) return false;
+    }
+    return false;
+  }
+
   // task-arg := "kp" NUM | "kd" NUM | "time:" NUM | "weight" NUM | "priority" NUM
   // (each at most once, in any order, commas optional; `accepted` is the kind's subset)
-  bool parseTaskArgs(syntax::TaskArgs& args, unsigned accepted, std::string_view owner) {
-    std::array<ArgSpec, 5> all = {{
+  bool parseTaskArgs(syntax::TaskArgs& args, unsigned accepted, std::string_view owner,
+                     std::string_view ownArgument = {}) {
+    std::array<ArgSpec, 6> all = {{
         {"kp", false, "a gain (1/s^2)", nullptr, &args.kp},
         {"kd", false, "a gain (1/s)", nullptr, &args.kd},
         {"time", true, "a duration (seconds)", nullptr, &args.time},
         {"weight", false, "a weight", nullptr, &args.weight},
         {"priority", false, "a priority level (1, 2, ...)", nullptr, &args.priority},
+        {"velocity", true, "an end velocity (vx, vy)", nullptr, nullptr, &args.velocity},
     }};
-    std::array<ArgSpec, 5> specs{};
-    std::array<std::string_view, 5> others{};  // the options this kind does not take
+    std::array<ArgSpec, 6> specs{};
+    // The options this kind does not take, and the one it parses itself (`max:`).
+    std::array<std::string_view, 7> others{};
     size_t count = 0, otherCount = 0;
+    if (!ownArgument.empty()) others[otherCount++] = ownArgument;
     for (size_t i = 0; i < all.size(); ++i) {
       if (accepted & (1u << i))
         specs[count++] = all[i];
@@ -963,7 +1016,7 @@ class ScriptParser : private TokenCursor {
     return true;
   }
 
-  static std::string describeArgs(const std::array<ArgSpec, 5>& specs, size_t count) {
+  static std::string describeArgs(const std::array<ArgSpec, 6>& specs, size_t count) {
     std::string out;
     for (size_t i = 0; i < count; ++i)
       out += (i == 0           ? ""

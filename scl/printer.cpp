@@ -83,7 +83,8 @@ struct PrimitivePrinter {
   }
   std::string operator()(const syntax::Track& track) const {
     std::string out = "track " + track.on.text + " ";
-    out += track.position   ? vec(*track.position) + (track.inLegs ? " legs" : "")
+    out += track.toBody     ? track.toBody->text
+           : track.position ? vec(*track.position) + (track.inLegs ? " legs" : "")
            : track.standing ? std::string("standing")
                             : number(*track.angle);
     return out + taskArgs(track.args);
@@ -100,14 +101,20 @@ struct PrimitivePrinter {
     if (grasp.reach) out += " reach: " + number(*grasp.reach);
     return out;
   }
+  std::string operator()(const syntax::Force& force) const {
+    std::string out = "force " + force.link.text + " " + vec(force.force);
+    if (force.max) out += " max: " + number(*force.max);
+    return out + taskArgs(force.args);
+  }
   std::string operator()(const syntax::Use& use) const { return use.block.text; }
 
-  // In canonical order: kp, kd, time:, weight, priority.
+  // In canonical order: kp, kd, time:, velocity:, weight, priority.
   static std::string taskArgs(const syntax::TaskArgs& args) {
     std::string out;
     if (args.kp) out += " kp " + number(*args.kp);
     if (args.kd) out += " kd " + number(*args.kd);
     if (args.time) out += " time: " + number(*args.time);
+    if (args.velocity) out += " velocity: " + vec(*args.velocity);
     if (args.weight) out += " weight " + number(*args.weight);
     if (args.priority) out += " priority " + number(*args.priority);
     return out;

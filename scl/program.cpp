@@ -49,7 +49,15 @@ struct NumberVisitor {
     visit(track.kp);
     visit(track.kd);
     visit(track.duration);
+    visit(track.vx);
+    visit(track.vy);
     visit(track.task.weight);
+  }
+  void operator()(ForcePrimitive& force) const {
+    visit(force.fx);
+    visit(force.fy);
+    visit(force.max);
+    visit(force.task.weight);
   }
   void operator()(PosturePrimitive& posture) const {
     visit(posture.kp);
@@ -66,7 +74,8 @@ bool isFeature(const Primitive& primitive) {
          std::holds_alternative<AngularMomentumPrimitive>(primitive) ||
          std::holds_alternative<TrackPrimitive>(primitive) ||
          std::holds_alternative<PosturePrimitive>(primitive) ||
-         std::holds_alternative<SupportPrimitive>(primitive);
+         std::holds_alternative<SupportPrimitive>(primitive) ||
+         std::holds_alternative<ForcePrimitive>(primitive);
 }
 
 bool hasFeatures(const std::vector<Primitive>& primitives) {
@@ -108,17 +117,23 @@ const ChairDef* Scene::chair() const {
 ChairDef* Scene::chair() { return const_cast<ChairDef*>(std::as_const(*this).chair()); }
 
 void pointContactBodies(Program& program, std::span<const SceneBodyDef> bodies) {
+  // The index of the body a primitive names (`what`: "a grasp", "a track").
+  auto indexOf = [&](const std::string& name, const char* what) {
+    const auto found = std::find_if(bodies.begin(), bodies.end(),
+                                    [&](const SceneBodyDef& body) { return body.name == name; });
+    if (found == bodies.end())
+      throw std::invalid_argument(std::string(what) + " names '" + name +
+                                  "', which the scene does not hold");
+    return static_cast<int>(found - bodies.begin());
+  };
   for (Phase& phase : program.phases) {
     for (Primitive& primitive : phase.primitives) {
-      auto* grasp = std::get_if<GraspPrimitive>(&primitive);
-      if (!grasp) continue;
-      const auto found = std::find_if(bodies.begin(), bodies.end(), [&](const SceneBodyDef& body) {
-        return body.name == grasp->bodyName;
-      });
-      if (found == bodies.end())
-        throw std::invalid_argument("a grasp names '" + grasp->bodyName +
-                                    "', which the scene does not hold");
-      grasp->body = static_cast<int>(found - bodies.begin());
+      if (auto* grasp = std::get_if<GraspPrimitive>(&primitive))
+        grasp->body = indexOf(grasp->bodyName, "a grasp");
+      auto* track = std::get_if<TrackPrimitive>(&primitive);
+      if (!track) continue;
+      if (!track->bodyName.empty()) track->index = indexOf(track->bodyName, "a track");
+      if (!track->toBodyName.empty()) track->toBody = indexOf(track->toBodyName, "a track");
     }
     if (!phase.exit || phase.exit->body.empty()) continue;
     Transition& exit = *phase.exit;

@@ -152,18 +152,36 @@ struct AngularMomentumPrimitive {
   TaskOptions task;
 };
 
-/// `[track NAME (x, y) ...]` (a joint's position or a link's centre of mass) or
-/// `[track LINK ANGLE ...]` (a link's world angle).
+/// `[track NAME (x, y) ...]` (a joint's position, a link's centre of mass or a held
+/// body's), `[track NAME ANGLE ...]` (a link's or a held body's world angle) or `[track
+/// NAME BODY]` (a point toward a movable body's centre, at its velocity).
 struct TrackPrimitive {
-  enum class Target : std::uint8_t { JointPosition, LinkPosition, LinkAngle };
+  enum class Target : std::uint8_t {
+    JointPosition,
+    LinkPosition,
+    LinkAngle,
+    BodyPosition,  ///< a movable scene body's centre of mass, while a link holds it
+    BodyAngle,     ///< a movable scene body's angle, while a link holds it
+  };
   Target target = Target::JointPosition;
-  /// The joint (JointPosition) or link (otherwise), index into the character's.
+  /// The joint (JointPosition), link (LinkPosition, LinkAngle) or scene body (BodyPosition,
+  /// BodyAngle: index into Program::scene.bodies, named `bodyName`).
   int index = 0;
+  std::string bodyName;
   /// Position target from the feet's middle point, in units of `scale` (metres unless
   /// `legs`); for an angle, `x` is the world angle, radians.
   Number x, y;
   /// Metres per unit of a position target: 1, or the character's leg length (`legs`).
   double scale = 1.0;
+  /// `velocity: (vx, vy)`: the position target's end velocity, units of `scale` per
+  /// second; the way there is then a cubic Hermite curve from the start's position and
+  /// velocity (when `hasEndVelocity`).
+  bool hasEndVelocity = false;
+  Number vx, vy;
+  /// `[track NAME BODY]`: the target is this movable scene body's centre of mass, moving
+  /// at its velocity (index into Program::scene.bodies, named `toBodyName`); -1: none.
+  int toBody = -1;
+  std::string toBodyName;
   Number kp{100.0}, kd{20.0};
   Number duration;
   TaskOptions task;
@@ -200,9 +218,25 @@ struct GraspPrimitive {
   Number reach{kDefaultGraspReach};
 };
 
-using Primitive = std::variant<PdPrimitive, VirtualForcePrimitive, GravityCompPrimitive,
-                               IkPrimitive, RelaxPrimitive, ComPrimitive, AngularMomentumPrimitive,
-                               TrackPrimitive, PosturePrimitive, SupportPrimitive, GraspPrimitive>;
+/// `[force LINK (fx, fy) max: N ...]`: a force task of the feature QP. LINK pushes on what
+/// it touches with the force (fx, fy), and never with more than `max` (docs/manipulation.md,
+/// Force tasks).
+struct ForcePrimitive {
+  /// The pushing link, index into the character's.
+  int link = 0;
+  /// The force the link exerts on what it touches, world newtons (x forward, y up).
+  Number fx, fy;
+  /// The largest force it may press with (the sum of its normal forces), newtons; without
+  /// `max:`, the target force's magnitude.
+  bool hasMax = false;
+  Number max;
+  TaskOptions task;
+};
+
+using Primitive =
+    std::variant<PdPrimitive, VirtualForcePrimitive, GravityCompPrimitive, IkPrimitive,
+                 RelaxPrimitive, ComPrimitive, AngularMomentumPrimitive, TrackPrimitive,
+                 PosturePrimitive, SupportPrimitive, GraspPrimitive, ForcePrimitive>;
 
 /// True for the primitives the whole-body QP solves together (com, angmom, track,
 /// posture, support) rather than a PrimitiveInstance.

@@ -64,6 +64,7 @@ void clear(TaskArgs& args) {
   clear(args.time);
   clear(args.weight);
   clear(args.priority);
+  clear(args.velocity);
 }
 void clear(Com& com) {
   clear(com.target);
@@ -75,6 +76,7 @@ void clear(AngMom& angmom) {
 }
 void clear(Track& track) {
   clear(track.on);
+  clear(track.toBody);
   clear(track.position);
   clear(track.angle);
   clear(track.args);
@@ -85,6 +87,12 @@ void clear(Grasp& grasp) {
   clear(grasp.links);
   clear(grasp.body);
   clear(grasp.reach);
+}
+void clear(Force& force) {
+  clear(force.link);
+  clear(force.force);
+  clear(force.max);
+  clear(force.args);
 }
 void clear(Use& use) { clear(use.block); }
 void clear(Primitive& primitive) {

@@ -96,6 +96,8 @@ struct Symm {
 /// `time: NUM`, `weight NUM`, `priority NUM` (each kind takes some of them).
 struct TaskArgs {
   std::optional<NumberLit> kp, kd, time, weight, priority;
+  /// `velocity: (vx, vy)`: a position target's end velocity (track).
+  std::optional<Vec> velocity;
   bool operator==(const TaskArgs&) const = default;
 };
 
@@ -123,6 +125,8 @@ struct AngMom {
 /// mass) or a link's world angle.
 struct Track {
   Name on;
+  /// `[track LINK BODY]`: the target is a movable body's centre, moving with it.
+  std::optional<Name> toBody;
   std::optional<Vec> position;
   /// `legs` after the position: it is in the character's leg lengths.
   bool inLegs = false;
@@ -153,6 +157,15 @@ struct Grasp {
   bool operator==(const Grasp&) const = default;
 };
 
+/// `[force LINK (fx, fy) max: N weight W priority P]`.
+struct Force {
+  Name link;
+  Vec force;
+  std::optional<NumberLit> max;
+  TaskArgs args;
+  bool operator==(const Force&) const = default;
+};
+
 /// `[NAME]`: the primitives of the block `define NAME { ... }`, in this place.
 struct Use {
   Name block;
@@ -160,7 +173,8 @@ struct Use {
 };
 
 struct Primitive {
-  std::variant<Pd, Vf, Ik, Relax, Gc, Symm, Com, AngMom, Track, Posture, Support, Grasp, Use> node;
+  std::variant<Pd, Vf, Ik, Relax, Gc, Symm, Com, AngMom, Track, Posture, Support, Grasp, Force, Use>
+      node;
   /// Location of the `[`.
   SourceLocation location;
   bool operator==(const Primitive&) const = default;

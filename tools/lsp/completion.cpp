@@ -207,7 +207,8 @@ bool used(std::span<const Token> tokens, std::string_view word) {
 void remainingArguments(Items& items, std::span<const Token> inner,
                         std::initializer_list<std::string_view> options) {
   for (std::string_view option : options) {
-    const bool colon = option == "on" || option == "by" || option == "rel" || option == "time";
+    const bool colon = option == "on" || option == "by" || option == "rel" || option == "time" ||
+                       option == "velocity" || option == "max";
     if (!used(inner, option)) items.keyword(option, colon);
   }
 }
@@ -253,12 +254,24 @@ void primitiveItems(Items& items, std::span<const Token> inner) {
   } else if (kind == "angmom") {
     remainingArguments(items, inner, {"kd", "weight", "priority"});
   } else if (kind == "track") {
+    // `track NAME TARGET args`: a joint, a link or a held body; then a movable body to
+    // pursue (or a number or a position, which nothing completes); then the options.
     if (inner.size() == 1) {
       items.joints(false);
       items.links(false);
+      items.sceneBodies();
+    } else if (inner.size() == 2 && last.kind == TokenKind::Identifier) {
+      items.sceneBodies();
+      items.keyword("standing");
     } else {
-      remainingArguments(items, inner, {"kp", "kd", "time", "weight", "priority"});
+      remainingArguments(items, inner, {"kp", "kd", "time", "velocity", "weight", "priority"});
     }
+  } else if (kind == "force") {
+    // `force LINK (fx, fy) max: N weight W priority P`
+    if (inner.size() == 1)
+      items.links(false);
+    else if (last.kind == TokenKind::RightParen || inner.size() > 3)
+      remainingArguments(items, inner, {"max", "weight", "priority"});
   } else if (kind == "posture") {
     remainingArguments(items, inner, {"kp", "kd", "weight", "priority"});
   } else if (kind == "support") {

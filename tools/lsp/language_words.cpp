@@ -32,9 +32,11 @@ constexpr auto kKeywords = std::to_array<KeywordInfo>({
      "**angmom**: feature, the centroidal angular momentum tracks L kg·m²/s; kd 1/s, weight, "
      "priority"},
     {"track",
-     "**track**: feature, a joint's position or a link's centre of mass tracks (x, y) m from "
-     "the feet's middle (`legs` after it: in leg lengths), or a link's world angle tracks "
-     "degrees; kp, kd, time:, weight, priority"},
+     "**track**: feature, a joint's position or a link's centre of mass (or a held body's) "
+     "tracks (x, y) m from the feet's middle (`legs` after it: in leg lengths), or a link's "
+     "(a held body's) world angle tracks degrees; `[track NAME BODY]`: the point meets a "
+     "movable body on its path, at its velocity (a catch); kp, kd, time:, velocity:, weight, "
+     "priority"},
     {"legs",
      "**legs**: after a `com` or `track` target: its (x, y) are in the character's leg lengths "
      "(hip to ankle plus the ankle's height; the mean of both legs), so the script fits bodies "
@@ -48,11 +50,19 @@ constexpr auto kKeywords = std::to_array<KeywordInfo>({
      "movable body BODY is welded to it and holds it while the phases that follow grasp it; "
      "the first phase that does not lets go"},
     {"reach", "**reach:** the largest gap, metres, at which a grasp takes hold (default 0.05)"},
+    {"force",
+     "**force** LINK (fx, fy) [max: N]: feature, a force task: the link pushes on what it "
+     "touches with (fx, fy) newtons (x forward), pressing at most N (default: the force's "
+     "magnitude); weight, priority"},
+    {"max", "**max:** the most a force task's link presses with, newtons"},
     // Named arguments and PD frames.
     {"on", "**on:** the link a virtual force acts on, or the effector (wrist, ankle) of ik"},
     {"by", "**by:** the joint whose chain realises a virtual force, or the base of gc"},
     {"rel", "**rel:** the joint whose position at phase start the ik targets are offsets from"},
     {"time", "**time:** seconds to move the target from its value at phase start"},
+    {"velocity",
+     "**velocity:** (vx, vy) a position track's end velocity (m/s, or leg lengths/s after "
+     "`legs`): the way there is a Hermite curve, as a toss"},
     {"strength", "**strength** scale from 0 to 1 (relax: of the damping; gc: of the weight)"},
     {"kp", "**kp** proportional gain (stance balance N/m; features 1/s²)"},
     {"kd", "**kd** derivative gain (stance balance N·s/m; features 1/s)"},
