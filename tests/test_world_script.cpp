@@ -7,6 +7,7 @@
 #include <numbers>
 #include <string>
 
+#include "optimize/optimizer.h"
 #include "runtime/run_session.h"
 #include "scl/compile.h"
 #include "scl/parser.h"
@@ -218,6 +219,33 @@ TEST_CASE(
   CHECK(scl::testing::runScl("check " + script).exitCode == 0);
   const scl::testing::Outcome printed = scl::testing::runScl("fmt " + script);
   CHECK_THAT(printed.out, Catch::Contains("mass: @2\n"));
+}
+
+TEST_CASE("world parameters: scl optimize tunes them, within the body's bounds") {
+  // A box pushed away by the script; the objective: push it far (a small final x).
+  const std::string script =
+      "scene pose: standing env: flat duration: 0.6\n"
+      "box crate at: (-1, 0.125) size: (0.3, 0.25) mass: @2 friction: @0.6\n"
+      "push crate force: (-60, 0) at: 0.1 for: 0.4\n"
+      "{ (stand) [waist 0] }\n";
+  const std::string objective = "term 1 final crate.x\n";
+  scl::ProblemResult result = scl::makeProblem(script, "lift.scl", objective, "o.objective");
+  INFO(scl::renderProblemDiagnostics(result.diagnostics, "lift.scl", script, "o.objective",
+                                     objective));
+  REQUIRE(result.problem);
+  const scl::OptimizationProblem& problem = *result.problem;
+  REQUIRE(problem.program.parameters.size() == 2);
+  CHECK(problem.lower == std::vector<double>{scl::kMinBodyMass, 0.0});
+  CHECK(problem.upper == std::vector<double>{scl::kMaxBodyMass, scl::kMaxFriction});
+  const scl::ObjectiveEvaluation light = scl::evaluateParameters(problem, {2.0, 0.6});
+  const scl::ObjectiveEvaluation heavy = scl::evaluateParameters(problem, {10.0, 0.6});
+  REQUIRE(light.feasible);
+  REQUIRE(heavy.feasible);
+  CHECK(light.value < heavy.value - 0.3);  // the light box slid farther
+  // A candidate that gives the body a value it cannot have is infeasible, not a crash.
+  const scl::ObjectiveEvaluation thin = scl::evaluateParameters(problem, {-1.0, 0.6});
+  CHECK_FALSE(thin.feasible);
+  CHECK_THAT(thin.failure, Catch::Contains("mass must be positive"));
 }
 
 // --- pushes a script carries ---------------------------------------------------------------
