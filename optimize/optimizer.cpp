@@ -50,6 +50,10 @@ ParameterKind classify(std::string_view name) {
   if (endsWith(".vf.fx") || endsWith(".vf.fy")) return {-kInfinity, kInfinity, 50.0};     // newtons
   if (name.find(".ik.") != std::string_view::npos) return {-kInfinity, kInfinity, 0.1};   // metres
   if (name.find(".pd.") != std::string_view::npos) return {-kInfinity, kInfinity, 10.0};  // degrees
+  // A scene body's (`crate.mass`, docs/scene.md): its bounds (sceneBodyIssues()).
+  if (endsWith(".mass")) return {kMinBodyMass, kMaxBodyMass, 1.0};  // kilograms
+  if (endsWith(".friction")) return {0.0, kMaxFriction, 0.1};
+  if (endsWith(".restitution")) return {0.0, 1.0, 0.1};
   return {};
 }
 

@@ -38,9 +38,36 @@ RunLength defaultRunLength(const Program& program) {
   return length;
 }
 
+std::vector<Push> programPushes(const Program& program, std::span<const SceneBodyDef> bodies) {
+  std::vector<Push> pushes;
+  for (const ScriptPush& carried : program.pushes) {
+    Push push;
+    push.link = carried.target.link;
+    push.force = Vec2(carried.force[0], carried.force[1]);
+    push.start = carried.start;
+    push.duration = carried.duration;
+    push.part = carried.target.part;
+    push.fromScript = true;
+    if (!carried.target.body.empty()) {
+      const SceneBodyDef* body = findSceneBody(bodies, carried.target.body);
+      if (!body)
+        throw std::invalid_argument("line " + std::to_string(carried.location.line) +
+                                    ": the script pushes '" + carried.target.body +
+                                    "', which the scene does not hold");
+      push.sceneBody = static_cast<int>(body - bodies.data());
+    }
+    pushes.push_back(push);
+  }
+  return pushes;
+}
+
 RunSession::RunSession(Program program, RunSessionDef definition)
     : def_(std::move(definition)),
       runner_(std::move(program), def_.simulation, {}, def_.controller) {
+  std::vector<Push> pushes =
+      programPushes(this->program(), runner_.simulation().definition().scene.bodies);
+  pushes.insert(pushes.end(), def_.pushes.begin(), def_.pushes.end());
+  def_.pushes = std::move(pushes);
   endReason_ = def_.length.reason;
   if (def_.metrics) {
     metrics_.emplace(*def_.metrics);

@@ -22,7 +22,7 @@
 namespace scl {
 
 /// A constant force on one link's centre of mass, or on a movable object's, over a time
-/// window (`scl run --push`).
+/// window (`scl run --push`, or a script's `push` statement: scl/push.h).
 struct Push {
   /// The link pushed, index into the character's links (when `sceneBody` is negative).
   int link = 0;
@@ -39,7 +39,14 @@ struct Push {
   /// move before it.
   int sceneBody = -1;
   int part = 0;
+  /// Carried by the program (a script's `push` statement) rather than given by the caller.
+  bool fromScript = false;
 };
+
+/// The pushes `program` carries (Program::pushes), on its character's links and the
+/// bodies of a run's scene `bodies` (found by name: a run may order them otherwise than the
+/// script). Throws std::invalid_argument when `bodies` lacks a body one of them pushes.
+std::vector<Push> programPushes(const Program& program, std::span<const SceneBodyDef> bodies);
 
 /// When a run ends.
 struct RunLength {
@@ -95,6 +102,7 @@ struct RunSessionDef {
   SimulationDef simulation;
   /// How the controller runs (the feature QP's rate).
   ControllerOptions controller;
+  /// The caller's pushes (`--push`); the program's own come first (RunSession::pushes()).
   std::vector<Push> pushes;
   RunLength length;
   /// The summary's measures (the human's thresholds unless set: metricsFor() scales them
@@ -112,6 +120,9 @@ class RunSession {
   /// spare a copy; throws std::invalid_argument on a bad definition, a program it cannot
   /// run, or a push on a link or scene body part that does not exist or cannot move).
   RunSession(Program program, RunSessionDef definition);
+
+  /// Every push of the run: the program's (programPushes()), then the definition's.
+  const std::vector<Push>& pushes() const { return def_.pushes; }
 
   /// One step: the pushes of this time applied, the runner stepped, the timeline and the
   /// metrics updated. Throws SimulationDiverged.

@@ -169,10 +169,19 @@ class Binder {
 
   void scene(const sx::SceneHeader& header) { bindScene(header); }
   void world(const sx::WorldStatement& statement) {
+    if (isPushStatement(statement)) {  // bound at the end, when every body is known
+      pushes_.push_back(statement);
+      return;
+    }
     const size_t before = program_.scene.bodies.size();
-    bindWorld(std::span(&statement, 1), program_.scene.bodies, sink_);
+    std::vector<WorldParameter> parameters;
+    bindWorld(std::span(&statement, 1), program_.scene.bodies, sink_, &parameters);
     if (program_.scene.bodies.size() == before && statement.name)
       unboundBodies_.insert(statement.name->text);  // reported there; not again at a `with`
+    for (const WorldParameter& parameter : parameters)
+      program_.sceneParameters.push_back(
+          {number(parameter.literal, Number::Unit::Plain, parameter.name).slot, parameter.body,
+           parameter.key, parameter.component});
   }
   void define(const sx::Define& block) { bindDefine(block); }
 
@@ -203,6 +212,7 @@ class Binder {
   }
 
   std::optional<Program> finish(const std::optional<sx::Finally>& finally) {
+    for (const sx::WorldStatement& statement : pushes_) bindPush(statement);
     if (finally && !program_.phases.empty()) {
       noteContactWait(finally->transition);
       Transition& exit = program_.phases.back().exit.emplace();
@@ -246,6 +256,16 @@ class Binder {
     addSceneWorldFile(header, baseDirectory_, program_.scene, sink_);
     // A world file reported at `world:` adds nothing; its bodies' names are unknown here.
     worldFileUnbound_ = header.world && program_.scene.bodies.size() == before;
+  }
+
+  // A `push` statement: its target among the character's links and the scene's bodies.
+  void bindPush(const sx::WorldStatement& statement) {
+    const std::string_view name = statement.name ? std::string_view(statement.name->text) : "";
+    const bool unbound =
+        worldFileUnbound_ || unboundBodies_.contains(name.substr(0, name.rfind('.')));
+    if (auto push =
+            bindPushStatement(statement, character(), program_.scene.bodies, sink_, unbound))
+      program_.pushes.push_back(std::move(*push));
   }
 
   // --- phases ---------------------------------------------------------------------------
@@ -1037,6 +1057,8 @@ class Binder {
   // reported again.
   std::set<std::string, std::less<>> unboundBodies_;
   bool worldFileUnbound_ = false;
+  // The `push` statements, bound at the end.
+  std::vector<sx::WorldStatement> pushes_;
   bool sceneHeader_ = false;
   // Per phase: the display label and where each joint was last driven.
   std::string label_;

@@ -100,6 +100,11 @@ void Program::setParameters(const std::vector<double>& values) {
   forEachNumber([&](Number& number) {
     if (number.slot >= 0) number.value = parameters[number.slot].value * number.unitFactor();
   });
+  for (const SceneBodyParameter& parameter : sceneParameters)
+    for (SceneBodyDef& body : scene.bodies)
+      if (body.name == parameter.body)
+        if (double* number = sceneBodyNumber(body, parameter.key, parameter.component))
+          *number = parameters[static_cast<size_t>(parameter.slot)].value;
 }
 
 std::vector<double> Program::parameterValues() const {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "scl/character.h"
+#include "scl/push.h"
 #include "scl/scene_body.h"
 #include "scl/source_location.h"
 
@@ -310,11 +311,16 @@ struct Program {
   std::vector<Phase> phases;
   std::vector<Parameter> parameters;
   Scene scene;
+  /// The scene bodies' numbers written `@x` (world statements), set with the parameters.
+  std::vector<SceneBodyParameter> sceneParameters;
+  /// The pushes the script carries (`push` statements), in order.
+  std::vector<ScriptPush> pushes;
   /// The character the program was bound for (its names, ranges and body); shared and
   /// immutable. Never null in a bound program.
   std::shared_ptr<const Character> character;
 
-  /// Sets every `@` parameter (script units, in slot order) and the Numbers using it.
+  /// Sets every `@` parameter (script units, in slot order) and the Numbers and scene body
+  /// numbers using it.
   void setParameters(const std::vector<double>& values);
   /// Current parameter values, script units, in slot order.
   std::vector<double> parameterValues() const;

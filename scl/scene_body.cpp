@@ -33,6 +33,42 @@ bool SceneBodyDef::movable() const {
   }
 }
 
+double* sceneBodyNumber(SceneBodyDef& body, std::string_view key, size_t component) {
+  const auto of = [&](std::array<double, 2>& pair) {
+    return component < pair.size() ? &pair[component] : nullptr;
+  };
+  const auto moving = [&]() -> MoveDef& {
+    if (!body.move) body.move = MoveDef{};
+    return *body.move;
+  };
+  if (key == "at") return body.movable() ? of(body.at) : &body.x;
+  if (key == "size") return of(body.size);
+  if (key == "from") return of(body.from);
+  if (key == "to") return of(body.to);
+  if (key == "velocity") return of(body.velocity);
+  if (key == "move") return of(moving().amplitude);
+  if (component != 0) return nullptr;
+  if (key == "friction") return &body.friction;
+  if (key == "restitution") return &body.restitution;
+  if (key == "rise") return &body.rise;
+  if (key == "run") return &body.run;
+  if (key == "landing") return &body.landing;
+  if (key == "radius") return &body.radius;
+  if (key == "length") return &body.length;
+  if (key == "angle") return &body.angle;
+  if (key == "mass") return &body.mass;
+  if (key == "density") return &body.density;
+  if (key == "spin") return &body.spin;
+  if (key == "frequency") return &moving().frequency;
+  if (key == "start") return &moving().start;
+  if (key == "ramp") return &moving().ramp;
+  if (key == "launch") {
+    if (!body.launch) body.launch = 0.0;
+    return &*body.launch;
+  }
+  return nullptr;
+}
+
 std::string_view sceneBodyKindName(SceneBodyKind kind) {
   switch (kind) {
     case SceneBodyKind::Ground:

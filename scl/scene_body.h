@@ -170,6 +170,28 @@ struct SceneBodyDef {
   bool movable() const;
 };
 
+/// The number a world statement's `key:` sets in `body` (`component` 0 or 1: x or y of a
+/// pair; 0 for a number), in script units (metres, degrees, kilograms, seconds): `at:` is a
+/// movable body's centre, terrain's left edge or first riser; `move:`, `frequency:`,
+/// `start:` and `ramp:` make the body's MoveDef, `launch:` its launch, when it has none.
+/// nullptr for a key that holds no number (`count:`, `fixed:`) or that no body has.
+double* sceneBodyNumber(SceneBodyDef& body, std::string_view key, size_t component = 0);
+
+/// A body's number written `@x` in a script's world statement (`box crate mass: @2`): the
+/// parameter `slot` sets the number sceneBodyNumber(body, key, component) names, in script
+/// units (Program::setParameters).
+struct SceneBodyParameter {
+  /// Index into Program::parameters.
+  int slot = -1;
+  /// The body's name (SceneBodyDef::name: a scene's bodies may be reordered, `--env chair`).
+  std::string body;
+  /// The key as a world statement spells it ("mass", "at", ...).
+  std::string key;
+  /// 0 or 1: x or y of a pair; 0 for a number.
+  size_t component = 0;
+  bool operator==(const SceneBodyParameter&) const = default;
+};
+
 /// Flat ground.
 SceneBodyDef groundBody();
 /// A chair of this shape.

@@ -273,7 +273,7 @@ struct WorldArgument {
 
 /// `KIND NAME { key: value }`: one body of the scene's world (scl/world.h; docs/scene.md),
 /// written in a script after its scene header or in a world file. The ground has no name:
-/// `ground friction: 0.3`.
+/// `ground friction: 0.3`. A script's `push NAME force: (FX, FY) at: T for: D` is one too.
 struct WorldStatement {
   Name kind;
   std::optional<Name> name;

@@ -90,6 +90,13 @@ const std::vector<WorldKind>& kinds() {
        movable({{"count", Type::Number, "the number of links", true},
                 {"size", Type::Vec, "each link's (length, thickness) (m)", true}},
                {{"fixed", Type::Word, "'yes': its start is pinned where it is"}})},
+      {SceneBodyKind::Ground,
+       "a push the script carries: a constant force at the centre of mass of a link or a "
+       "movable object (a chain's last link, or `rope.3`) over a time window, as `--push`",
+       {{"force", Type::Vec, "the force (fx, fy) (N)", true},
+        {"at", Type::Number, "when the push starts (s)", true},
+        {"for", Type::Number, "how long it lasts (s)", true}},
+       true},
   };
   return kKinds;
 }
@@ -104,12 +111,29 @@ std::string valueText(const WorldArgument& argument) {
   return "";
 }
 
+// `rope.3`: the lexer reads a name and the number `.3`; written without a space, they are
+// a push's chain link.
+void joinChainLink(TokenCursor& cursor, const Token& nameToken, Name& name) {
+  const Token& after = cursor.peek();
+  const bool adjacent = after.line == nameToken.line &&
+                        after.column == nameToken.column + static_cast<int>(nameToken.text.size());
+  if (!cursor.isKind(TokenKind::Number) || !adjacent || after.parameter ||
+      !after.text.starts_with('.') || after.text.size() < 2 ||
+      !std::all_of(after.text.begin() + 1, after.text.end(),
+                   [](char c) { return c >= '0' && c <= '9'; }))
+    return;
+  name.text += after.text;
+  cursor.next();
+}
+
 // --- binding -------------------------------------------------------------------------
 
 class StatementBinder {
  public:
-  StatementBinder(const WorldStatement& statement, const WorldKind& kind, DiagnosticSink& sink)
-      : statement_(statement), kind_(kind), sink_(sink) {}
+  // `parametersAllowed`: `@` numbers are parameters (a script's), else errors.
+  StatementBinder(const WorldStatement& statement, const WorldKind& kind, DiagnosticSink& sink,
+                  bool parametersAllowed)
+      : statement_(statement), kind_(kind), sink_(sink), parametersAllowed_(parametersAllowed) {}
 
   std::optional<SceneBodyDef> bind() {
     body_.kind = kind_.kind;
@@ -135,6 +159,9 @@ class StatementBinder {
     return ok_ ? std::optional(body_) : std::nullopt;
   }
 
+  // The statement's `@` numbers, in order.
+  const std::vector<WorldParameter>& parameters() const { return parameters_; }
+
   // Where an issue about `key` is reported: that key, else the statement's kind word.
   SourceLocation locationOf(std::string_view key) const {
     if (const WorldArgument* argument = find(key)) return argument->key.location;
@@ -151,22 +178,28 @@ class StatementBinder {
     sink_.error(location, std::move(message));
     ok_ = false;
   }
-  double number(const WorldArgument& argument) {
-    if (argument.number->parameter)
-      error(argument.number->location, "world numbers cannot be '@' parameters");
-    return argument.number->value;
-  }
-  MoveDef& moving() {
-    if (!body_.move) body_.move = MoveDef{};
-    return *body_.move;
-  }
-  std::array<double, 2> pair(const WorldArgument& argument) {
-    if (argument.vec->x.parameter || argument.vec->y.parameter)
-      error(argument.vec->location, "world numbers cannot be '@' parameters");
-    return {argument.vec->x.value, argument.vec->y.value};
+  // A number as written; an `@` number is a parameter (a script's) or an error (a world
+  // file's).
+  double number(const WorldArgument& argument, const NumberLit& literal, size_t component,
+                std::string_view suffix = "") {
+    if (literal.parameter) {
+      if (parametersAllowed_)
+        parameters_.push_back({body_.name + "." + argument.key.text + std::string(suffix),
+                               body_.name, argument.key.text, component, literal});
+      else
+        error(literal.location, "a world file's numbers cannot be '@' parameters; write the " +
+                                    statement_.kind.text +
+                                    " in the script to make them parameters");
+    }
+    return literal.value;
   }
   int count(const WorldArgument& argument) {
-    const double value = number(argument);
+    const double value = argument.number->value;
+    if (argument.number->parameter) {
+      error(argument.number->location,
+            "'count:' cannot be an '@' parameter: it is a whole number, not tuned");
+      return 0;
+    }
     if (value != std::floor(value) || !(std::abs(value) < 1e6)) {
       error(argument.number->location,
             "'count:' is a whole number (found " + formatNumber(value) + ")");
@@ -177,84 +210,56 @@ class StatementBinder {
 
   void set(const WorldArgument& argument) {
     const std::string& key = argument.key.text;
-    const bool terrain = !body_.movable();
-    if (key == "friction")
-      body_.friction = number(argument);
-    else if (key == "restitution")
-      body_.restitution = number(argument);
-    else if (key == "at" && terrain)
-      body_.x = number(argument);
-    else if (key == "at")
-      body_.at = pair(argument);
-    else if (key == "size")
-      body_.size = pair(argument);
-    else if (key == "rise")
-      body_.rise = number(argument);
-    else if (key == "run")
-      body_.run = number(argument);
-    else if (key == "landing")
-      body_.landing = number(argument);
-    else if (key == "count")
+    if (key == "count") {
       body_.count = count(argument);
-    else if (key == "from")
-      body_.from = pair(argument);
-    else if (key == "to")
-      body_.to = pair(argument);
-    else if (key == "radius")
-      body_.radius = number(argument);
-    else if (key == "length")
-      body_.length = number(argument);
-    else if (key == "angle")
-      body_.angle = number(argument);
-    else if (key == "mass")
-      body_.mass = number(argument);
-    else if (key == "density")
-      body_.density = number(argument);
-    else if (key == "velocity")
-      body_.velocity = pair(argument);
-    else if (key == "spin")
-      body_.spin = number(argument);
-    else if (key == "launch")
-      body_.launch = number(argument);
-    else if (key == "move")
-      moving().amplitude = pair(argument);
-    else if (key == "frequency")
-      moving().frequency = number(argument);
-    else if (key == "start")
-      moving().start = number(argument);
-    else if (key == "ramp")
-      moving().ramp = number(argument);
-    else if (key == "fixed") {
+    } else if (key == "fixed") {
       const std::string& word = argument.word->text;
       if (word != "yes" && word != "no")
         error(argument.word->location,
               "'fixed:' is 'yes' or 'no' (found '" + word + "')" +
                   didYouMean(word, std::array<std::string_view, 2>{"yes", "no"}));
       body_.fixed = word == "yes";
+    } else if (argument.number) {
+      const double value = number(argument, *argument.number, 0);
+      if (double* field = sceneBodyNumber(body_, key)) *field = value;
+    } else if (argument.vec) {
+      const double x = number(argument, argument.vec->x, 0, ".x");
+      const double y = number(argument, argument.vec->y, 1, ".y");
+      if (double* field = sceneBodyNumber(body_, key, 0)) *field = x;
+      if (double* field = sceneBodyNumber(body_, key, 1)) *field = y;
     }
   }
 
   const WorldStatement& statement_;
   const WorldKind& kind_;
   DiagnosticSink& sink_;
+  bool parametersAllowed_;
+  std::vector<WorldParameter> parameters_;
   SceneBodyDef body_;
   bool ok_ = true;
 };
 
 }  // namespace
 
+std::string_view WorldKind::name() const { return push ? "push" : sceneBodyKindName(kind); }
+
 std::span<const WorldKind> worldKinds() { return kinds(); }
 
 const WorldKind* findWorldKind(std::string_view word) {
   for (const WorldKind& kind : kinds())
-    if (sceneBodyKindName(kind.kind) == word) return &kind;
+    if (kind.name() == word) return &kind;
   return nullptr;
 }
 
 std::vector<std::string_view> worldKindNames() {
   std::vector<std::string_view> names;
-  for (const WorldKind& kind : kinds()) names.push_back(sceneBodyKindName(kind.kind));
+  for (const WorldKind& kind : kinds()) names.push_back(kind.name());
   return names;
+}
+
+bool isPushStatement(const WorldStatement& statement) {
+  const WorldKind* kind = findWorldKind(statement.kind.text);
+  return kind && kind->push;
 }
 
 bool isWorldStatementStart(const TokenCursor& cursor) {
@@ -273,15 +278,18 @@ std::optional<WorldStatement> parseWorldStatement(TokenCursor& cursor) {
                                   didYouMean(kindToken.text, worldKindNames()));
     return std::nullopt;
   }
-  const bool named = kind->kind != SceneBodyKind::Ground;
-  if (named) {
+  if (kind->named()) {
     if (!cursor.isKind(TokenKind::Identifier) || cursor.isKind(TokenKind::Colon, 1)) {
-      cursor.expectedNear("a name for the " + statement.kind.text + " (as in '" +
-                              statement.kind.text + " crate size: ...')",
+      cursor.expectedNear(kind->push ? "what to push, a link or a movable object (as in 'push "
+                                       "trunk force: ...')"
+                                     : "a name for the " + statement.kind.text + " (as in '" +
+                                           statement.kind.text + " crate size: ...')",
                           cursor.peek());
       return std::nullopt;
     }
+    const Token nameToken = cursor.peek();
     statement.name = cursor.parseName();
+    if (kind->push) joinChainLink(cursor, nameToken, *statement.name);
   }
   // One slot per key, filled as the keys come, then kept in the kind's order.
   std::vector<WorldArgument> slots(kind->keys.size());
@@ -348,15 +356,15 @@ std::string printWorldStatement(const WorldStatement& statement) {
 }
 
 void bindWorld(std::span<const WorldStatement> statements, std::vector<SceneBodyDef>& bodies,
-               DiagnosticSink& sink) {
+               DiagnosticSink& sink, std::vector<WorldParameter>* parameters) {
   // Each body is checked in the list it joins (names are unique across it).
   std::vector<std::pair<size_t, StatementBinder>> added;  // body index, its binder
   const std::optional<SceneBodyDef> groundBefore =
       bodies.empty() ? std::nullopt : std::optional(bodies.front());
   for (const WorldStatement& statement : statements) {
     const WorldKind* kind = findWorldKind(statement.kind.text);
-    if (!kind) continue;  // the parser reported it
-    StatementBinder binder(statement, *kind, sink);
+    if (!kind || kind->push) continue;  // the parser reported it; bindPushStatement()
+    StatementBinder binder(statement, *kind, sink, parameters != nullptr);
     std::optional<SceneBodyDef> body = binder.bind();
     if (!body) continue;
     if (kind->kind == SceneBodyKind::Ground) {
@@ -382,6 +390,90 @@ void bindWorld(std::span<const WorldStatement> statements, std::vector<SceneBody
   for (size_t i = bodies.size(); i-- > 1;)
     if (failed[i]) bodies.erase(bodies.begin() + static_cast<std::ptrdiff_t>(i));
   if (!failed.empty() && failed[0] && groundBefore) bodies.front() = *groundBefore;
+  if (parameters)
+    for (const auto& [index, binder] : added)
+      if (!failed[index])
+        parameters->insert(parameters->end(), binder.parameters().begin(),
+                           binder.parameters().end());
+}
+
+namespace {
+
+// The argument `key:` of `statement`, or nullptr.
+const WorldArgument* argumentOf(const WorldStatement& statement, std::string_view key) {
+  for (const WorldArgument& argument : statement.arguments)
+    if (argument.key.text == key) return &argument;
+  return nullptr;
+}
+
+// A push's number: an `@` number is an error (a push is not tuned).
+bool plainNumber(const NumberLit& number, DiagnosticSink& sink) {
+  if (number.parameter) sink.error(number.location, "a push's numbers cannot be '@' parameters");
+  return !number.parameter;
+}
+
+// A push's time `key:` (seconds) into `out`: from 0 (above 0 when `open`) to kMaxDuration.
+void pushTime(const WorldStatement& statement, std::string_view key, bool open, double& out,
+              DiagnosticSink& sink) {
+  const WorldArgument* argument = argumentOf(statement, key);
+  if (!argument || !argument->number || !plainNumber(*argument->number, sink)) return;
+  out = argument->number->value;
+  const bool within = (open ? out > 0.0 : out >= 0.0) && out <= kMaxDuration;
+  if (!within)
+    sink.error(argument->number->location,
+               std::string(open ? "a push lasts more than 0 s" : "a push starts at 0 s or later") +
+                   ", at most " + formatNumber(kMaxDuration) + " s (found " + formatNumber(out) +
+                   " s)");
+}
+
+}  // namespace
+
+std::optional<ScriptPush> bindPushStatement(const WorldStatement& statement,
+                                            const Character& character,
+                                            std::span<const SceneBodyDef> bodies,
+                                            DiagnosticSink& sink, bool quietUnknown) {
+  if (!statement.name) return std::nullopt;  // the parser reported it
+  const int errorsBefore = sink.errorCount();
+  ScriptPush push;
+  push.name = statement.name->text;
+  push.location = statement.location;
+  const PushTargetLookup found = findPushTarget(push.name, character, bodies, "push");
+  if (found.target)
+    push.target = *found.target;
+  else if (!quietUnknown || !found.error.starts_with("unknown"))
+    sink.error(statement.name->location, found.error);
+  for (const WorldKey& key : findWorldKind("push")->keys)
+    if (!argumentOf(statement, key.key))
+      sink.error(statement.kind.location,
+                 "a push needs '" + spelled(key) + "' (" + std::string(key.what) + ")");
+  if (const WorldArgument* force = argumentOf(statement, "force"); force && force->vec) {
+    const bool plainX = plainNumber(force->vec->x, sink);
+    const bool plainY = plainNumber(force->vec->y, sink);
+    if (plainX && plainY) push.force = {force->vec->x.value, force->vec->y.value};
+  }
+  pushTime(statement, "at", false, push.start, sink);
+  pushTime(statement, "for", true, push.duration, sink);
+  if (sink.errorCount() > errorsBefore || !found.target) return std::nullopt;
+  return push;
+}
+
+std::vector<WorldParameterIssue> worldParameterIssues(const Program& program) {
+  std::vector<WorldParameterIssue> out;
+  const std::vector<SceneBodyDef>& bodies = program.scene.bodies;
+  for (const SceneBodyIssue& issue : sceneBodyIssues(bodies)) {
+    if (issue.body >= bodies.size()) continue;
+    WorldParameterIssue found;
+    found.message = issue.message;
+    std::vector<int> ofBody;
+    for (const SceneBodyParameter& parameter : program.sceneParameters) {
+      if (parameter.body != bodies[issue.body].name) continue;
+      ofBody.push_back(parameter.slot);
+      if (parameter.key == issue.key) found.slots.push_back(parameter.slot);
+    }
+    if (found.slots.empty()) found.slots = std::move(ofBody);
+    if (!found.slots.empty()) out.push_back(std::move(found));
+  }
+  return out;
 }
 
 // --- world files -----------------------------------------------------------------------
@@ -411,6 +503,12 @@ class WorldFileParser : private TokenCursor {
     while (!atEnd()) {
       if (isWorldStatementStart(*this)) {
         std::optional<WorldStatement> statement = parseWorldStatement(*this);
+        if (statement && isPushStatement(*statement)) {
+          sink().error(statement->kind.location,
+                       "a push is written in the script that is to survive it, not in a world "
+                       "file");
+          continue;
+        }
         if (statement && (atEnd() || isWorldStatementStart(*this))) {
           file.statements.push_back(std::move(*statement));
           continue;
@@ -432,8 +530,8 @@ class WorldFileParser : private TokenCursor {
  private:
   static std::string kindList() {
     std::string joined;
-    for (std::string_view name : worldKindNames())
-      joined += (joined.empty() ? "" : ", ") + std::string(name);
+    for (const WorldKind& kind : worldKinds())
+      if (!kind.push) joined += (joined.empty() ? "" : ", ") + std::string(kind.name());
     return joined;
   }
 };

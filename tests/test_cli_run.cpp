@@ -419,7 +419,8 @@ TEST_CASE("scl run --push changes the outcome") {
                                              {"fx", 300.0},
                                              {"fy", 0.0},
                                              {"start", 0.2},
-                                             {"duration", 0.2}});
+                                             {"duration", 0.2},
+                                             {"source", "--push"}});
   // Pushed forward (+x): the pelvis ends well ahead of where it would have been.
   CHECK(after["distance"].get<double>() > before["distance"].get<double>() + 0.2);
 }
@@ -446,7 +447,8 @@ TEST_CASE("scl run --push on a movable object: by its name, a chain's link by it
                                             {"fx", -300.0},
                                             {"fy", 0.0},
                                             {"start", 0.2},
-                                            {"duration", 0.5}});
+                                            {"duration", 0.5},
+                                            {"source", "--push"}});
   CHECK(json["pushes"][1]["object"] == "rope");
   CHECK(json["pushes"][1]["part"] == 4);  // a chain alone: its last link
   CHECK(json["pushes"][2]["part"] == 2);
@@ -505,7 +507,8 @@ TEST_CASE("scl run --push on an object: the example docs/cli.md shows") {
                                 {"fx", -300},
                                 {"fy", 0},
                                 {"start", 0.2},
-                                {"duration", 0.5}});
+                                {"duration", 0.5},
+                                {"source", "--push"}});
   CHECK_THAT(page, Catch::Contains("`{\"link\": null, \"object\": \"crate\", \"part\": null,"));
 }
 

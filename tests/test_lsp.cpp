@@ -990,3 +990,46 @@ TEST_CASE("lsp: positions in UTF-16 and UTF-8", "[lsp]") {
   CHECK(scl::lsp::fileUri("/a b/cé.scl") == "file:///a%20b/c%C3%A9.scl");
   CHECK(scl::lsp::pathOfUri("untitled:1").empty());
 }
+
+TEST_CASE("lsp: a world statement's @ number and a push: hover and completion", "[lsp][world]") {
+  const std::string uri = "file:///w/lift.scl";
+  const std::string script =
+      "scene pose: standing duration: 3\n"                      // 0
+      "platform step at: 2 size: (1, 0.15)\n"                   // 1
+      "box crate at: (0.45, 0.5) size: (0.3, 0.25) mass: @2\n"  // 2
+      "push trunk force: (120, 0) at: 1 for: 0.5\n"             // 3
+      "\n"                                                      // 4
+      "{ (stand) }\n";                                          // 5
+  LspClient client;
+  client.open(uri, script);
+  CHECK(client.diagnostics(uri).empty());
+  const auto hoverText = [&](int line, int character) -> std::string {
+    const json result = client.result("textDocument/hover", LspClient::at(uri, line, character));
+    return result.is_null() ? "" : result["contents"]["value"].get<std::string>();
+  };
+  CHECK_THAT(hoverText(2, 51), Catch::Contains("**@ parameter crate.mass**") &&
+                                   Catch::Contains("scl run --set crate.mass=VALUE"));
+  CHECK_THAT(hoverText(3, 1), Catch::StartsWith("**push**: a push the script carries") &&
+                                  Catch::Contains("`force:` the force (fx, fy) (N) (required)"));
+  CHECK_THAT(hoverText(3, 28), Catch::Contains("**at:** (push) when the push starts (s)"));
+  // After `push `: the links and the movable objects, not terrain.
+  client.change(uri, 2, 4, 0, 4, 0, "push ");
+  const auto targets = client.completionLabels(uri, 4, 5);
+  CHECK(has(targets, "trunk"));
+  CHECK(has(targets, "crate"));
+  CHECK_FALSE(has(targets, "step"));
+  CHECK_FALSE(has(targets, "feet"));  // one link, no group
+  // Then its keys; `push` among the kinds a line begins with.
+  client.change(uri, 3, 4, 5, 4, 5, "crate ");
+  const auto keys = client.completionLabels(uri, 4, 11);
+  CHECK(has(keys, "force:"));
+  CHECK(has(keys, "for:"));
+  CHECK_FALSE(has(keys, "mass:"));
+  client.change(uri, 4, 4, 0, 4, 11, "");
+  CHECK(has(client.completionLabels(uri, 4, 0), "push"));
+  // `with` offers the bodies, not what is pushed.
+  client.change(uri, 5, 5, 11, 5, 11, "\nwhen contact leftFoot with ");
+  const auto bodies = client.completionLabels(uri, 6, 27);
+  CHECK(has(bodies, "crate"));
+  CHECK_FALSE(has(bodies, "trunk"));
+}

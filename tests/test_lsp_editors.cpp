@@ -96,10 +96,10 @@ TEST_CASE("editors: the grammars know the keywords and the names", "[lsp][editor
     for (const std::string& name : names(joints))
       CHECK_THAT(vim, Catch::Contains(" " + name + " ") || Catch::Contains(" " + name + "\n"));
   CHECK_THAT(readText(kEditors + "vim/ftdetect/scl.vim"), Catch::Contains("*.scl"));
-  // World statements (docs/scene.md): every kind of body and every key, in scripts and in
-  // world files.
+  // World statements (docs/scene.md): every kind of body and the push, and every key, in
+  // scripts and in world files.
   for (const scl::WorldKind& kind : scl::worldKinds()) {
-    const std::string word(scl::sceneBodyKindName(kind.kind));
+    const std::string word(kind.name());
     CHECK(matchesWhole(repository["body"]["match"].get<std::string>(), word));
     CHECK_THAT(vim, Catch::Contains(" " + word + " ") || Catch::Contains(" " + word + "\n"));
     for (const scl::WorldKey& key : kind.keys) {

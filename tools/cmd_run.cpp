@@ -25,6 +25,7 @@
 #include "scl/compile.h"
 #include "scl/names.h"
 #include "scl/printer.h"
+#include "scl/world.h"
 #include "tools/cli.h"
 #include "tools/commands.h"
 #include "tools/filmstrip.h"
@@ -39,9 +40,10 @@ namespace scl {
 namespace {
 
 // --set NAME=VALUE for each named `@` parameter. The values go through the checks of
-// written numbers: substituted at their `@` in the script's text, which is compiled
-// again; what the checks say at a set parameter is said of its --set (an error is a usage
-// error, a warning is printed).
+// written numbers: a scene body's through sceneBodyIssues() (worldParameterIssues()), the
+// others substituted at their `@` in the script's text, which is compiled again; what the
+// checks say of a set parameter is said of its --set (an error is a usage error, a warning
+// is printed).
 void applySets(Program& program, const std::string& source, const RunRequest& request,
                const CompileOptions& options) {
   if (request.sets.empty()) return;
@@ -55,6 +57,10 @@ void applySets(Program& program, const std::string& source, const RunRequest& re
     setBy[slot] = "--set " + name + "=" + formatNumber(value);
   }
   program.setParameters(values);
+  for (const WorldParameterIssue& issue : worldParameterIssues(program))
+    for (int slot : issue.slots)
+      if (!setBy[static_cast<size_t>(slot)].empty())
+        throw UsageError(setBy[static_cast<size_t>(slot)] + ": " + issue.message);
   std::vector<SourceLocation> locations;
   const std::string text = substituteParameters(source, program, &locations);
   const CompileResult again = compile(text, request.script, options);
@@ -202,7 +208,7 @@ Recorded simulate(Program program, const SimulationDef& def, const RunRequest& r
   outcome.runWall = std::chrono::duration<double>(Clock::now() - runStart).count();
   outcome.setupWall = std::chrono::duration<double>(runStart - setupStart).count();
   outcome.def = def;
-  outcome.pushes = run.pushes;
+  outcome.pushes = session.pushes();
   outcome.summary = session.summary();
   outcome.objects = session.objects();
   outcome.timeline = session.timeline();

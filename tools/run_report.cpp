@@ -88,7 +88,7 @@ std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
     line("push", pushTargetName(push, character, run.def.scene.bodies) + " (" +
                      formatFixed(push.force.x(), 1) + ", " + formatFixed(push.force.y(), 1) +
                      ") N from " + formatFixed(push.start, 3) + " s for " +
-                     formatFixed(push.duration, 3) + " s");
+                     formatFixed(push.duration, 3) + " s" + (push.fromScript ? " (script)" : ""));
   if (request.perturbDeg)
     line("perturbation", "±" + formatFixed(*request.perturbDeg, 2) + "° per joint, seed " +
                              std::to_string(request.seed));
@@ -178,7 +178,8 @@ nlohmann::ordered_json runSummaryJson(const RunRequest& request, const RunOutcom
                       {"fx", number(push.force.x())},
                       {"fy", number(push.force.y())},
                       {"start", number(push.start)},
-                      {"duration", number(push.duration)}});
+                      {"duration", number(push.duration)},
+                      {"source", push.fromScript ? "script" : "--push"}});
   }
   auto path = [](const std::optional<std::string>& value) -> Json {
     return value ? Json(*value) : Json(nullptr);

@@ -5,10 +5,10 @@
 #include <filesystem>
 #include <sstream>
 #include <string_view>
-#include <tuple>
 
 #include "scl/character_file.h"
 #include "scl/names.h"
+#include "scl/push.h"
 #include "tools/cli.h"
 #include "tools/run_sweep.h"
 
@@ -120,78 +120,19 @@ PushRequest parsePushOption(const std::string& text) {
   return PushRequest{text, std::string(target), Vec2(*fx, *fy), *start, *duration};
 }
 
-namespace {
-
-// The movable objects of `bodies`, by name.
-std::vector<std::string_view> objectNames(std::span<const SceneBodyDef> bodies) {
-  std::vector<std::string_view> names;
-  for (const SceneBodyDef& body : bodies)
-    if (body.movable()) names.emplace_back(body.name);
-  return names;
-}
-
-// `CHAIN.N`: the chain and its link N (from 1), when `target` is written so.
-std::optional<std::pair<std::string_view, std::string_view>> splitChainLink(
-    std::string_view target) {
-  const size_t dot = target.rfind('.');
-  if (dot == std::string_view::npos || dot == 0 || dot + 1 == target.size()) return std::nullopt;
-  return std::pair(target.substr(0, dot), target.substr(dot + 1));
-}
-
-}  // namespace
-
 Push resolvePush(const PushRequest& request, const Character& character,
                  std::span<const SceneBodyDef> bodies) {
+  const PushTargetLookup found = findPushTarget(request.target, character, bodies, "--push");
+  if (!found.target) throw UsageError("--push '" + request.text + "': " + found.error);
   Push push;
   push.force = request.force;
   push.start = request.start;
   push.duration = request.duration;
-  const std::string prefix = "--push '" + request.text + "': ";
-  const CharacterNames names(character);
-  const NameLookup link = names.links(request.target, Groups::Rejected, "--push");
-  if (link.ok()) {
-    push.link = link.index();
-    return push;
-  }
-  std::string_view objectName = request.target;
-  std::optional<std::string_view> linkNumber;
-  if (const auto split = splitChainLink(request.target)) std::tie(objectName, linkNumber) = *split;
-  const SceneBodyDef* object = findSceneBody(bodies, objectName);
-  if (object && object->movable()) {
-    push.sceneBody = static_cast<int>(object - bodies.data());
-    if (object->kind != SceneBodyKind::Chain) {
-      if (linkNumber)
-        throw UsageError(prefix + "'" + std::string(objectName) + "' is a " +
-                         std::string(sceneBodyKindName(object->kind)) + ", one body: push it as '" +
-                         std::string(objectName) + "'");
-      return push;
-    }
-    push.part = object->count - 1;  // the chain's last link
-    if (linkNumber) {
-      const std::optional<double> number = parseNumberOption(*linkNumber);
-      if (!number || *number != std::floor(*number) || *number < 1 || *number > object->count)
-        throw UsageError(prefix + "chain '" + std::string(objectName) + "' has links 1 to " +
-                         std::to_string(object->count) + " (got '" + std::string(*linkNumber) +
-                         "')");
-      push.part = static_cast<int>(*number) - 1;
-    }
-    return push;
-  }
-  if (object)  // terrain
-    throw UsageError(prefix + "'" + std::string(objectName) + "' is a " +
-                     std::string(sceneBodyKindName(object->kind)) +
-                     ", which does not move; push a link or a movable object (box, ball, "
-                     "capsule, chain)");
-  // A name the character knows otherwise (a group, a joint, a role it lacks): why not.
-  if (!link.error.starts_with("unknown link")) throw UsageError(prefix + link.error);
-  std::vector<std::string_view> candidates = names.linkNames(false);
-  const std::vector<std::string_view> objects = objectNames(bodies);
-  candidates.insert(candidates.end(), objects.begin(), objects.end());
-  std::string message = unknownNameMessage("link or object", request.target, candidates);
-  message += " (links: " + CharacterNames::joined(names.linkNames(false));
-  message += objects.empty() ? "; the scene has no movable objects)"
-                             : "; objects: " + CharacterNames::joined(objects) + ")";
-  throw UsageError(prefix + message);
+  push.link = found.target->link;
+  push.part = found.target->part;
+  if (const SceneBodyDef* body = findSceneBody(bodies, found.target->body))
+    push.sceneBody = static_cast<int>(body - bodies.data());
+  return push;
 }
 
 std::string pushTargetName(const Push& push, const Character& character,

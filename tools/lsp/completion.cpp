@@ -132,8 +132,8 @@ class Items {
   // The kinds of body a world statement begins with.
   void worldKinds() {
     for (const WorldKind& kind : scl::worldKinds())
-      add(std::string(sceneBodyKindName(kind.kind)), kItemClass, std::string(kind.description),
-          std::string(sceneBodyKindName(kind.kind)) + " ");
+      add(std::string(kind.name()), kItemClass, std::string(kind.description),
+          std::string(kind.name()) + " ");
   }
   // The keys of `kind` not written in `statement` yet.
   void worldKeys(const WorldKind& kind, std::span<const Token> statement) {
@@ -158,6 +158,25 @@ class Items {
     std::sort(names.begin(), names.end());
     for (const std::string& name : names) add(name, kItemFile, "world file", "\"" + name + "\"");
   }
+  // What a `push` may name: the links, then the movable objects of the bound scene, else
+  // of the world statements (the script does not bind while a push lacks its name).
+  void pushTargets() {
+    links(false);
+    const std::optional<Program>& program = document_.analysis.program;
+    if (program) {
+      for (const SceneBodyDef& body : program->scene.bodies)
+        if (body.movable())
+          add(body.name, kItemEnumMember, std::string(sceneBodyKindName(body.kind)));
+      return;
+    }
+    for (const syntax::WorldStatement& statement : document_.analysis.tree.world) {
+      const WorldKind* kind = findWorldKind(statement.kind.text);
+      SceneBodyDef body;
+      if (kind && !kind->push) body.kind = kind->kind;
+      if (statement.name && body.movable())
+        add(statement.name->text, kItemEnumMember, statement.kind.text);
+    }
+  }
   // The scene bodies a `with` may name: the bound scene's, else the ground and the world
   // statements' (the script does not bind while a `with` lacks its name).
   void sceneBodies() {
@@ -169,7 +188,8 @@ class Items {
     }
     add("ground", kItemEnumMember, "ground");
     for (const syntax::WorldStatement& statement : document_.analysis.tree.world)
-      if (statement.name) add(statement.name->text, kItemEnumMember, statement.kind.text);
+      if (statement.name && !isPushStatement(statement))
+        add(statement.name->text, kItemEnumMember, statement.kind.text);
   }
 
  private:
@@ -330,8 +350,9 @@ void worldStatementItems(Items& items, std::span<const Token> statement) {
   const WorldKind* kind = findWorldKind(statement.front().text);
   if (!kind) return;
   const Token& last = statement.back();
-  // The body's name comes first (the ground has none).
-  if (statement.size() == 1 && kind->kind != SceneBodyKind::Ground) return;
+  // The body's name comes first (the ground has none); a push's names what it pushes.
+  if (statement.size() == 1 && kind->push) return items.pushTargets();
+  if (statement.size() == 1 && kind->named()) return;
   if (last.kind == TokenKind::Colon) {
     if (statement.size() >= 2 && isWord(statement[statement.size() - 2], "fixed"))
       for (std::string_view word : {"yes", "no"})

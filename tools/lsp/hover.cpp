@@ -146,8 +146,8 @@ std::string sceneValueHover(const Character& character, std::string_view argumen
 
 // A kind of body: what it is and the keys it takes.
 std::string worldKindHover(const WorldKind& kind) {
-  std::string out = "**" + std::string(sceneBodyKindName(kind.kind)) +
-                    "**: " + std::string(kind.description) + "\n\nkeys:";
+  std::string out =
+      "**" + std::string(kind.name()) + "**: " + std::string(kind.description) + "\n\nkeys:";
   for (const WorldKey& key : kind.keys)
     out += "\n- `" + std::string(key.key) + ":` " + std::string(key.what) +
            (key.required ? " (required)" : "");
@@ -161,9 +161,9 @@ std::string worldHover(std::span<const Token> tokens, size_t found) {
   if (!start) return "";
   const WorldKind* kind = findWorldKind(tokens[*start].text);
   if (!kind) return "";
-  const std::string kindName(sceneBodyKindName(kind->kind));
+  const std::string kindName(kind->name());
   if (*start == found) return worldKindHover(*kind);
-  if (found == *start + 1 && kind->kind != SceneBodyKind::Ground)
+  if (found == *start + 1 && kind->named())
     return "**" + kindName + " " + std::string(tokens[found].text) +
            "**: " + std::string(kind->description);
   if (found + 1 < tokens.size() && tokens[found + 1].kind == TokenKind::Colon)
