@@ -429,22 +429,21 @@ struct Simulation::Impl {
       LinkState& link = state.links[static_cast<size_t>(weld.grasp.link)];
       link.holding |= std::uint64_t{1} << weld.grasp.sceneBody;
       // The held part joins what the link holds: masses add, inertias move to the common
-      // centre (parallel axes). A part held by several links (a box in both hands) is
-      // shared: each carries an equal share of its mass and inertia.
+      // centre (parallel axes). A part held by several links (both hands on one box) is
+      // shared among them equally, so the character and its loads count it once.
       const b2Body* part = weld.joint->GetBodyB();
-      const auto holders =
-          static_cast<double>(std::count_if(welds.begin(), welds.end(), [&](const Weld& other) {
-            return other.joint->GetBodyB() == part;
-          }));
-      const double mass = part->GetMass() / holders;
+      const auto holders = std::count_if(welds.begin(), welds.end(), [&](const Weld& other) {
+        return other.joint->GetBodyB() == part;
+      });
+      const double share = 1.0 / static_cast<double>(holders);
+      const double mass = share * part->GetMass();
       const Vec2 com = fromB2(part->GetWorldCenter());
       const double total = link.heldMass + mass;
       const Vec2 centre = (link.heldMass * link.heldCom + mass * com) / total;
-      link.heldInertia +=
-          link.heldMass * (link.heldCom - centre).squaredNorm() +
-          (part->GetInertia() - part->GetMass() * fromB2(part->GetLocalCenter()).squaredNorm()) /
-              holders +
-          mass * (com - centre).squaredNorm();
+      link.heldInertia += link.heldMass * (link.heldCom - centre).squaredNorm() +
+                          share * (part->GetInertia() -
+                                   part->GetMass() * fromB2(part->GetLocalCenter()).squaredNorm()) +
+                          mass * (com - centre).squaredNorm();
       link.heldVelocity =
           (link.heldMass * link.heldVelocity + mass * fromB2(part->GetLinearVelocity())) / total;
       link.heldMass = total;
@@ -507,16 +506,24 @@ struct Simulation::Impl {
   }
 
   // Removes the welds no longer wanted; welds each wanted link that holds nothing of its
-  // body to the body's nearest part within reach, where both are.
+  // body to the body's nearest part within reach, where both are. A weld is wanted while
+  // a grasp asks for the same link and body, whatever its reach: the reach only says how
+  // near a link must come to take hold (a reach phase's `reach: 0.06` followed by a lift's
+  // default 0.05 holds on).
+  static bool sameHold(const GraspRequest& a, const GraspRequest& b) {
+    return a.link == b.link && a.sceneBody == b.sceneBody;
+  }
   void updateWelds() {
     std::erase_if(welds, [&](const Weld& weld) {
-      if (std::find(grasps.begin(), grasps.end(), weld.grasp) != grasps.end()) return false;
+      if (std::any_of(grasps.begin(), grasps.end(),
+                      [&](const GraspRequest& grasp) { return sameHold(grasp, weld.grasp); }))
+        return false;
       world.DestroyJoint(weld.joint);
       return true;
     });
     for (const GraspRequest& grasp : grasps) {
       const bool held = std::any_of(welds.begin(), welds.end(),
-                                    [&](const Weld& weld) { return weld.grasp == grasp; });
+                                    [&](const Weld& weld) { return sameHold(weld.grasp, grasp); });
       if (held) continue;
       b2Body* hand = bodies[static_cast<size_t>(grasp.link)];
       b2Body* nearest = nullptr;

@@ -124,6 +124,49 @@ TEST_CASE("a weld holds the body within reach, and letting go drops it") {
   CHECK(boxHeight(simulation) < 0.1);  // on the ground
 }
 
+// A weld lasts while grasps ask for the same link and body, whatever their reach: a reach
+// phase's `reach: 0.05` followed by a hold's smaller one used to drop the box at the phase
+// change and take hold again only if the hand was within the new reach (here it is not).
+TEST_CASE("a weld holds on when the next phase grasps with another reach") {
+  const SimulationDef def = handAndBox(0.02);
+  const SceneBodyDef& box = def.scene.bodies[1];
+  const std::string script =
+      "scene pose: standing duration: 1\nbox box at: (" + std::to_string(box.at[0]) + ", " +
+      std::to_string(box.at[1]) +
+      ") size: (0.1, 0.1) mass: 1\n{\n  (take)\n  [grasp rightHand box reach: 0.05]\n}\n"
+      "when holding box or after 1\n{\n  (hold)\n  [grasp rightHand box reach: 0.005]\n}\n";
+  const Program program = testing::compileOk(script);
+  SimulationDef run;
+  run.scene = program.scene;
+  Runner runner(program, run);
+  runner.runUntil(0.01);
+  REQUIRE(runner.controller().output().phase == 1);
+  const double held = handToBox(runner.simulation());
+  runner.runUntil(0.5);
+  CHECK(runner.simulation().state().links[kRightHand].holding == kBox);
+  CHECK(handToBox(runner.simulation()) == Approx(held).margin(0.005));
+}
+
+// Both hands on one box (in the sagittal plane they are in the same place): the box is
+// shared between them, so the character and its loads count it once.
+TEST_CASE("a body held by two links is counted once") {
+  Simulation simulation(handAndBox(0.02));
+  const std::vector<GraspRequest> both{{kLeftHand, 1, 0.05}, {kRightHand, 1, 0.05}};
+  simulation.setGrasps(both);
+  runFor(simulation, 0.2);
+  const CharacterState& state = simulation.state();
+  REQUIRE(state.links[kLeftHand].holding == kBox);
+  REQUIRE(state.links[kRightHand].holding == kBox);
+  CHECK(state.links[kLeftHand].heldMass == Approx(0.5));
+  CHECK(state.links[kRightHand].heldMass == Approx(0.5));
+  // The centre of mass of the character and its load: the box's 1 kg once.
+  const Character& character = *humanCharacter();
+  double bodyMass = 0.0;
+  for (int i = 0; i < character.linkCount(); ++i) bodyMass += character.links[i].mass;
+  const Vec2 expected = (bodyMass * state.com + 1.0 * boxCentre(simulation)) / (bodyMass + 1.0);
+  CHECK((comWithHeld(character, state).first - expected).norm() < 1e-3);
+}
+
 TEST_CASE("a body beyond reach is not grasped, and falls") {
   Simulation simulation(handAndBox(0.1));
   const GraspRequest grasp{kRightHand, 1, 0.05};
