@@ -154,7 +154,9 @@ void MotionMetrics::observe(const CharacterState& state,
   s.duration = t;
 
   bool anyContact = false, nonFootContact = false, bodyContact = false;
+  s.heldAtEnd = 0;
   for (int i = 0; i < def_.linkCount; ++i) {
+    s.heldAtEnd |= state.links[i].holding;
     s.touchedBodies[i] |= state.links[i].touching;
     s.touchingAtEnd[i] = state.links[i].touching;
     if (!state.links[i].terrainContact) continue;  // a ball's hit is no fall

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kinematics/character_state.h"
+#include "runtime/world_metrics.h"
 #include "scl/program.h"
 
 namespace scl {
@@ -124,6 +125,11 @@ struct MotionSummary {
   double headHeight = 0.0;
   /// Number of phase changes observed.
   int phaseChanges = 0;
+  /// The scene bodies some link holds at the last step observed (LinkState::holding).
+  std::uint64_t heldAtEnd = 0;
+  /// The world's movable objects over the run (RunSession fills them from WorldMetrics;
+  /// empty in a scene without them).
+  std::vector<ObjectSummary> objects;
 };
 
 class MotionMetrics {

@@ -93,6 +93,17 @@ std::optional<std::pair<std::string, std::string>> hitNames(std::string_view wor
   return std::pair{std::move(body), std::move(link)};
 }
 
+// `BODY VERB REST` (`ball ends on basket`, `crate moves at least 0.4`): the body's name
+// and REST, when the words start with one name and then `verb`.
+std::optional<std::pair<std::string, std::string>> objectLine(std::string_view words,
+                                                              std::string_view verb) {
+  const size_t space = words.find(' ');
+  if (space == std::string_view::npos || words.substr(space + 1, verb.size()) != verb)
+    return std::nullopt;
+  return std::pair{std::string(words.substr(0, space)),
+                   trimmed(words.substr(space + 1 + verb.size()))};
+}
+
 // The claim of one line's words; an empty error when they read.
 OutcomeClaim readClaim(const std::string& words, const OutcomeNames& names, std::string& error) {
   const Character& character = names.character;
@@ -134,6 +145,27 @@ OutcomeClaim readClaim(const std::string& words, const OutcomeNames& names, std:
     claim.body = bodyIn(trimmed(std::string_view(words).substr(8)), names, error);
     const std::array<int, 2> feet = character.roles.feet();
     claim.links = {feet[0], feet[1]};
+  } else if (startsWith(words, "holding ") && words.size() > 15 &&
+             words.compare(words.size() - 7, 7, " at end") == 0) {
+    claim.kind = OutcomeKind::HoldingAtEnd;
+    claim.body =
+        bodyIn(trimmed(std::string_view(words).substr(8, words.size() - 15)), names, error);
+  } else if (const auto moves = objectLine(words, "moves at least ")) {
+    claim.kind = OutcomeKind::ObjectMoves;
+    claim.body = bodyIn(moves->first, names, error);
+    const std::optional<double> value = amount(moves->second);
+    if (!value) error = "expected a distance (metres) after 'moves at least'";
+    claim.value = value.value_or(0.0);
+  } else if (const auto above = objectLine(words, "ends above ")) {
+    claim.kind = OutcomeKind::ObjectEndsAbove;
+    claim.body = bodyIn(above->first, names, error);
+    const std::optional<double> value = amount(above->second);
+    if (!value) error = "expected a height (metres) after 'ends above'";
+    claim.value = value.value_or(0.0);
+  } else if (const auto on = objectLine(words, "ends on ")) {
+    claim.kind = OutcomeKind::ObjectEndsOn;
+    claim.body = bodyIn(on->first, names, error);
+    if (error.empty()) claim.other = bodyIn(on->second, names, error);
   } else if (const auto hit = hitNames(words)) {
     claim.kind = OutcomeKind::Hits;
     claim.body = bodyIn(hit->first, names, error);
@@ -151,7 +183,8 @@ OutcomeClaim readClaim(const std::string& words, const OutcomeNames& names, std:
     error = "unknown outcome " + quoteForMessage(words) +
             " (outcomes: mark NAME, standing at end, not standing at end, no fall, fell by T, "
             "phase changes at least N, airborne at least T, travels at least D, touches LINK, "
-            "touches only LINKS, ends on BODY, BODY hits LINK, N of 20 perturbed starts)";
+            "touches only LINKS, ends on BODY, BODY hits LINK, holding BODY at end, BODY moves "
+            "at least D, BODY ends above H, BODY ends on BODY2, N of 20 perturbed starts)";
   }
   return claim;
 }
@@ -256,6 +289,19 @@ std::optional<bool> outcomeHolds(const OutcomeClaim& claim, const MotionSummary&
     case OutcomeKind::Hits:
       return (summary.touchedBodies[static_cast<size_t>(claim.links.front())] &
               bodyBit(claim.body)) != 0;
+    case OutcomeKind::HoldingAtEnd:
+      return (summary.heldAtEnd & bodyBit(claim.body)) != 0;
+    case OutcomeKind::ObjectMoves:
+    case OutcomeKind::ObjectEndsAbove:
+    case OutcomeKind::ObjectEndsOn:
+      for (const ObjectSummary& object : summary.objects) {
+        if (object.sceneBody != claim.body) continue;
+        if (claim.kind == OutcomeKind::ObjectMoves)
+          return std::abs(object.final.x() - object.start.x()) >= claim.value;
+        if (claim.kind == OutcomeKind::ObjectEndsAbove) return object.final.y() >= claim.value;
+        return (object.touchingAtEnd & bodyBit(claim.other)) != 0;
+      }
+      return false;  // not a movable object: it neither moves nor was followed
   }
   return std::nullopt;
 }

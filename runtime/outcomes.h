@@ -13,6 +13,11 @@
 //   // outcome: ends on BODY               both feet touch the scene body BODY at the end
 //   // outcome: BODY hits LINK             the scene body BODY touched LINK at some time
 //                                          (a movable object too: a ball at the trunk)
+//   // outcome: holding BODY at end        a link holds the movable body BODY at the end
+//   // outcome: BODY moves at least D      the movable body's centre ends D metres or more
+//                                          from where it started, along x
+//   // outcome: BODY ends above H          the movable body's centre ends H m high or more
+//   // outcome: BODY ends on BODY2         the movable body touches BODY2 at the end
 //   // outcome: N of 20 perturbed starts   the other lines (but `mark`) hold from at least
 //                                          N of the ±2° starts with seeds 1–20
 #pragma once
@@ -43,6 +48,10 @@ enum class OutcomeKind {
   TouchesOnly,       ///< `touches only L1, L2, ...`
   EndsOn,            ///< `ends on BODY`
   Hits,              ///< `BODY hits LINK`
+  HoldingAtEnd,      ///< `holding BODY at end`
+  ObjectMoves,       ///< `BODY moves at least D`
+  ObjectEndsAbove,   ///< `BODY ends above H`
+  ObjectEndsOn,      ///< `BODY ends on BODY2`
   PerturbedQuota,    ///< `N of 20 perturbed starts`
 };
 
@@ -59,8 +68,10 @@ struct OutcomeClaim {
   std::string mark;
   /// Link indices (Touches, TouchesOnly, Hits; EndsOn: the character's two feet).
   std::vector<int> links;
-  /// The scene body, index into Scene::bodies (EndsOn, Hits).
+  /// The scene body, index into Scene::bodies (EndsOn, Hits, and the object lines' BODY).
   int body = -1;
+  /// The object line `BODY ends on BODY2`'s BODY2, index into Scene::bodies.
+  int other = -1;
 };
 
 /// The outcome lines of a script, and what was wrong with the ones that could not be read:

@@ -191,7 +191,9 @@ void RunSession::run(const std::function<void(const StepView&)>& observe) {
 }
 
 MotionSummary RunSession::summary() const {
-  return metrics_ ? metrics_->summary() : MotionSummary{};
+  MotionSummary summary = metrics_ ? metrics_->summary() : MotionSummary{};
+  summary.objects = objects();
+  return summary;
 }
 
 std::vector<ObjectSummary> RunSession::objects() const {

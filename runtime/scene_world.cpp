@@ -340,8 +340,17 @@ void SceneWorld::refresh() {
     state.angle = body->GetAngle();
     state.spin = body->GetAngularVelocity();
     state.inFlight = body->GetType() == b2_dynamicBody;  // not held for its launch
-    for (const b2ContactEdge* edge = body->GetContactList(); edge; edge = edge->next)
-      if (edge->contact->IsTouching()) state.inFlight = false;
+    state.touching = 0;
+    for (const b2ContactEdge* edge = body->GetContactList(); edge; edge = edge->next) {
+      const b2Contact* contact = edge->contact;
+      if (!contact->IsTouching()) continue;
+      state.inFlight = false;
+      const b2Fixture* other = contact->GetFixtureA()->GetBody() == body ? contact->GetFixtureB()
+                                                                         : contact->GetFixtureA();
+      const int index = sceneBodyOf(other);
+      if (index >= 0 && index < static_cast<int>(kMaxSceneBodies) && index != state.sceneBody)
+        state.touching |= std::uint64_t{1} << static_cast<unsigned>(index);
+    }
   }
 }
 

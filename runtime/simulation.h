@@ -112,6 +112,9 @@ struct WorldBodyState {
   /// Free and touching nothing (a weld or a chain's pin is not a contact; an object held
   /// for its launch is not free).
   bool inFlight = false;
+  /// The other scene bodies it touches: bit i for Scene::bodies[i] (the character's links
+  /// are LinkState::touching's).
+  std::uint64_t touching = 0;
 };
 
 /// One outline of the world as it stands now, for drawing: a polygon or a circle.

@@ -76,6 +76,9 @@ struct ObjectSummary {
   double finalAngle = 0.0;
   /// Which of the character's links touched it at some step, by link index.
   std::array<bool, kMaxLinks> touchedBy{};
+  /// The other scene bodies it touches at the last observed step (bit i for
+  /// Scene::bodies[i]; a chain: any of its links).
+  std::uint64_t touchingAtEnd = 0;
 };
 
 class WorldMetrics {

@@ -134,8 +134,8 @@ CatchEnd catchWith(const std::string& catchPhase) {
 // velocity, and takes it cleanly, earlier (1.332 s).
 TEST_CASE("pursuing a thrown ball meets it on its path") {
   const CatchEnd still = catchWith("  [track rightWrist (0.35, 1.1)]\n  [grasp rightHand ball]\n");
-  const CatchEnd pursued = catchWith(
-      "  [track rightWrist ball kp 400 kd 40 priority 2]\n  [grasp rightHand ball]\n");
+  const CatchEnd pursued =
+      catchWith("  [track rightWrist ball kp 400 kd 40 priority 2]\n  [grasp rightHand ball]\n");
   CAPTURE(still.holdTime, pursued.holdTime);
   CHECK(still.touchedFirst);
   CHECK_FALSE(pursued.touchedFirst);

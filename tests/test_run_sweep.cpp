@@ -302,3 +302,47 @@ TEST_CASE("sweep: the documented sweep of the jump prints what docs/cli.md shows
   }
   CHECK(checked >= 10);
 }
+
+// The outcome lines about the world's objects: what the hands hold at the end, how far an
+// object moved, how high and on what it ends. A box pushed off a table by a script's push
+// lands on the ground 0.5 m or more from where it started; a ball in the hand is held.
+TEST_CASE("sweep: outcome lines about objects: held, moved, above, on", "[sweep]") {
+  const std::string claims =
+      "// outcome: holding ball at end\n"
+      "// outcome: box moves at least 0.5\n"
+      "// outcome: box ends on ground\n"
+      "// outcome: ball ends above 0.5\n"
+      "// outcome: box ends above 0.5\n"
+      "// outcome: box ends on table\n"
+      "// outcome: box moves at least 5\n"
+      "// outcome: holding box at end\n";
+  const std::string world =
+      "table table at: 0.5 size: (0.4, 0.4)\n"
+      "box box at: (0.7, 0.45) size: (0.1, 0.1) mass: 1\n"
+      "ball ball at: (0.075, 1.05) radius: 0.05 mass: 0.5\n"
+      "push box force: (15, 0) at: 0.2 for: 0.2\n";
+  const std::string script = claims + "scene pose: standing duration: 2\n" + world +
+                             "\n{\n  [grasp rightHand ball reach: 0.1]\n  [waist 0]\n}\n";
+  CompileResult compiled = compile(script, "objects.scl");
+  REQUIRE(compiled.ok());
+  const Program& program = *compiled.program;
+  const OutcomeLines outcomes = readOutcomeLines(script, "objects.scl", program);
+  REQUIRE(outcomes.errors.empty());
+  REQUIRE(outcomes.claims.size() == 8);
+  const SweepResult result = runSweep(program, outcomes, sweepOf(program, {1}, 1));
+  const MotionSummary& summary = result.starts[0].summary;
+  for (size_t i = 0; i < 4; ++i) {
+    CAPTURE(outcomes.claims[i].text);
+    CHECK(outcomeHolds(outcomes.claims[i], summary) == true);
+  }
+  for (size_t i = 4; i < 8; ++i) {
+    CAPTURE(outcomes.claims[i].text);
+    CHECK(outcomeHolds(outcomes.claims[i], summary) == false);
+  }
+  const OutcomeLines bad =
+      readOutcomeLines("// outcome: bal moves at least 1\n// outcome: box ends on tabel\n" + script,
+                       "objects.scl", program);
+  REQUIRE(bad.errors.size() == 2);
+  CHECK(bad.errors[0].message == "unknown scene body 'bal'; did you mean 'ball'?");
+  CHECK(bad.errors[1].message == "unknown scene body 'tabel'; did you mean 'table'?");
+}
