@@ -60,18 +60,30 @@ int run(int argc, char** argv) {
   const long skipped = std::lround(kUntimed / def.timeStep);
   const long steps = skipped + std::lround(kTimed / def.timeStep);
 
+  // What the controller saw and decided each step: the state, the world's objects, the
+  // torques and the grasps (a script that holds or pushes objects replays them too).
   std::vector<scl::CharacterState> states;
+  std::vector<std::vector<scl::SceneObjectState>> objects;
   std::vector<std::array<double, scl::kMaxJoints>> torques;
+  std::vector<std::vector<scl::GraspRequest>> grasps;
+  std::array<double, scl::kMaxJoints> initialAngles{};
   states.reserve(static_cast<size_t>(steps));
+  objects.reserve(static_cast<size_t>(steps));
   torques.reserve(static_cast<size_t>(steps));
+  grasps.reserve(static_cast<size_t>(steps));
   {
     scl::Simulation simulation(def);
-    scl::Controller controller(program, simulation.initialJointAngles(), options);
+    initialAngles = simulation.initialJointAngles();
+    scl::Controller controller(program, initialAngles, options);
     for (long i = 0; i < steps; ++i) {
       states.push_back(simulation.state());
-      const scl::ControlOutput& output = controller.step(simulation.state(), def.timeStep);
+      objects.push_back(simulation.objects());
+      const scl::ControlOutput& output =
+          controller.step(simulation.state(), def.timeStep, simulation.objects());
       torques.push_back(output.torques);
+      grasps.emplace_back(output.grasps.begin(), output.grasps.end());
       simulation.setJointTorques(output.torques);
+      simulation.setGrasps(output.grasps);
       simulation.step();
     }
   }
@@ -83,12 +95,12 @@ int run(int argc, char** argv) {
   std::vector<double> controllerBlocks(blocks, 1e300), physicsBlocks(blocks, 1e300);
   bool identical = true;
   for (int round = 0; round < rounds; ++round) {
-    scl::Controller controller(program, states.front().jointAngles, options);
+    scl::Controller controller(program, initialAngles, options);
     std::vector<double> elapsed(blocks, 0.0);
     for (long i = 0; i < steps; ++i) {
       const auto start = Clock::now();
-      const scl::ControlOutput& output =
-          controller.step(states[static_cast<size_t>(i)], def.timeStep);
+      const scl::ControlOutput& output = controller.step(
+          states[static_cast<size_t>(i)], def.timeStep, objects[static_cast<size_t>(i)]);
       if (i >= skipped) elapsed[static_cast<size_t>((i - skipped) / kBlock)] += secondsSince(start);
       identical = identical && output.torques == torques[static_cast<size_t>(i)];
     }
@@ -98,6 +110,7 @@ int run(int argc, char** argv) {
     scl::Simulation simulation(def);
     for (long i = 0; i < skipped; ++i) {
       simulation.setJointTorques(torques[static_cast<size_t>(i)]);
+      simulation.setGrasps(grasps[static_cast<size_t>(i)]);
       simulation.step();
     }
     for (size_t b = 0; b < blocks; ++b) {
@@ -105,6 +118,7 @@ int run(int argc, char** argv) {
       const long end = std::min(steps, skipped + static_cast<long>(b + 1) * kBlock);
       for (long i = skipped + static_cast<long>(b) * kBlock; i < end; ++i) {
         simulation.setJointTorques(torques[static_cast<size_t>(i)]);
+        simulation.setGrasps(grasps[static_cast<size_t>(i)]);
         simulation.step();
       }
       physicsBlocks[b] = std::min(physicsBlocks[b], secondsSince(start));

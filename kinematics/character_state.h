@@ -10,6 +10,7 @@
 #include <Eigen/Core>
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <utility>
 
 #include "scl/character.h"
@@ -88,6 +89,9 @@ struct GraspRequest {
   int sceneBody = 0;
   /// The largest gap between the link and the body that still grasps, metres.
   double reach = 0.05;
+  /// The strongest force the hold bears, newtons: pulled harder, it breaks (and is not
+  /// taken again until a phase without this grasp); infinity: it never breaks.
+  double grip = std::numeric_limits<double>::infinity();
   bool operator==(const GraspRequest&) const = default;
 };
 

@@ -118,6 +118,8 @@ void Controller::enterPhase(int index, const CharacterState& state) {
   for (auto& primitive : active_) primitive->begin(state);
   feature_.reset();
   holding_ = false;
+  heldInPhase_ = 0;
+  for (int i = 0; i < program_.character->linkCount(); ++i) heldInPhase_ |= state.links[i].holding;
   warnedThisPhase_ = false;
   comOutsideSince_.reset();
   if (hasFeatures(primitives)) {
@@ -129,7 +131,9 @@ void Controller::enterPhase(int index, const CharacterState& state) {
   for (const Primitive& primitive : primitives)
     if (const auto* grasp = std::get_if<GraspPrimitive>(&primitive))
       for (int link : grasp->links)
-        grasps_.push_back({link, grasp->body, std::clamp(grasp->reach.value, 0.0, kMaxGraspReach)});
+        grasps_.push_back({link, grasp->body, std::clamp(grasp->reach.value, 0.0, kMaxGraspReach),
+                           grasp->hasGrip ? std::max(grasp->grip.value, 0.0)
+                                          : std::numeric_limits<double>::infinity()});
   const std::optional<Transition>& exit = program_.phases[phase_].exit;
   watchedBodies_ = exit ? exit->bodyMask : 0;
   for (int i = 0; i < program_.character->linkCount(); ++i) {
@@ -147,6 +151,7 @@ void Controller::updateContacts(const CharacterState& state) {
   heldBodies_ = 0;
   for (int i = 0; i < program_.character->linkCount(); ++i) {
     heldBodies_ |= state.links[i].holding;
+    heldInPhase_ |= state.links[i].holding;
     bool now = touchesWatched(state.links[i]);
     if (now && !hadContact_[i]) gainedContact_[i] = true;
     if (!now && hadContact_[i]) lostContact_[i] = true;
@@ -156,6 +161,8 @@ void Controller::updateContacts(const CharacterState& state) {
 
 bool Controller::contactConditionHolds(const Transition& exit) const {
   if (exit.holding) return (heldBodies_ & exit.bodyMask) != 0;
+  if (exit.released)
+    return (heldInPhase_ & exit.bodyMask) != 0 && (heldBodies_ & exit.bodyMask) == 0;
   // Latched per link (docs/language.md, Transitions): established = gained since the phase began
   // and touching now; lost = lost since the phase began and not touching now. Touching: the
   // exit's `with` body, else any scene body (touchesWatched).

@@ -178,8 +178,10 @@ class Controller {
   std::uint64_t watchedBodies_ = 0;
   /// The current phase's grasps, one per link and body.
   std::vector<GraspRequest> grasps_;
-  /// The scene bodies some link held at the last step (LinkState::holding).
+  /// The scene bodies some link held at the last step (LinkState::holding), and at some
+  /// step since the phase began.
   std::uint64_t heldBodies_ = 0;
+  std::uint64_t heldInPhase_ = 0;
   /// Per link since the phase began: contact at the last step, gained, lost.
   std::array<bool, kMaxLinks> hadContact_{};
   std::array<bool, kMaxLinks> gainedContact_{};

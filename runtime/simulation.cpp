@@ -218,6 +218,8 @@ struct Simulation::Impl {
   };
   std::vector<GraspRequest> grasps;
   std::vector<Weld> welds;
+  // Holds whose grip broke: not taken again while the grasp is asked for.
+  std::vector<GraspRequest> broken;
   // The movable objects as the controller sees them, by scene index (objects()).
   std::vector<SceneObjectState> objects;
   long long stepCount = 0;
@@ -477,7 +479,24 @@ struct Simulation::Impl {
     scene->beforeStep(static_cast<double>(stepCount) * def.timeStep, def.timeStep);
     world.Step(static_cast<float>(def.timeStep), def.velocityIterations, def.positionIterations);
     ++stepCount;
+    breakOverloadedWelds();
     refreshState();
+  }
+
+  // A weld whose joint force exceeds its grasp's grip breaks, and stays broken while the
+  // grasp is asked for.
+  void breakOverloadedWelds() {
+    const auto inverseStep = static_cast<float>(1.0 / def.timeStep);
+    std::erase_if(welds, [&](const Weld& weld) {
+      const auto asked = std::find_if(grasps.begin(), grasps.end(), [&](const GraspRequest& grasp) {
+        return sameHold(grasp, weld.grasp);
+      });
+      const double grip = asked != grasps.end() ? asked->grip : weld.grasp.grip;
+      if (!(weld.joint->GetReactionForce(inverseStep).Length() > grip)) return false;
+      broken.push_back(weld.grasp);
+      world.DestroyJoint(weld.joint);
+      return true;
+    });
   }
 
   // The shortest distance between two Box2D bodies' fixtures, metres, and the point on the
@@ -514,6 +533,10 @@ struct Simulation::Impl {
     return a.link == b.link && a.sceneBody == b.sceneBody;
   }
   void updateWelds() {
+    std::erase_if(broken, [&](const GraspRequest& hold) {
+      return std::none_of(grasps.begin(), grasps.end(),
+                          [&](const GraspRequest& grasp) { return sameHold(grasp, hold); });
+    });
     std::erase_if(welds, [&](const Weld& weld) {
       if (std::any_of(grasps.begin(), grasps.end(),
                       [&](const GraspRequest& grasp) { return sameHold(grasp, weld.grasp); }))
@@ -524,7 +547,10 @@ struct Simulation::Impl {
     for (const GraspRequest& grasp : grasps) {
       const bool held = std::any_of(welds.begin(), welds.end(),
                                     [&](const Weld& weld) { return sameHold(weld.grasp, grasp); });
-      if (held) continue;
+      const bool broke = std::any_of(broken.begin(), broken.end(), [&](const GraspRequest& hold) {
+        return sameHold(hold, grasp);
+      });
+      if (held || broke) continue;
       b2Body* hand = bodies[static_cast<size_t>(grasp.link)];
       b2Body* nearest = nullptr;
       double gap = grasp.reach;

@@ -84,8 +84,9 @@ void WorldMetrics::observe(const CharacterState& state, std::span<const WorldBod
     object.finalVelocity = now.velocity;
     object.finalAngle = now.angle;
     object.touchingAtEnd = 0;
-    for (int part = 0; part < parts_[i].count; ++part)
-      object.touchingAtEnd |= world[static_cast<size_t>(parts_[i].first + part)].touching;
+    const auto first = static_cast<size_t>(parts_[i].first);
+    for (size_t part = 0; part < static_cast<size_t>(parts_[i].count); ++part)
+      object.touchingAtEnd |= world[first + part].touching;
     if (object.sceneBody >= static_cast<int>(kMaxSceneBodies)) continue;
     const std::uint64_t bit = std::uint64_t{1} << static_cast<unsigned>(object.sceneBody);
     for (size_t link = 0; link < links; ++link)

@@ -720,6 +720,13 @@ class Binder {
                                                formatNumber(grasp.reach->value) + " m)");
       out.reach = number(*grasp.reach, Number::Unit::Plain, label_ + ".reach");
     }
+    if (grasp.grip) {
+      if (!(grasp.grip->value > 0.0))
+        sink_.error(grasp.grip->location,
+                    "grip: must be positive (found " + formatNumber(grasp.grip->value) + " N)");
+      out.hasGrip = true;
+      out.grip = number(*grasp.grip, Number::Unit::Plain, label_ + ".grip");
+    }
     return out;
   }
 
@@ -860,6 +867,12 @@ class Binder {
       out.hasContact = true;
       out.holding = true;
       if (movableBody(*transition.holding, "hold") >= 0) bindContactBody(*transition.holding, out);
+    }
+    if (transition.released) {
+      out.hasContact = true;
+      out.released = true;
+      if (movableBody(*transition.released, "release") >= 0)
+        bindContactBody(*transition.released, out);
     }
     if (transition.contact) {
       out.hasContact = true;

@@ -319,7 +319,7 @@ class ScriptParser : private TokenCursor {
   // --- transitions ----------------------------------------------------------------------
 
   // transition := "after" NUM
-  //             | "when" ( contact | "holding" BODY ) [ "or" "after" NUM ]
+  //             | "when" ( contact | ( "holding" | "released" ) BODY ) [ "or" "after" NUM ]
   //             | "and" "when" contact "after" NUM
   // On an error the partial transition is returned (and the phase boundary resynced), so
   // that the phases around it do not report a missing transition as well.
@@ -343,13 +343,16 @@ class ScriptParser : private TokenCursor {
     }
     if (isWord("when")) {
       next();
-      if (isWord("holding")) {
+      if (isWord("holding") || isWord("released")) {
+        const bool holding = isWord("holding");
         next();
         if (!isKind(TokenKind::Identifier)) {
-          expectedNear("the name of a scene body after 'holding'", peek());
+          expectedNear(std::string("the name of a scene body after '") +
+                           (holding ? "holding" : "released") + "'",
+                       peek());
           return false;
         }
-        transition.holding = parseName();
+        (holding ? transition.holding : transition.released) = parseName();
       } else if (!parseContact(transition)) {
         return false;
       }
@@ -936,13 +939,11 @@ class ScriptParser : private TokenCursor {
       return false;
     }
     grasp.body = parseName();
-    if (isWord("reach") && isKind(TokenKind::Colon, 1)) {
-      next();
-      next();
-      grasp.reach = parseNumber("a distance (metres) after 'reach:'");
-      return grasp.reach.has_value();
-    }
-    return true;
+    std::array<ArgSpec, 2> specs = {{
+        {"reach", true, "a distance (metres)", nullptr, &grasp.reach},
+        {"grip", true, "a force (newtons)", nullptr, &grasp.grip},
+    }};
+    return parseArgs(specs, "grasp");
   }
 
   // force := "force" LINK vec { "max:" NUM | "weight" NUM | "priority" NUM }

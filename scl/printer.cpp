@@ -99,6 +99,7 @@ struct PrimitivePrinter {
     std::string out = "grasp " + joined(grasp.links, [](const Name& n) { return n.text; }) + " " +
                       grasp.body.text;
     if (grasp.reach) out += " reach: " + number(*grasp.reach);
+    if (grasp.grip) out += " grip: " + number(*grasp.grip);
     return out;
   }
   std::string operator()(const syntax::Force& force) const {
@@ -289,8 +290,8 @@ std::string printTransitionCondition(const syntax::Transition& t) {
     if (t.body) out += " with " + t.body->text;
     if (t.after) out += " after " + number(*t.after);
     if (t.timeout) out += " or after " + number(*t.timeout);
-  } else if (t.holding) {
-    out += "when holding " + t.holding->text;
+  } else if (t.holding || t.released) {
+    out += t.holding ? "when holding " + t.holding->text : "when released " + t.released->text;
     if (t.timeout) out += " or after " + number(*t.timeout);
   } else if (t.after) {
     out += "after " + number(*t.after);

@@ -65,7 +65,10 @@ struct NumberVisitor {
     visit(posture.task.weight);
   }
   void operator()(SupportPrimitive&) const {}
-  void operator()(GraspPrimitive& grasp) const { visit(grasp.reach); }
+  void operator()(GraspPrimitive& grasp) const {
+    visit(grasp.reach);
+    visit(grasp.grip);
+  }
 };
 }  // namespace
 

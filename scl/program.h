@@ -217,6 +217,10 @@ struct GraspPrimitive {
   std::string bodyName;
   /// The largest gap between a link and the body that still grasps, metres.
   Number reach{kDefaultGraspReach};
+  /// `grip: N`: the strongest force a hold bears, newtons; pulled harder it breaks, and is
+  /// not taken again while the grasp lasts (when `hasGrip`; otherwise it never breaks).
+  bool hasGrip = false;
+  Number grip;
 };
 
 /// `[force LINK (fx, fy) max: N ...]`: a force task of the feature QP. LINK pushes on what
@@ -269,6 +273,9 @@ struct Transition {
   /// `when holding BODY` (with hasContact): the condition is that a link holds `body` (a
   /// grasp has welded it), rather than a contact of `links`.
   bool holding = false;
+  /// `when released BODY` (with hasContact): the condition is that no link holds `body`
+  /// now while one did at some step since the phase began (its first included).
+  bool released = false;
   /// That body as its bit in LinkState::touching: bit i for Scene::bodies[i] of the scene
   /// the program runs in (bound against Program::scene; pointContactBodies() for another
   /// scene); 0 when `body` is empty.

@@ -87,6 +87,7 @@ void clear(Grasp& grasp) {
   clear(grasp.links);
   clear(grasp.body);
   clear(grasp.reach);
+  clear(grasp.grip);
 }
 void clear(Force& force) {
   clear(force.link);
@@ -104,6 +105,7 @@ void clear(Transition& transition) {
   clear(transition.targets);
   clear(transition.body);
   clear(transition.holding);
+  clear(transition.released);
   clear(transition.after);
   clear(transition.timeout);
   clear(transition.backto);

@@ -154,6 +154,8 @@ struct Grasp {
   std::vector<Name> links;
   Name body;
   std::optional<NumberLit> reach;
+  /// `grip: N`: the strongest force the hold bears, newtons.
+  std::optional<NumberLit> grip;
   bool operator==(const Grasp&) const = default;
 };
 
@@ -194,6 +196,8 @@ struct Transition {
   std::optional<Name> body;
   /// `when holding NAME`: a link holds that scene body (a grasp, docs/manipulation.md).
   std::optional<Name> holding;
+  /// `when released NAME`: no link holds that scene body any more.
+  std::optional<Name> released;
   /// The `after` time: alone, or with `and when contact`.
   std::optional<NumberLit> after;
   /// `when contact ... or after NUM`: the fallback time, when the contact never comes.

@@ -36,8 +36,8 @@ std::string transitionText(const Transition& transition, const Character& charac
   // Times are seconds in script and internal units alike.
   auto seconds = [](const Number& time) { return formatNumber(time.value); };
   if (!transition.hasContact) return transition.hasTime ? "after " + seconds(transition.time) : "";
-  if (transition.holding) {
-    std::string text = "when holding " + transition.body;
+  if (transition.holding || transition.released) {
+    std::string text = (transition.holding ? "when holding " : "when released ") + transition.body;
     if (transition.hasTimeout) text += " or after " + seconds(transition.timeout);
     return text;
   }

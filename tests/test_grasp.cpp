@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/run_session.h"
 #include "runtime/runner.h"
 #include "runtime/simulation.h"
 #include "scl/compile.h"
@@ -270,4 +271,37 @@ TEST_CASE("stance balance balances what the hands hold with the body") {
     CHECK(state.links[kPelvis].com.y() > 0.8);
     CHECK(state.links[kHead].com.y() > 1.5);
   }
+}
+
+// A hold with a grip breaks when pulled harder than the grip, and `when released` ends the
+// phase then; without one it holds. The right hand holds a 1 kg box out in front on the
+// feature stance; from 1.5 s a script push pulls the box forward with 150 N.
+TEST_CASE("a grip breaks when pulled harder, and when released ends the phase") {
+  const auto phaseAfterTug = [](const std::string& grip) {
+    const std::string script =
+        "scene pose: standing duration: 3\n"
+        "box box at: (0.075, 1.05) size: (0.1, 0.1) mass: 1\n"
+        "push box force: (150, 0) at: 1.5 for: 0.2\n"
+        "{\n  (hold)\n  [grasp rightHand box reach: 0.1" +
+        grip +
+        "]\n  [necks 0, waist 0, hips 0, knees -5, shoulders 0, elbows 10]\n"
+        "  [com (0, 1.15) kp 60 kd 15 time: 0.5]\n  [track trunk 90]\n"
+        "  [track rightWrist (0.15, 1.1) time: 1]\n"
+        "  [angmom 0 kd 10 weight 0.01]\n  [support feet]\n}\n"
+        "when released box or after 2.5\n{\n  (after)\n  [waist 0]\n}\n";
+    RunSessionDef run;
+    run.simulation.scene = testing::compileOk(script).scene;
+    RunSession session(testing::compileOk(script), run);
+    std::pair<int, double> end{0, 0.0};  // the phase at 2 s, and when it began
+    while (session.runner().simulation().time() < 2.0) session.step();
+    end.first = session.runner().controller().output().phase;
+    for (const PhaseStart& start : session.timeline())
+      if (start.index == end.first) end.second = start.time;
+    return end;
+  };
+  const auto [gripped, releasedAt] = phaseAfterTug(" grip: 60");
+  CHECK(gripped == 1);
+  CHECK(releasedAt > 1.5);
+  CHECK(releasedAt < 1.55);
+  CHECK(phaseAfterTug("").first == 0);  // held on: a weld alone never breaks
 }

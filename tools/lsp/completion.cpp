@@ -228,7 +228,8 @@ void remainingArguments(Items& items, std::span<const Token> inner,
                         std::initializer_list<std::string_view> options) {
   for (std::string_view option : options) {
     const bool colon = option == "on" || option == "by" || option == "rel" || option == "time" ||
-                       option == "velocity" || option == "max";
+                       option == "velocity" || option == "max" || option == "reach" ||
+                       option == "grip";
     if (!used(inner, option)) items.keyword(option, colon);
   }
 }
@@ -297,13 +298,13 @@ void primitiveItems(Items& items, std::span<const Token> inner) {
   } else if (kind == "support") {
     if (isWord(last, "support") || last.kind == TokenKind::Comma) items.links(true);
   } else if (kind == "grasp") {
-    // `grasp LINKS BODY reach: D`: links first, then the body, then reach:.
+    // `grasp LINKS BODY reach: D grip: N`: links first, then the body, then the options.
     if (isWord(last, "grasp") || last.kind == TokenKind::Comma) {
       items.links(true);
-    } else if (last.kind == TokenKind::Identifier && inner.size() >= 2 &&
-               inner[inner.size() - 2].kind != TokenKind::Comma &&
+    } else if ((last.kind == TokenKind::Identifier || last.kind == TokenKind::Number) &&
+               inner.size() >= 2 && inner[inner.size() - 2].kind != TokenKind::Comma &&
                !isWord(inner[inner.size() - 2], "grasp")) {
-      items.keyword("reach", true);
+      remainingArguments(items, inner, {"reach", "grip"});
     } else if (last.kind == TokenKind::Identifier) {
       items.sceneBodies();
     }
@@ -379,9 +380,10 @@ void topLevelItems(Items& items, std::span<const Token> tokens, size_t offset, b
   if (isWord(last, "backto")) return items.phases(offset);
   if (isWord(last, "when")) {
     items.keyword("contact");
-    return items.keyword("holding");
+    items.keyword("holding");
+    return items.keyword("released");
   }
-  if (isWord(last, "holding")) return items.sceneBodies();
+  if (isWord(last, "holding") || isWord(last, "released")) return items.sceneBodies();
   if (isWord(last, "and")) return items.keyword("when");
   if (isWord(last, "or")) return items.keyword("after");
   if (isWord(last, "finally")) {

@@ -86,6 +86,11 @@ constexpr auto kKeywords = std::to_array<KeywordInfo>({
     {"all", "**all**: every listed link meets the condition"},
     {"with", "**with BODY**: the contact counts with this scene body only (by its name)"},
     {"holding", "**when holding BODY**: the phase ends when a link holds BODY (a grasp took hold)"},
+    {"released",
+     "**when released BODY**: the phase ends when no link holds BODY any more (a phase that "
+     "let go, or a grip that broke), having held it since the phase began"},
+    {"grip",
+     "**grip:** the strongest force a grasp's hold bears, newtons; pulled harder, it breaks"},
     {"backto",
      "**backto NAME**: the transition leads back to the phase NAME (`N times`: a counted cycle)"},
     {"times", "**N times**: the cycle runs N times in all, then goes on"},
