@@ -100,7 +100,27 @@ void Controller::restart() {
 
 void Controller::holdTargets(const JointTargets& targets) { frame_.reset(targets); }
 
+// A grasp whose body no link took hold of while the phase lasted is worth a word: the
+// body stayed out of reach (docs/manipulation.md, Grasp and release).
+void Controller::warnOfGraspsNotTaken() {
+  std::uint64_t warned = 0;
+  for (const GraspRequest& grasp : grasps_) {
+    const std::uint64_t bit = std::uint64_t{1} << static_cast<unsigned>(grasp.sceneBody);
+    if ((heldInPhase_ & bit) != 0 || (warned & bit) != 0) continue;
+    warned |= bit;
+    const auto& bodies = program_.scene.bodies;
+    const std::string name = static_cast<size_t>(grasp.sceneBody) < bodies.size()
+                                 ? bodies[static_cast<size_t>(grasp.sceneBody)].name
+                                 : std::to_string(grasp.sceneBody);
+    warnings_.push_back({time_, phase_,
+                         "the phase ended without a hold on '" + name +
+                             "': no grasping link came within its reach (" +
+                             formatNumber(grasp.reach) + " m) of it"});
+  }
+}
+
 void Controller::enterPhase(int index, const CharacterState& state) {
+  warnOfGraspsNotTaken();
   // The local target each joint ended the last step with becomes its default; a relaxed
   // joint keeps the angle it has now. Before any step the frame holds the initial (or
   // held) targets, so the first phase starts from those.

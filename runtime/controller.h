@@ -152,6 +152,7 @@ class Controller {
   int nextPhase();
   bool contactConditionHolds(const Transition& exit) const;
   void computeTorques(const CharacterState& state, double dt);
+  void warnOfGraspsNotTaken();
   void computeFeatureTorques(const CharacterState& state, double dt, bool started,
                              std::span<const SceneObjectState> objects);
   void warnOnce(const std::string& message);

@@ -177,6 +177,32 @@ TEST_CASE("a body beyond reach is not grasped, and falls") {
   CHECK(boxHeight(simulation) < 0.1);
 }
 
+// A phase whose grasp never took hold says so when it ends; one that took hold does not.
+TEST_CASE("a phase that ends without taking hold warns") {
+  const auto warningsWithBoxAt = [](double gap) {
+    const SimulationDef def = handAndBox(gap);
+    const SceneBodyDef& box = def.scene.bodies[1];
+    const std::string script =
+        "scene pose: standing duration: 1\nbox box at: (" + std::to_string(box.at[0]) + ", " +
+        std::to_string(box.at[1]) +
+        ") size: (0.1, 0.1) mass: 1\n{\n  (reach)\n  [grasp rightHand box]\n}\nafter 0.5\n"
+        "{\n  (rest)\n  [waist 0]\n}\n";
+    const Program program = testing::compileOk(script);
+    SimulationDef run;
+    run.scene = program.scene;
+    Runner runner(program, run);
+    runner.runUntil(1.0);
+    return runner.controller().warnings();
+  };
+  const std::vector<ControlWarning> far = warningsWithBoxAt(0.1);
+  REQUIRE(far.size() == 1);
+  CHECK(far[0].phase == 0);
+  CHECK(far[0].message ==
+        "the phase ended without a hold on 'box': no grasping link came within its reach "
+        "(0.05 m) of it");
+  CHECK(warningsWithBoxAt(0.02).empty());
+}
+
 TEST_CASE("a phase's grasp welds, when holding ends the phase, the next phase lets go") {
   const SimulationDef def = handAndBox(0.02);
   std::string script =
