@@ -115,6 +115,15 @@ OutcomeClaim readClaim(const std::string& words, const OutcomeNames& names, std:
     if (!value) error = "expected a number after '" + std::string(prefix) + "'";
     claim.value = value.value_or(0.0);
   };
+  // `BODY VERB AMOUNT`: the body and the amount, or the error naming what was expected.
+  const auto objectAmount = [&](OutcomeKind kind, const std::pair<std::string, std::string>& line,
+                                std::string_view expected) {
+    claim.kind = kind;
+    claim.body = bodyIn(line.first, names, error);
+    const std::optional<double> value = amount(line.second);
+    if (!value && error.empty()) error = "expected " + std::string(expected);
+    claim.value = value.value_or(0.0);
+  };
   if (words == "standing at end") {
     claim.kind = OutcomeKind::StandingAtEnd;
   } else if (words == "not standing at end") {
@@ -151,17 +160,9 @@ OutcomeClaim readClaim(const std::string& words, const OutcomeNames& names, std:
     claim.body =
         bodyIn(trimmed(std::string_view(words).substr(8, words.size() - 15)), names, error);
   } else if (const auto moves = objectLine(words, "moves at least ")) {
-    claim.kind = OutcomeKind::ObjectMoves;
-    claim.body = bodyIn(moves->first, names, error);
-    const std::optional<double> value = amount(moves->second);
-    if (!value) error = "expected a distance (metres) after 'moves at least'";
-    claim.value = value.value_or(0.0);
+    objectAmount(OutcomeKind::ObjectMoves, *moves, "a distance (metres) after 'moves at least'");
   } else if (const auto above = objectLine(words, "ends above ")) {
-    claim.kind = OutcomeKind::ObjectEndsAbove;
-    claim.body = bodyIn(above->first, names, error);
-    const std::optional<double> value = amount(above->second);
-    if (!value) error = "expected a height (metres) after 'ends above'";
-    claim.value = value.value_or(0.0);
+    objectAmount(OutcomeKind::ObjectEndsAbove, *above, "a height (metres) after 'ends above'");
   } else if (const auto on = objectLine(words, "ends on ")) {
     claim.kind = OutcomeKind::ObjectEndsOn;
     claim.body = bodyIn(on->first, names, error);
