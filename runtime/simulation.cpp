@@ -528,7 +528,7 @@ struct Simulation::Impl {
   // body to the body's nearest part within reach, where both are. A weld is wanted while
   // a grasp asks for the same link and body, whatever its reach: the reach only says how
   // near a link must come to take hold (a reach phase's `reach: 0.06` followed by a lift's
-  // default 0.05 holds on).
+  // default 0.05 holds on). An object held still until its `launch:` is taken at its launch.
   static bool sameHold(const GraspRequest& a, const GraspRequest& b) {
     return a.link == b.link && a.sceneBody == b.sceneBody;
   }
@@ -556,6 +556,9 @@ struct Simulation::Impl {
       double gap = grasp.reach;
       b2Vec2 anchor = hand->GetPosition();
       for (b2Body* part : scene->partBodies(grasp.sceneBody)) {
+        // An object held still for its launch cannot be taken before it: welded to it, the
+        // link would be anchored in space (and what it holds would weigh nothing).
+        if (part->GetType() != b2_dynamicBody) continue;
         const auto [distance, point] = gapBetween(hand, part);
         if (distance <= gap) {
           gap = distance;

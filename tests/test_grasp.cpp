@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,15 +23,17 @@ namespace {
 // which holds its pose by PD. Scene bodies: ground (bit 0), box (bit 1).
 constexpr std::uint64_t kBox = 2;
 
-SimulationDef handAndBox(double gap) {
+// `launch` (seconds, or none) holds the box still where it is until then.
+SimulationDef handAndBox(double gap, std::optional<double> launch = std::nullopt) {
   Simulation probe(SimulationDef{});
   const LinkState& hand = probe.state().links[kRightHand];
   const double halfThickness = 0.5 * humanCharacter()->links[kRightHand].distalThickness;
   const double x = hand.com.x() + halfThickness + gap + 0.05;
   SimulationDef def;
   def.scene = testing::compileOk("scene pose: standing\nbox box at: (" + std::to_string(x) + ", " +
-                                 std::to_string(hand.com.y()) +
-                                 ") size: (0.1, 0.1) mass: 1\n{\n  [waist 0]\n}\n")
+                                 std::to_string(hand.com.y()) + ") size: (0.1, 0.1) mass: 1" +
+                                 (launch ? " launch: " + std::to_string(*launch) : "") +
+                                 "\n{\n  [waist 0]\n}\n")
                   .scene;
   return def;
 }
@@ -166,6 +169,27 @@ TEST_CASE("a body held by two links is counted once") {
   for (int i = 0; i < character.linkCount(); ++i) bodyMass += character.links[i].mass;
   const Vec2 expected = (bodyMass * state.com + 1.0 * boxCentre(simulation)) / (bodyMass + 1.0);
   CHECK((comWithHeld(character, state).first - expected).norm() < 1e-3);
+}
+
+// An object held still until its launch is taken at its launch, not before: welded to it
+// while it is held, the hand was anchored in space and what it held weighed nothing (its
+// centre of mass was 0/0, not a number).
+TEST_CASE("an object held for its launch is taken at its launch") {
+  Simulation simulation(handAndBox(0.02, 0.05));
+  const double start = handToBox(simulation);
+  const GraspRequest grasp{kRightHand, 1, 0.05};
+  simulation.setGrasps(std::span(&grasp, 1));
+  runFor(simulation, 0.03);
+  CHECK(simulation.state().links[kRightHand].holding == 0);
+  CHECK(simulation.state().links[kRightHand].heldMass == 0.0);
+  CHECK(std::isfinite(simulation.state().links[kRightHand].heldCom.x()));
+  runFor(simulation, 0.5);
+  const LinkState& hand = simulation.state().links[kRightHand];
+  CHECK(hand.holding == kBox);
+  CHECK(hand.heldMass == Approx(1.0));
+  CHECK(std::isfinite(hand.heldCom.x()));
+  CHECK(std::isfinite(hand.heldCom.y()));
+  CHECK(handToBox(simulation) == Approx(start).margin(0.01));  // it goes with the hand
 }
 
 TEST_CASE("a body beyond reach is not grasped, and falls") {
