@@ -114,8 +114,9 @@ void Controller::warnOfGraspsNotTaken() {
                                  : std::to_string(grasp.sceneBody);
     warnings_.push_back({time_, phase_,
                          "the phase ended without a hold on '" + name +
-                             "': no grasping link came within its reach (" +
-                             formatNumber(grasp.reach) + " m) of it"});
+                             "': no grasping link took hold of it (within its reach, " +
+                             formatNumber(grasp.reach) +
+                             " m; an object held for its launch is taken only once launched)"});
   }
 }
 

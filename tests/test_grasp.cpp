@@ -222,8 +222,8 @@ TEST_CASE("a phase that ends without taking hold warns") {
   REQUIRE(far.size() == 1);
   CHECK(far[0].phase == 0);
   CHECK(far[0].message ==
-        "the phase ended without a hold on 'box': no grasping link came within its reach "
-        "(0.05 m) of it");
+        "the phase ended without a hold on 'box': no grasping link took hold of it (within its "
+        "reach, 0.05 m; an object held for its launch is taken only once launched)");
   CHECK(warningsWithBoxAt(0.02).empty());
 }
 
