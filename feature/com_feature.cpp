@@ -11,8 +11,9 @@ struct ComTask {
   ComPrimitive definition;
   int priority = 1;
   int level = 0;
-  Vec2 start = Vec2::Zero();  // the centre of mass from the frame origin at phase start
-  Vec2 base = Vec2::Zero();   // what the target is measured from, metres
+  Vec2 start = Vec2::Zero();      // the centre of mass from the frame origin at phase start
+  Vec2 startRate = Vec2::Zero();  // its velocity then (the Hermite curve's first tangent)
+  Vec2 base = Vec2::Zero();       // what the target is measured from, metres
 };
 
 class ComFeature final : public TaskFeatureKind<ComTask> {
@@ -27,7 +28,10 @@ class ComFeature final : public TaskFeatureKind<ComTask> {
   }
 
   void begin(const PlanarDynamics& dynamics, const Vec2& frameOrigin) override {
-    for (ComTask& task : tasks_) task.start = dynamics.com() - frameOrigin;
+    for (ComTask& task : tasks_) {
+      task.start = dynamics.com() - frameOrigin;
+      task.startRate = dynamics.comVelocity();
+    }
   }
 
   int rowCapacity() const override { return 2 * static_cast<int>(tasks_.size()); }
@@ -38,10 +42,20 @@ class ComFeature final : public TaskFeatureKind<ComTask> {
     for (const ComTask& task : tasks_) {
       const ComPrimitive& def = task.definition;
       const Vec2 goal = task.base + def.scale * Vec2(def.x.value, def.y.value);  // metres
-      auto [relative, rate] = interpolate(task.start, goal, def.duration.value, step.phaseTime);
-      const Vec2 target = step.frameOrigin + relative;
-      const Vec2 desired = def.kp.value * (target - dynamics.com()) +
-                           def.kd.value * (rate + step.frameVelocity - dynamics.comVelocity());
+      CurvePoint<Vec2> curve{};
+      if (def.hasEndVelocity) {
+        const Vec2 endRate = def.scale * Vec2(def.vx.value, def.vy.value);  // m/s
+        curve =
+            hermite(task.start, task.startRate, goal, endRate, def.duration.value, step.phaseTime);
+      } else {
+        auto [relative, rate] = interpolate(task.start, goal, def.duration.value, step.phaseTime);
+        curve = {relative, rate, Vec2::Zero()};
+      }
+      const Vec2 target = step.frameOrigin + curve.value;
+      const Vec2 desired =
+          def.kp.value * (target - dynamics.com()) +
+          def.kd.value * (curve.rate + step.frameVelocity - dynamics.comVelocity()) +
+          curve.acceleration;
       dynamics.comJacobian(jacobian_);
       rows.addPair(jacobian_, desired - dynamics.comBiasAcceleration(), task.level,
                    def.task.weight.value);

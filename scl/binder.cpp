@@ -607,8 +607,22 @@ class Binder {
       out.y = number(com.target.y, Number::Unit::Plain, kind + "y");
     }
     if (com.inLegs) out.scale = meanLegLength();
+    bindEndVelocity(com.args, kind, out);
     bindMotionOptions(com.args, kind, out);
     return out;
+  }
+
+  // `velocity: (vx, vy)`: a position target's end velocity, which needs `time:`.
+  template <typename Feature>
+  void bindEndVelocity(const sx::TaskArgs& args, const std::string& kind, Feature& out) {
+    if (!args.velocity) return;
+    out.hasEndVelocity = true;
+    out.vx = number(args.velocity->x, Number::Unit::Plain, kind + "vx");
+    out.vy = number(args.velocity->y, Number::Unit::Plain, kind + "vy");
+    if (!args.time)
+      sink_.error(args.velocity->location,
+                  "'velocity:' needs 'time:': the curve's duration, at whose end the target "
+                  "moves at that velocity");
   }
 
   Primitive bindNode(const sx::AngMom& angmom, std::vector<Drive>&) {
@@ -672,15 +686,7 @@ class Binder {
       out.toBody = movableBody(*track.toBody, "track toward", "tracked");
       out.toBodyName = track.toBody->text;
     }
-    if (track.args.velocity) {
-      out.hasEndVelocity = true;
-      out.vx = number(track.args.velocity->x, Number::Unit::Plain, kind + "vx");
-      out.vy = number(track.args.velocity->y, Number::Unit::Plain, kind + "vy");
-      if (!track.args.time)
-        sink_.error(track.args.velocity->location,
-                    "'velocity:' needs 'time:': the curve's duration, at whose end the target "
-                    "moves at that velocity");
-    }
+    bindEndVelocity(track.args, kind, out);
     if (track.position) {
       out.x = number(track.position->x, Number::Unit::Plain, kind + "x");
       out.y = number(track.position->y, Number::Unit::Plain, kind + "y");

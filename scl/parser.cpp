@@ -815,6 +815,8 @@ class ScriptParser : private TokenCursor {
   // --- features (docs/features.md) -----------------------------------------------------
 
   // com := "com" ( vec [ "legs" ] | "standing" [ vec [ "legs" ] ] ) { task-arg }
+  static constexpr unsigned kComArgs =
+      kTaskKp | kTaskKd | kTaskTime | kTaskVelocity | kTaskWeight | kTaskPriority;
   bool parseCom(syntax::Com& com) {
     next();
     if (isWord("standing")) {
@@ -833,8 +835,7 @@ class ScriptParser : private TokenCursor {
         com.hasOffset = true;
         com.inLegs = parseLegs();
       }
-      return parseTaskArgs(com.args, kTaskKp | kTaskKd | kTaskTime | kTaskWeight | kTaskPriority,
-                           "com");
+      return parseTaskArgs(com.args, kComArgs, "com");
     }
     if (!isKind(TokenKind::LeftParen)) {
       expectedNear("a target '(x, y)' or 'standing' after 'com'", peek());
@@ -844,8 +845,7 @@ class ScriptParser : private TokenCursor {
     if (!target) return false;
     com.target = *target;
     com.inLegs = parseLegs();
-    return parseTaskArgs(com.args, kTaskKp | kTaskKd | kTaskTime | kTaskWeight | kTaskPriority,
-                         "com");
+    return parseTaskArgs(com.args, kComArgs, "com");
   }
 
   // angmom := "angmom" NUM { task-arg }

@@ -137,6 +137,11 @@ struct ComPrimitive {
   /// `standing`: the target is measured from the standing pose's centre-of-mass height
   /// over the middle of the feet (standingComHeight(), resolved by the feature).
   bool fromStanding = false;
+  /// `velocity: (vx, vy)`: the target's end velocity, units of `scale` per second; the way
+  /// there is then a cubic Hermite curve from the start's position and velocity (when
+  /// `hasEndVelocity`): a take-off.
+  bool hasEndVelocity = false;
+  Number vx, vy;
   /// Acceleration gains, 1/s² and 1/s.
   Number kp{100.0}, kd{20.0};
   /// Time to move the target from where the centre of mass was at phase start, seconds.

@@ -13,7 +13,8 @@
 # (the presets of CMakePresets.json):
 #
 #   tools/setup.sh asan      AddressSanitizer + UBSan build (build-asan), every test but
-#                            the lint checks (format, tidy: the same in every build)
+#                            the lint checks (format, tidy: the same in every build) and
+#                            the perturbed sweeps (statistics of the motions, docs/ci.md)
 #   tools/setup.sh tsan      ThreadSanitizer build (build-tsan) of the tests of threaded
 #                            code (target threaded_tests), and those tests
 #   tools/setup.sh sanitize  asan, then tsan

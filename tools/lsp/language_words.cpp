@@ -61,7 +61,7 @@ constexpr auto kKeywords = std::to_array<KeywordInfo>({
     {"rel", "**rel:** the joint whose position at phase start the ik targets are offsets from"},
     {"time", "**time:** seconds to move the target from its value at phase start"},
     {"velocity",
-     "**velocity:** (vx, vy) a position track's end velocity (m/s, or leg lengths/s after "
+     "**velocity:** (vx, vy) a com's or position track's end velocity (m/s, or leg lengths/s after "
      "`legs`): the way there is a Hermite curve, as a toss"},
     {"strength", "**strength** scale from 0 to 1 (relax: of the damping; gc: of the weight)"},
     {"kp", "**kp** proportional gain (stance balance N/m; features 1/s²)"},
