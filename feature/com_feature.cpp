@@ -19,7 +19,7 @@ struct ComTask {
 class ComFeature final : public TaskFeatureKind<ComTask> {
  public:
   ComFeature(std::span<const Primitive> phase, const FeatureContext& context)
-      : jacobian_(2, context.dynamics.dofCount()) {
+      : jacobian_(2, context.dynamics.dofCount()), row_(context.dynamics.dofCount()) {
     forEachFeature<ComPrimitive>(phase, [&](const ComPrimitive& com) {
       ComTask task{com, priorityOf(com.task)};
       if (com.fromStanding) task.base = Vec2(0.0, standingComHeight(context.character));
@@ -36,7 +36,7 @@ class ComFeature final : public TaskFeatureKind<ComTask> {
 
   int rowCapacity() const override { return 2 * static_cast<int>(tasks_.size()); }
 
-  // Two rows each: J_com q̈ = a_des − J̇_com q̇, a_des from the gains.
+  // Two rows each (one for `com x`, `com y`): J_com q̈ = a_des − J̇_com q̇, a_des from the gains.
   void addRows(const FeatureStep& step, ObjectiveRows& rows, FeatureStepResult& result) override {
     const PlanarDynamics& dynamics = step.dynamics;
     for (const ComTask& task : tasks_) {
@@ -57,15 +57,24 @@ class ComFeature final : public TaskFeatureKind<ComTask> {
           def.kd.value * (curve.rate + step.frameVelocity - dynamics.comVelocity()) +
           curve.acceleration;
       dynamics.comJacobian(jacobian_);
-      rows.addPair(jacobian_, desired - dynamics.comBiasAcceleration(), task.level,
-                   def.task.weight.value);
+      const Vec2 wanted = desired - dynamics.comBiasAcceleration();
+      if (def.axis == 0) {
+        rows.addPair(jacobian_, wanted, task.level, def.task.weight.value);
+      } else {  // `com x` or `com y`: that row alone, the other coordinate free
+        const int axis = def.axis == 'x' ? 0 : 1;
+        row_ = jacobian_.row(axis);
+        rows.add(row_, wanted[axis], task.level, def.task.weight.value);
+      }
       result.hasComTarget = true;
       result.comTarget = target;
+      if (def.axis == 'x') result.comTarget.y() = dynamics.com().y();  // drawn where it is
+      if (def.axis == 'y') result.comTarget.x() = dynamics.com().x();
     }
   }
 
  private:
   Eigen::Matrix2Xd jacobian_;
+  Eigen::RowVectorXd row_;
 };
 
 }  // namespace

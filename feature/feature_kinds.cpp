@@ -15,6 +15,8 @@ std::unique_ptr<FeatureKind> makeAngularMomentumFeature(std::span<const Primitiv
                                                         const FeatureContext& context);
 std::unique_ptr<FeatureKind> makeTrackFeature(std::span<const Primitive> phase,
                                               const FeatureContext& context);
+std::unique_ptr<FeatureKind> makeSwingFeature(std::span<const Primitive> phase,
+                                              const FeatureContext& context);
 std::unique_ptr<FeatureKind> makeForceFeature(std::span<const Primitive> phase,
                                               const FeatureContext& context);
 std::unique_ptr<FeatureKind> makePostureFeature(std::span<const Primitive> phase,
@@ -33,6 +35,7 @@ constexpr auto kFeatureKinds = std::to_array<FeatureKindMaker>({
     makeComFeature,
     makeAngularMomentumFeature,
     makeTrackFeature,
+    makeSwingFeature,
     makeForceFeature,
     makePostureFeature,
 });

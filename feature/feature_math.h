@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "dynamics/character_coordinates.h"
 #include "dynamics/planar_dynamics.h"
 
 namespace scl {
@@ -36,6 +37,15 @@ inline Vec2 toBodyFrame(const BodyMotion& body, const Vec2& v) {
 inline Vec2 toWorldFrame(const BodyMotion& body, const Vec2& v) {
   const double c = body.cosAngle, s = body.sinAngle;
   return Vec2(c * v.x() - s * v.y(), s * v.x() + c * v.y());
+}
+
+/// The row whose product with q̈ is the world angular acceleration of `body`: the root's
+/// angle and every joint on the body's path from the root (`row` sized to the dofs).
+inline void angularAccelerationRow(const PlanarDynamics& dynamics, int body,
+                                   Eigen::RowVectorXd& row) {
+  row.setZero();
+  row[kRootAngle] = 1.0;
+  for (int b = body; b > 0; b = dynamics.model().bodies[b].parent) row[jointCoordinate(b)] = 1.0;
 }
 
 /// Linear interpolation of a target over `duration` (seconds) from `start`, at `time`

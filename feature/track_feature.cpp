@@ -128,10 +128,7 @@ class TrackFeature final : public TaskFeatureKind<TrackTask> {
     const BodyMotion& body = dynamics.bodies()[task.body];
     const double desired = def.kp.value * (angle - body.angle - task.angleOffset) +
                            def.kd.value * (rate - body.angularVelocity);
-    angleRow_.setZero();
-    angleRow_[kRootAngle] = 1.0;
-    for (int b = task.body; b > 0; b = dynamics.model().bodies[b].parent)
-      angleRow_[jointCoordinate(b)] = 1.0;
+    angularAccelerationRow(dynamics, task.body, angleRow_);
     rows.add(angleRow_, desired, task.level, def.task.weight.value);
   }
 

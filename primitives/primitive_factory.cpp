@@ -38,6 +38,7 @@ struct Factory {
   std::unique_ptr<PrimitiveInstance> operator()(const SupportPrimitive&) const { return nullptr; }
   std::unique_ptr<PrimitiveInstance> operator()(const GraspPrimitive&) const { return nullptr; }
   std::unique_ptr<PrimitiveInstance> operator()(const ForcePrimitive&) const { return nullptr; }
+  std::unique_ptr<PrimitiveInstance> operator()(const SwingPrimitive&) const { return nullptr; }
 };
 }  // namespace
 

@@ -71,6 +71,10 @@ struct Mirror {
     force.link = mirrorLink(force.link);
     return force;
   }
+  Primitive operator()(SwingPrimitive swing) const {
+    swing.link = mirrorLink(swing.link);
+    return swing;
+  }
 };
 
 // Every link and joint index of a primitive, tagged by role and sorted: equal signatures
@@ -103,6 +107,8 @@ std::vector<int> signature(const Primitive& primitive) {
           for (int link : p.links) add(12, link);
         } else if constexpr (std::is_same_v<T, ForcePrimitive>) {
           add(13, p.link);
+        } else if constexpr (std::is_same_v<T, SwingPrimitive>) {
+          add(14, p.link);
         }
       },
       primitive);
@@ -603,8 +609,9 @@ class Binder {
         out.y = number(com.target.y, Number::Unit::Plain, kind + "y");
       }
     } else {
-      out.x = number(com.target.x, Number::Unit::Plain, kind + "x");
-      out.y = number(com.target.y, Number::Unit::Plain, kind + "y");
+      out.axis = com.axis;
+      if (com.axis != 'y') out.x = number(com.target.x, Number::Unit::Plain, kind + "x");
+      if (com.axis != 'x') out.y = number(com.target.y, Number::Unit::Plain, kind + "y");
     }
     if (com.inLegs) out.scale = meanLegLength();
     bindEndVelocity(com.args, kind, out);
@@ -747,6 +754,24 @@ class Binder {
       out.max = nonNegative(*force.max, kind + "max", "a force bound");
     }
     out.task = taskOptions(force.args, kind, out.task);
+    return out;
+  }
+
+  Primitive bindNode(const sx::Swing& swing, std::vector<Drive>&) {
+    SwingPrimitive out;
+    const std::string kind = label_ + ".swing.";
+    out.link = resolveSingleLink(swing.foot, "swing");
+    out.x = number(swing.target.x, Number::Unit::Plain, kind + "x");
+    out.y = number(swing.target.y, Number::Unit::Plain, kind + "y");
+    if (swing.inLegs) out.scale = meanLegLength();
+    if (swing.lift) out.lift = nonNegative(*swing.lift, kind + "lift", "a lift");
+    if (swing.feedback) {
+      out.cd = number(swing.feedback->x, Number::Unit::Plain, kind + "cd");
+      out.cv = number(swing.feedback->y, Number::Unit::Plain, kind + "cv");
+    }
+    bindMotionOptions(swing.args, kind, out);
+    if (!(out.duration.value > 0.0) && swing.args.time)
+      sink_.error(swing.args.time->location, "a swing needs a positive time: (found 0 s)");
     return out;
   }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <string>
 
 #include "scl/character.h"
@@ -35,9 +36,9 @@ using syntax::Transition;
 using syntax::Vec;
 using syntax::Vf;
 
-constexpr std::array<std::string_view, 12> kPrimitiveKeywords = {
-    "vf",     "ik",    "relax",   "gc",      "symm",  "com",
-    "angmom", "track", "posture", "support", "grasp", "force"};
+constexpr std::array<std::string_view, 13> kPrimitiveKeywords = {
+    "vf",    "ik",      "relax",   "gc",    "symm",  "com",  "angmom",
+    "track", "posture", "support", "grasp", "force", "swing"};
 constexpr std::array<std::string_view, 3> kTransitionKeywords = {"after", "when", "and"};
 // Words after which a contact condition has ended.
 constexpr std::array<std::string_view, 6> kTransitionEnds = {"after",  "when",    "and",
@@ -45,9 +46,9 @@ constexpr std::array<std::string_view, 6> kTransitionEnds = {"after",  "when",  
 constexpr std::array<std::string_view, 5> kContactWords = {"established", "lost", "changed", "any",
                                                            "all"};
 // Words that may follow the body of a primitive; used to suggest a fix for a typo there.
-constexpr std::array<std::string_view, 12> kTrailingWords = {
-    "child",    "parent", "time", "on",     "by",       "rel",
-    "strength", "kp",     "kd",   "weight", "priority", "velocity"};
+constexpr std::array<std::string_view, 14> kTrailingWords = {
+    "child", "parent", "time",   "on",       "by",       "rel",  "strength",
+    "kp",    "kd",     "weight", "priority", "velocity", "lift", "feedback"};
 // The options of features (task-arg), in canonical order.
 enum TaskArg : unsigned {
   kTaskKp = 1,
@@ -622,6 +623,8 @@ class ScriptParser : private TokenCursor {
       ok = parseGrasp(primitive.node.emplace<syntax::Grasp>());
     } else if (isWord("force")) {
       ok = parseForce(primitive.node.emplace<syntax::Force>());
+    } else if (isWord("swing")) {
+      ok = parseSwing(primitive.node.emplace<syntax::Swing>());
     } else if (isKind(TokenKind::Identifier) && isKind(TokenKind::RightBracket, 1) &&
                !isJointName(peek().text)) {
       primitive.node.emplace<syntax::Use>().block = parseName();
@@ -633,7 +636,7 @@ class ScriptParser : private TokenCursor {
     } else {
       expectedNear(
           "a joint name or a primitive keyword (vf, ik, relax, gc, symm, com, angmom, track, "
-          "posture, support, grasp, force)",
+          "swing, posture, support, grasp, force)",
           peek());
     }
     if (ok && isKind(TokenKind::RightBracket)) {
@@ -814,7 +817,8 @@ class ScriptParser : private TokenCursor {
 
   // --- features (docs/features.md) -----------------------------------------------------
 
-  // com := "com" ( vec [ "legs" ] | "standing" [ vec [ "legs" ] ] ) { task-arg }
+  // com := "com" ( vec [ "legs" ] | ( "x" | "y" ) NUM [ "legs" ] | "standing" [ vec [ "legs" ] ] )
+  //        { task-arg }
   static constexpr unsigned kComArgs =
       kTaskKp | kTaskKd | kTaskTime | kTaskVelocity | kTaskWeight | kTaskPriority;
   bool parseCom(syntax::Com& com) {
@@ -837,8 +841,19 @@ class ScriptParser : private TokenCursor {
       }
       return parseTaskArgs(com.args, kComArgs, "com");
     }
+    if ((isWord("x") || isWord("y")) && !isKind(TokenKind::LeftParen, 1)) {
+      // One coordinate, the other free: `[com x 0.2]` moves the body along, at any height.
+      com.axis = peek().text[0];
+      next();
+      std::optional<syntax::NumberLit> value = parseNumber(
+          std::string("the target ") + com.axis + " (metres) after 'com " + com.axis + "'");
+      if (!value) return false;
+      (com.axis == 'x' ? com.target.x : com.target.y) = *value;
+      com.inLegs = parseLegs();
+      return parseTaskArgs(com.args, kComArgs, "com");
+    }
     if (!isKind(TokenKind::LeftParen)) {
-      expectedNear("a target '(x, y)' or 'standing' after 'com'", peek());
+      expectedNear("a target '(x, y)', 'x NUM', 'y NUM' or 'standing' after 'com'", peek());
       return false;
     }
     auto target = parseVec("the target (x, y)");
@@ -978,10 +993,37 @@ class ScriptParser : private TokenCursor {
     return false;
   }
 
+  // swing := "swing" LINK vec [ "legs" ] { "lift:" NUM | "feedback:" vec | task-arg }
+  bool parseSwing(syntax::Swing& swing) {
+    next();
+    if (!isKind(TokenKind::Identifier)) {
+      expectedNear("a foot after 'swing' ('[swing rightFoot (0.3, 0) time: 0.4]')", peek());
+      return false;
+    }
+    swing.foot = parseName();
+    if (!isKind(TokenKind::LeftParen)) {
+      expectedNear("the landing point '(x, y)' after '" + quoteToken(swing.foot.text) + "'",
+                   peek());
+      return false;
+    }
+    std::optional<syntax::Vec> target = parseVec("the landing point (x, y)");
+    if (!target) return false;
+    swing.target = *target;
+    swing.inLegs = parseLegs();
+    const std::array<ArgSpec, 2> own = {{
+        {"lift", true, "a height (metres, or leg lengths after 'legs')", nullptr, &swing.lift},
+        {"feedback", true, "the gains (cd, cv) on the centre of mass's place and velocity", nullptr,
+         nullptr, &swing.feedback},
+    }};
+    return parseTaskArgs(swing.args, kTaskKp | kTaskKd | kTaskTime | kTaskWeight | kTaskPriority,
+                         "swing", {}, own);
+  }
+
   // task-arg := "kp" NUM | "kd" NUM | "time:" NUM | "weight" NUM | "priority" NUM
   // (each at most once, in any order, commas optional; `accepted` is the kind's subset)
+  // `extra`: options of the kind's own, parsed with the task args (swing's `lift:`).
   bool parseTaskArgs(syntax::TaskArgs& args, unsigned accepted, std::string_view owner,
-                     std::string_view ownArgument = {}) {
+                     std::string_view ownArgument = {}, std::span<const ArgSpec> extra = {}) {
     std::array<ArgSpec, 6> all = {{
         {"kp", false, "a gain (1/s^2)", nullptr, &args.kp},
         {"kd", false, "a gain (1/s)", nullptr, &args.kd},
@@ -990,7 +1032,7 @@ class ScriptParser : private TokenCursor {
         {"priority", false, "a priority level (1, 2, ...)", nullptr, &args.priority},
         {"velocity", true, "an end velocity (vx, vy)", nullptr, nullptr, &args.velocity},
     }};
-    std::array<ArgSpec, 6> specs{};
+    std::array<ArgSpec, 8> specs{};
     // The options this kind does not take, and the one it parses itself (`max:`).
     std::array<std::string_view, 7> others{};
     size_t count = 0, otherCount = 0;
@@ -1001,6 +1043,8 @@ class ScriptParser : private TokenCursor {
       else
         others[otherCount++] = all[i].name;
     }
+    assert(count + extra.size() <= specs.size());
+    for (const ArgSpec& own : extra) specs[count++] = own;
     if (!parseArgs(std::span<ArgSpec>(specs.data(), count), owner,
                    std::span<const std::string_view>(others.data(), otherCount)))
       return false;
@@ -1017,7 +1061,7 @@ class ScriptParser : private TokenCursor {
     return true;
   }
 
-  static std::string describeArgs(const std::array<ArgSpec, 6>& specs, size_t count) {
+  static std::string describeArgs(const std::array<ArgSpec, 8>& specs, size_t count) {
     std::string out;
     for (size_t i = 0; i < count; ++i)
       out += (i == 0           ? ""

@@ -76,7 +76,10 @@ struct PrimitivePrinter {
       return "com standing" +
              (com.hasOffset ? " " + vec(com.target) + (com.inLegs ? " legs" : "") : "") +
              taskArgs(com.args);
-    return "com " + vec(com.target) + (com.inLegs ? " legs" : "") + taskArgs(com.args);
+    const std::string target = com.axis == 0     ? vec(com.target)
+                               : com.axis == 'x' ? "x " + number(com.target.x)
+                                                 : "y " + number(com.target.y);
+    return "com " + target + (com.inLegs ? " legs" : "") + taskArgs(com.args);
   }
   std::string operator()(const syntax::AngMom& angmom) const {
     return "angmom " + number(angmom.target) + taskArgs(angmom.args);
@@ -106,6 +109,13 @@ struct PrimitivePrinter {
     std::string out = "force " + force.link.text + " " + vec(force.force);
     if (force.max) out += " max: " + number(*force.max);
     return out + taskArgs(force.args);
+  }
+  std::string operator()(const syntax::Swing& swing) const {
+    std::string out = "swing " + swing.foot.text + " " + vec(swing.target);
+    if (swing.inLegs) out += " legs";
+    if (swing.lift) out += " lift: " + number(*swing.lift);
+    if (swing.feedback) out += " feedback: " + vec(*swing.feedback);
+    return out + taskArgs(swing.args);
   }
   std::string operator()(const syntax::Use& use) const { return use.block.text; }
 

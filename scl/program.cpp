@@ -36,6 +36,8 @@ struct NumberVisitor {
     visit(com.kp);
     visit(com.kd);
     visit(com.duration);
+    visit(com.vx);
+    visit(com.vy);
     visit(com.task.weight);
   }
   void operator()(AngularMomentumPrimitive& angmom) const {
@@ -59,6 +61,17 @@ struct NumberVisitor {
     visit(force.max);
     visit(force.task.weight);
   }
+  void operator()(SwingPrimitive& swing) const {
+    visit(swing.x);
+    visit(swing.y);
+    visit(swing.lift);
+    visit(swing.cd);
+    visit(swing.cv);
+    visit(swing.kp);
+    visit(swing.kd);
+    visit(swing.duration);
+    visit(swing.task.weight);
+  }
   void operator()(PosturePrimitive& posture) const {
     visit(posture.kp);
     visit(posture.kd);
@@ -78,7 +91,8 @@ bool isFeature(const Primitive& primitive) {
          std::holds_alternative<TrackPrimitive>(primitive) ||
          std::holds_alternative<PosturePrimitive>(primitive) ||
          std::holds_alternative<SupportPrimitive>(primitive) ||
-         std::holds_alternative<ForcePrimitive>(primitive);
+         std::holds_alternative<ForcePrimitive>(primitive) ||
+         std::holds_alternative<SwingPrimitive>(primitive);
 }
 
 bool hasFeatures(const std::vector<Primitive>& primitives) {

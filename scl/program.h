@@ -137,6 +137,9 @@ struct ComPrimitive {
   /// `standing`: the target is measured from the standing pose's centre-of-mass height
   /// over the middle of the feet (standingComHeight(), resolved by the feature).
   bool fromStanding = false;
+  /// `com x NUM`, `com y NUM`: that coordinate alone ('x' or 'y'), the other free (one
+  /// row); 0: both.
+  char axis = 0;
   /// `velocity: (vx, vy)`: the target's end velocity, units of `scale` per second; the way
   /// there is then a cubic Hermite curve from the start's position and velocity (when
   /// `hasEndVelocity`): a take-off.
@@ -193,6 +196,30 @@ struct TrackPrimitive {
   TaskOptions task;
 };
 
+/// `[swing FOOT (x, y) lift: H feedback: (cd, cv) time: T ...]`: the foot's sole middle
+/// goes from where it was at phase start to a landing point over T seconds, lifted H on the
+/// way, the landing point moved by cd·d + cv·v (d, v: the centre of mass's place and
+/// velocity ahead of the frame origin, each step), and the foot turned as when standing
+/// (docs/features.md, Swing).
+struct SwingPrimitive {
+  /// The swinging link (a foot), index into the character's links.
+  int link = 0;
+  /// The landing point from the frame origin, units of `scale` (metres unless `legs`).
+  Number x, y;
+  /// Metres per unit of the landing point and the lift: 1, or the leg length (`legs`).
+  double scale = 1.0;
+  /// The way's highest point above the straight line from start to landing, units of
+  /// `scale`.
+  Number lift{0.08};
+  /// Foot placement feedback: metres of landing point per metre of the centre of mass
+  /// ahead of the frame origin (cd) and per m/s of its velocity (cv, seconds).
+  Number cd, cv;
+  Number kp{100.0}, kd{20.0};
+  /// The swing's duration, seconds: the way ends on the landing point, descending.
+  Number duration{0.4};
+  TaskOptions task;
+};
+
 /// `[posture kp K kd D ...]`: the gains and weight of the posture task, which tracks the
 /// phase's PD targets.
 struct PosturePrimitive {
@@ -243,10 +270,10 @@ struct ForcePrimitive {
   TaskOptions task;
 };
 
-using Primitive =
-    std::variant<PdPrimitive, VirtualForcePrimitive, GravityCompPrimitive, IkPrimitive,
-                 RelaxPrimitive, ComPrimitive, AngularMomentumPrimitive, TrackPrimitive,
-                 PosturePrimitive, SupportPrimitive, GraspPrimitive, ForcePrimitive>;
+using Primitive = std::variant<PdPrimitive, VirtualForcePrimitive, GravityCompPrimitive,
+                               IkPrimitive, RelaxPrimitive, ComPrimitive, AngularMomentumPrimitive,
+                               TrackPrimitive, PosturePrimitive, SupportPrimitive, GraspPrimitive,
+                               ForcePrimitive, SwingPrimitive>;
 
 /// True for the primitives the whole-body QP solves together (com, angmom, track,
 /// posture, support) rather than a PrimitiveInstance.

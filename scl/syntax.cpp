@@ -95,6 +95,13 @@ void clear(Force& force) {
   clear(force.max);
   clear(force.args);
 }
+void clear(Swing& swing) {
+  clear(swing.foot);
+  clear(swing.target);
+  clear(swing.lift);
+  clear(swing.feedback);
+  clear(swing.args);
+}
 void clear(Use& use) { clear(use.block); }
 void clear(Primitive& primitive) {
   clear(primitive.location);

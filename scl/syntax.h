@@ -110,6 +110,9 @@ struct Com {
   /// `target` when one follows.
   bool standing = false;
   bool hasOffset = false;
+  /// `com x NUM` or `com y NUM`: one coordinate alone ('x' or 'y', in `target`'s own), the
+  /// other free; 0: both.
+  char axis = 0;
   TaskArgs args;
   bool operator==(const Com&) const = default;
 };
@@ -168,6 +171,18 @@ struct Force {
   bool operator==(const Force&) const = default;
 };
 
+/// `[swing FOOT (x, y) [legs] lift: H feedback: (cd, cv) ...]`: a swing foot's way to its
+/// landing point (docs/features.md, Swing).
+struct Swing {
+  Name foot;
+  Vec target;
+  bool inLegs = false;
+  std::optional<NumberLit> lift;
+  std::optional<Vec> feedback;
+  TaskArgs args;
+  bool operator==(const Swing&) const = default;
+};
+
 /// `[NAME]`: the primitives of the block `define NAME { ... }`, in this place.
 struct Use {
   Name block;
@@ -175,7 +190,8 @@ struct Use {
 };
 
 struct Primitive {
-  std::variant<Pd, Vf, Ik, Relax, Gc, Symm, Com, AngMom, Track, Posture, Support, Grasp, Force, Use>
+  std::variant<Pd, Vf, Ik, Relax, Gc, Symm, Com, AngMom, Track, Posture, Support, Grasp, Force,
+               Swing, Use>
       node;
   /// Location of the `[`.
   SourceLocation location;

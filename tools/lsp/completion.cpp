@@ -229,7 +229,7 @@ void remainingArguments(Items& items, std::span<const Token> inner,
   for (std::string_view option : options) {
     const bool colon = option == "on" || option == "by" || option == "rel" || option == "time" ||
                        option == "velocity" || option == "max" || option == "reach" ||
-                       option == "grip";
+                       option == "grip" || option == "lift" || option == "feedback";
     if (!used(inner, option)) items.keyword(option, colon);
   }
 }
@@ -293,6 +293,13 @@ void primitiveItems(Items& items, std::span<const Token> inner) {
       items.links(false);
     else if (last.kind == TokenKind::RightParen || inner.size() > 3)
       remainingArguments(items, inner, {"max", "weight", "priority"});
+  } else if (kind == "swing") {
+    // `swing FOOT (x, y) [legs] lift: H feedback: (cd, cv) kp kd time: weight priority`
+    if (inner.size() == 1)
+      items.links(false);
+    else if (last.kind == TokenKind::RightParen || inner.size() > 3)
+      remainingArguments(items, inner,
+                         {"lift", "feedback", "kp", "kd", "time", "weight", "priority"});
   } else if (kind == "posture") {
     remainingArguments(items, inner, {"kp", "kd", "weight", "priority"});
   } else if (kind == "support") {

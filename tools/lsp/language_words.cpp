@@ -55,6 +55,15 @@ constexpr auto kKeywords = std::to_array<KeywordInfo>({
      "touches with (fx, fy) newtons (x forward), pressing at most N (default: the force's "
      "magnitude); weight, priority"},
     {"max", "**max:** the most a force task's link presses with, newtons"},
+    {"swing",
+     "**swing** FOOT (x, y) [legs] [lift: H] [feedback: (cd, cv)]: feature, the foot's sole "
+     "goes to a landing point from the frame origin over `time:` (default 0.4 s), lifted H "
+     "(default 0.08) on the way and turned as when standing; the landing point moves cd·d + "
+     "cv·v with the centre of mass's place d and velocity v ahead of the origin"},
+    {"lift", "**lift:** how high a swing lifts the foot above the straight way (default 0.08)"},
+    {"feedback",
+     "**feedback:** (cd, cv) a swing's foot placement gains: metres per metre of the centre of "
+     "mass ahead of the frame origin, and per m/s of its velocity (SIMBICON's)"},
     // Named arguments and PD frames.
     {"on", "**on:** the link a virtual force acts on, or the effector (wrist, ankle) of ik"},
     {"by", "**by:** the joint whose chain realises a virtual force, or the base of gc"},

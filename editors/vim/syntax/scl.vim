@@ -5,7 +5,7 @@ if exists('b:current_syntax')
   finish
 endif
 
-syntax keyword sclPrimitive vf sb ik relax gc symm com angmom track posture support grasp force
+syntax keyword sclPrimitive vf sb ik relax gc symm com angmom track swing posture support grasp force
 syntax keyword sclTransition after when and or contact established lost changed holding released any all
 syntax keyword sclTransition backto times finally
 syntax keyword sclStructure scene define world
@@ -14,7 +14,7 @@ syntax keyword sclArgument strength kp kd weight priority child parent
 syntax match sclArgument /\<\(on\|by\|rel\|time\|max\|pose\|env\|character\|height\|duration\|world\)\ze\s*:/
 " The keys of world statements (`box crate at: (1, 0.2) size: ...`, `push trunk force: ...`,
 " docs/scene.md).
-syntax match sclArgument /\<\(at\|size\|move\|frequency\|start\|ramp\|reach\|grip\|friction\|rise\|run\|count\|landing\|from\|to\|radius\|length\|angle\|mass\|density\|velocity\|spin\|launch\|restitution\|fixed\|force\|for\)\ze\s*:/
+syntax match sclArgument /\<\(at\|size\|move\|frequency\|start\|ramp\|reach\|grip\|friction\|rise\|run\|count\|landing\|from\|to\|radius\|length\|angle\|mass\|density\|velocity\|spin\|launch\|restitution\|fixed\|force\|for\|lift\|feedback\)\ze\s*:/
 
 syntax keyword sclJoint neckTop neckBottom waist leftShoulder rightShoulder leftElbow rightElbow
 syntax keyword sclJoint leftWrist rightWrist leftHip rightHip leftKnee rightKnee leftAnkle
