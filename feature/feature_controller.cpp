@@ -40,9 +40,7 @@ struct FeatureController::Impl {
   ObjectiveRows objective;
   ReducedProblem reduced;
   LevelCascade cascade;
-  Vec2 frameOrigin = Vec2::Zero();
-  Vec2 frameVelocity = Vec2::Zero();
-  double framePhaseTime = 0.0;  // when frameOrigin was last carried, seconds into the phase
+  SupportFrame frame;
   Eigen::VectorXd q, qd;
   std::vector<PlannedContactForce> planned;
   // Each body as the character has it, and whether it now carries a held object.
@@ -110,18 +108,8 @@ struct FeatureController::Impl {
   // frame), then carried by what the supporting feet stand on.
   void begin(const CharacterState& state) {
     setState(state);
-    frameOrigin = supportFeetMiddle(character, dynamics, support, state);
-    frameVelocity = Vec2::Zero();
-    framePhaseTime = 0.0;
-    for (const auto& kind : kinds) kind->begin(dynamics, frameOrigin);
-  }
-
-  // Moves the frame on at the velocity it had since the last step, then takes this
-  // step's. On still terrain both are zero and the origin never changes.
-  void carryFrame(const CharacterState& state, double phaseTime) {
-    frameOrigin += frameVelocity * (phaseTime - framePhaseTime);
-    framePhaseTime = phaseTime;
-    frameVelocity = supportFeetVelocity(character, support, state);
+    frame.begin(supportFeetMiddle(character, dynamics, support, state));
+    for (const auto& kind : kinds) kind->begin(dynamics, frame.origin());
   }
 
   int rowCapacity() const {
@@ -144,13 +132,14 @@ struct FeatureController::Impl {
     result.hasComTarget = false;
     result.iterations = 0;
     result.levels = 0;
-    carryFrame(state, phaseTime);
-    result.frameOrigin = frameOrigin;
+    frame.carry(character, support, state, phaseTime);
+    result.frameOrigin = frame.origin();
     planned.clear();
     setState(state);
     contacts.gather(state);
-    buildRows({dynamics, state, q, qd, frameOrigin, frameVelocity, phaseTime, input, &contacts},
-              result);
+    buildRows(
+        {dynamics, state, q, qd, frame.origin(), frame.velocity(), phaseTime, input, &contacts},
+        result);
     reduced.build(dynamics, contacts.jacobian(), objective);
     const int solved = cascade.solve(objective, reduced, contacts, input, result);
     if (solved < 0) return;
@@ -188,5 +177,7 @@ const FeatureStepResult& FeatureController::solve(const CharacterState& state, d
 }
 
 int FeatureController::levelCount() const { return impl_->levels.count(); }
+
+const SupportFrame& FeatureController::frame() const { return impl_->frame; }
 
 }  // namespace scl

@@ -26,6 +26,7 @@
 
 #include "dynamics/planar_dynamics.h"
 #include "dynamics/qp_solver.h"
+#include "feature/support.h"
 #include "kinematics/character_state.h"
 #include "scl/program.h"
 
@@ -154,6 +155,8 @@ class FeatureController {
   const FeatureStepResult& result() const { return result_; }
   /// Number of strict priority levels of the phase.
   int levelCount() const;
+  /// The targets' frame (docs/features.md, The frame), as the last solve (or begin()) left it.
+  const SupportFrame& frame() const;
 
  private:
   struct Impl;

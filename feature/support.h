@@ -36,11 +36,37 @@ SupportSet supportSetOf(std::span<const Primitive> phasePrimitives);
 /// `dynamics` is at `state`.
 Vec2 supportFeetMiddle(const Character& character, const PlanarDynamics& dynamics,
                        const SupportSet& support, const CharacterState& state);
+/// The same with the soles where `state` has the feet (for a phase without the dynamics:
+/// `when com`, docs/language.md, Transitions).
+Vec2 supportFeetMiddle(const Character& character, const SupportSet& support,
+                       const CharacterState& state);
 
 /// The velocity of what the supporting feet stand on, m/s: the mean of
 /// LinkState::supportVelocity over the feet `[support]` allows that touch (zero when none
 /// does, and on still terrain). The targets' frame moves with it.
 Vec2 supportFeetVelocity(const Character& character, const SupportSet& support,
                          const CharacterState& state);
+
+/// The targets' frame while a phase lasts (docs/features.md, The frame): its origin,
+/// placed when the phase begins, moves on at the velocity of what the supporting feet
+/// stand on.
+class SupportFrame {
+ public:
+  /// The phase begins with the origin at `origin`, at rest.
+  void begin(const Vec2& origin);
+  /// Moves the origin on to `phaseTime` (seconds into the phase) at the velocity it had
+  /// since the last call, then takes the velocity of what the supporting feet stand on in
+  /// `state`. On still terrain both are zero and the origin never changes.
+  void carry(const Character& character, const SupportSet& support, const CharacterState& state,
+             double phaseTime);
+  /// World metres, and m/s.
+  const Vec2& origin() const { return origin_; }
+  const Vec2& velocity() const { return velocity_; }
+
+ private:
+  Vec2 origin_ = Vec2::Zero();
+  Vec2 velocity_ = Vec2::Zero();
+  double phaseTime_ = 0.0;  // when the origin was last carried, seconds into the phase
+};
 
 }  // namespace scl

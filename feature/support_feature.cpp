@@ -28,14 +28,17 @@ SupportSet supportSetOf(std::span<const Primitive> phasePrimitives) {
   return support;
 }
 
-Vec2 supportFeetMiddle(const Character& character, const PlanarDynamics& dynamics,
-                       const SupportSet& support, const CharacterState& state) {
+namespace {
+
+// The middle of the supporting feet's soles, given each foot's (`soleMiddle(foot)`).
+template <typename SoleMiddle>
+Vec2 supportFeetMiddle(const Character& character, const SupportSet& support,
+                       const CharacterState& state, const SoleMiddle& soleMiddle) {
   const std::array<int, 2> feet = character.roles.feet();
   int candidates = 0, carrying = 0;
   Vec2 all = Vec2::Zero(), carried = Vec2::Zero(), both = Vec2::Zero();
   for (int foot : feet) {
-    const LinkDef& link = character.links[foot];
-    const Vec2 middle = dynamics.pointPosition(foot, Vec2(0.5 * link.axisSign * link.length, 0.0));
+    const Vec2 middle = soleMiddle(foot);
     both += middle;
     if (!support.links[foot]) continue;
     ++candidates;
@@ -53,6 +56,25 @@ Vec2 supportFeetMiddle(const Character& character, const PlanarDynamics& dynamic
   return both / 2.0;
 }
 
+}  // namespace
+
+Vec2 supportFeetMiddle(const Character& character, const PlanarDynamics& dynamics,
+                       const SupportSet& support, const CharacterState& state) {
+  return supportFeetMiddle(character, support, state, [&](int foot) {
+    const LinkDef& link = character.links[foot];
+    return dynamics.pointPosition(foot, Vec2(0.5 * link.axisSign * link.length, 0.0));
+  });
+}
+
+Vec2 supportFeetMiddle(const Character& character, const SupportSet& support,
+                       const CharacterState& state) {
+  return supportFeetMiddle(character, support, state, [&](int foot) {
+    const LinkState& link = state.links[foot];
+    return Vec2(link.origin +
+                0.5 * character.links[foot].length * linkAxis(character, foot, link.angle));
+  });
+}
+
 Vec2 supportFeetVelocity(const Character& character, const SupportSet& support,
                          const CharacterState& state) {
   Vec2 sum = Vec2::Zero();
@@ -63,6 +85,19 @@ Vec2 supportFeetVelocity(const Character& character, const SupportSet& support,
     ++touching;
   }
   return touching > 0 ? Vec2(sum / touching) : Vec2::Zero();
+}
+
+void SupportFrame::begin(const Vec2& origin) {
+  origin_ = origin;
+  velocity_ = Vec2::Zero();
+  phaseTime_ = 0.0;
+}
+
+void SupportFrame::carry(const Character& character, const SupportSet& support,
+                         const CharacterState& state, double phaseTime) {
+  origin_ += velocity_ * (phaseTime - phaseTime_);
+  phaseTime_ = phaseTime;
+  velocity_ = supportFeetVelocity(character, support, state);
 }
 
 namespace {

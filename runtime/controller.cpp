@@ -1,6 +1,8 @@
 #include "runtime/controller.h"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -156,6 +158,13 @@ void Controller::enterPhase(int index, const CharacterState& state) {
                            grasp->hasGrip ? std::max(grasp->grip.value, 0.0)
                                           : std::numeric_limits<double>::infinity()});
   const std::optional<Transition>& exit = program_.phases[phase_].exit;
+  if (exit && exit->com) {
+    // The features' frame: their controller's when the phase has one, else placed by the
+    // same rule from where the feet are.
+    comSupport_ = supportSetOf(primitives);
+    comFrame_.begin(feature_ ? feature_->frame().origin()
+                             : supportFeetMiddle(*program_.character, comSupport_, state));
+  }
   watchedBodies_ = exit ? exit->bodyMask : 0;
   for (int i = 0; i < program_.character->linkCount(); ++i) {
     hadContact_[i] = touchesWatched(state.links[i]);
@@ -180,7 +189,25 @@ void Controller::updateContacts(const CharacterState& state) {
   }
 }
 
+void Controller::updateCom(const Transition& exit, const CharacterState& state) {
+  comFrame_.carry(*program_.character, comSupport_, state, phaseTime_);
+  const auto [com, comVelocity] = comWithHeld(*program_.character, state);
+  const Vec2 position = com - comFrame_.origin();
+  const Vec2 velocity = comVelocity - comFrame_.velocity();
+  // The capture point, where a step would bring the body to rest: x + ẋ·√(y/g), the
+  // height clamped at 0.
+  const double capture =
+      position.x() + velocity.x() * std::sqrt(std::max(position.y(), 0.0) / kGravityAcceleration);
+  const std::array<double, kComQuantityWords.size()> measures = {
+      position.x(), position.y(), velocity.x(), velocity.y(), capture};
+  comMeasure_ = measures[static_cast<size_t>(exit.comQuantity)];
+}
+
 bool Controller::contactConditionHolds(const Transition& exit) const {
+  if (exit.com) {
+    const double threshold = exit.comValue.value * exit.comScale;
+    return exit.comAbove ? comMeasure_ > threshold : comMeasure_ < threshold;
+  }
   if (exit.holding) return (heldBodies_ & exit.bodyMask) != 0;
   if (exit.released)
     return (heldInPhase_ & exit.bodyMask) != 0 && (heldBodies_ & exit.bodyMask) == 0;
@@ -245,6 +272,7 @@ const ControlOutput& Controller::step(const CharacterState& state, double dt,
     started = true;
   } else {
     updateContacts(state);
+    if (const auto& exit = program_.phases[phase_].exit; exit && exit->com) updateCom(*exit, state);
     if (const ExitCause cause = exitCause(); cause != ExitCause::None) {
       if (const int next = nextPhase(); next >= 0) {
         enterPhase(next, state);

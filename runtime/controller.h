@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "feature/feature_controller.h"
+#include "feature/support.h"
 #include "kinematics/character_state.h"
 #include "primitives/control_frame.h"
 #include "primitives/primitive.h"
@@ -151,6 +152,8 @@ class Controller {
   // The phase the current one's exit leads to now (counted cycles), or -1: stay.
   int nextPhase();
   bool contactConditionHolds(const Transition& exit) const;
+  // For a `when com` exit: the centre of mass's quantity in the phase's frame now.
+  void updateCom(const Transition& exit, const CharacterState& state);
   void computeTorques(const CharacterState& state, double dt);
   void warnOfGraspsNotTaken();
   void computeFeatureTorques(const CharacterState& state, double dt, bool started,
@@ -183,6 +186,11 @@ class Controller {
   /// step since the phase began.
   std::uint64_t heldBodies_ = 0;
   std::uint64_t heldInPhase_ = 0;
+  /// For a `when com` exit: the phase's supporting feet, its frame (docs/features.md, The
+  /// frame) and the quantity the exit compares, measured at the last step.
+  SupportSet comSupport_;
+  SupportFrame comFrame_;
+  double comMeasure_ = 0.0;
   /// Per link since the phase began: contact at the last step, gained, lost.
   std::array<bool, kMaxLinks> hadContact_{};
   std::array<bool, kMaxLinks> gainedContact_{};

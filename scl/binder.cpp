@@ -905,6 +905,16 @@ class Binder {
       if (movableBody(*transition.released, "release") >= 0)
         bindContactBody(*transition.released, out);
     }
+    if (transition.com) {
+      const sx::ComCondition& com = *transition.com;
+      out.hasContact = true;
+      out.com = true;
+      out.comQuantity = com.quantity;
+      out.comAbove = com.above;
+      out.comValue = number(com.value, Number::Unit::Plain, label_ + ".when");
+      out.comInLegs = com.legs;
+      if (com.legs) out.comScale = meanLegLength();
+    }
     if (transition.contact) {
       out.hasContact = true;
       out.event = transition.event == sx::ContactEvent::Lost      ? ContactEvent::Lost
@@ -1046,20 +1056,22 @@ class Binder {
     return number(literal, Number::Unit::Plain, name);
   }
 
-  // A `when contact` without `or after` in a script whose scene header gives no
-  // duration: should the contact never come, the phase holds until the run's 60 s limit.
+  // A `when contact` or `when com` without `or after` in a script whose scene header gives
+  // no duration: should the condition never come, the phase holds until the run's 60 s limit.
   // Reported at the end, when it is known that the script is not an endless cycle (which
   // runs 10 s). A script without a scene header is a listing whose scene and length the
   // command line gives (`scl run --pose supine --duration 5`, as the thesis's).
   void noteContactWait(const sx::Transition& transition) {
-    if (!transition.contact || transition.after || transition.timeout) return;
+    if (!(transition.contact || transition.com) || transition.after || transition.timeout) return;
     if (!sceneHeader_ || program_.scene.duration || contactWaits_.size() >= kMaxContactWaits)
       return;
     contactWaits_.push_back(
-        {transition.location,
-         "if this contact never comes, the phase waits until the run's 60 s limit (the scene "
-         "header gives no 'duration:'); add a fallback: '" +
-             printTransitionCondition(transition) + " or after T', T the longest wait in seconds"});
+        {transition.location, std::string(transition.com ? "if the centre of mass never gets there"
+                                                         : "if this contact never comes") +
+                                  ", the phase waits until the run's 60 s limit (the scene "
+                                  "header gives no 'duration:'); add a fallback: '" +
+                                  printTransitionCondition(transition) +
+                                  " or after T', T the longest wait in seconds"});
   }
 
   std::string uniqueName(const std::string& name) {

@@ -158,9 +158,7 @@ namespace scl {
 std::string withSceneArgument(std::string_view source, std::string_view key,
                               std::string_view value) {
   DiagnosticSink sink;
-  LexerOptions options;
-  options.strings = true;
-  const std::vector<Token> tokens = lex(source, "", sink, options);
+  const std::vector<Token> tokens = lex(source, "", sink, scriptLexing());
   const auto offset = [&](const Token& token) {
     return static_cast<size_t>(token.text.data() - source.data());
   };

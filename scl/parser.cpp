@@ -7,6 +7,7 @@
 
 #include "scl/character.h"
 #include "scl/lexer.h"
+#include "scl/names.h"
 #include "scl/scene.h"
 #include "scl/token_cursor.h"
 #include "scl/world.h"
@@ -15,6 +16,7 @@ namespace scl {
 
 namespace {
 
+using syntax::ComCondition;
 using syntax::ContactEvent;
 using syntax::ContactQuantifier;
 using syntax::Define;
@@ -62,7 +64,11 @@ enum TaskArg : unsigned {
 class ScriptParser : private TokenCursor {
  public:
   ScriptParser(TokenStream& tokens, FileName fileName, DiagnosticSink& sink)
-      : TokenCursor(tokens, std::move(fileName), sink) {}
+      : TokenCursor(tokens, std::move(fileName), sink) {
+    setComparisonHint(
+        "; '<' and '>' compare the centre of mass in a transition only: "
+        "'when com vy < 0'");
+  }
 
   // script := [ scene ] { world-statement } { define } phase { transition phase }
   //           [ "finally" transition "backto" NAME ]
@@ -320,8 +326,8 @@ class ScriptParser : private TokenCursor {
   // --- transitions ----------------------------------------------------------------------
 
   // transition := "after" NUM
-  //             | "when" ( contact | ( "holding" | "released" ) BODY ) [ "or" "after" NUM ]
-  //             | "and" "when" contact "after" NUM
+  //             | "when" ( contact | ( "holding" | "released" ) BODY | com ) [ "or" "after" NUM ]
+  //             | "and" "when" ( contact | com ) "after" NUM
   // On an error the partial transition is returned (and the phase boundary resynced), so
   // that the phases around it do not report a missing transition as well.
   Transition parseTransition(bool* ok = nullptr) {
@@ -329,7 +335,9 @@ class ScriptParser : private TokenCursor {
     transition.location = location(peek());
     const bool parsed = parseTransitionBody(transition);
     if (!parsed) {
-      transition.targets.clear();  // possibly misread; do not report them as unknown links
+      // Possibly misread: do not report them as unknown links, or warn of the wait.
+      transition.targets.clear();
+      transition.com.reset();
       skipUntilTopLevelAfterTransition();
     }
     if (ok) *ok = parsed;
@@ -354,7 +362,7 @@ class ScriptParser : private TokenCursor {
           return false;
         }
         (holding ? transition.holding : transition.released) = parseName();
-      } else if (!parseContact(transition)) {
+      } else if (!parseCondition(transition)) {
         return false;
       }
       if (!isWord("or")) return true;
@@ -370,24 +378,93 @@ class ScriptParser : private TokenCursor {
     }
     next();  // "and"
     if (!isWord("when")) {
-      expectedNear("'when contact' after 'and'", peek());
+      expectedNear("'when contact' or 'when com' after 'and'", peek());
       return false;
     }
     next();
-    if (!parseContact(transition)) return false;
+    if (!parseCondition(transition, true)) return false;
+    const std::string_view kind = transition.com ? "com" : "contact";
     if (!isWord("after")) {
-      expectedNear("'after NUM' to complete 'and when contact ...'", peek());
+      expectedNear("'after NUM' to complete 'and when " + std::string(kind) + " ...'", peek());
       return false;
     }
     next();
     transition.after = parseNumber("a time (seconds) after 'after'");
     if (!transition.after) return false;
     if (isWord("or")) {
-      sink().error(location(peek()),
-                   "'or after' is the fallback of 'when contact ...'; 'and when contact ... "
-                   "after T' already waits for both");
+      sink().error(location(peek()), "'or after' is the fallback of 'when " + std::string(kind) +
+                                         " ...'; 'and when " + std::string(kind) +
+                                         " ... after T' already waits for both");
       return false;
     }
+    return true;
+  }
+
+  // A condition after `when` (`afterAnd`: after `and when`, which takes no body's hold):
+  // on the centre of mass, or on contacts.
+  bool parseCondition(Transition& transition, bool afterAnd = false) {
+    if (isWord("com")) return parseComCondition(transition);
+    if (isWord("contact")) return parseContact(transition);
+    constexpr std::array<std::string_view, 4> kConditions = {"contact", "com", "holding",
+                                                             "released"};
+    const std::span<const std::string_view> words(kConditions.data(), afterAnd ? 2 : 4);
+    std::string hint;
+    if (peek().kind == TokenKind::Identifier) hint = didYouMean(peek().text, words);
+    expectedNear((afterAnd ? "'contact' or 'com'" : "'contact', 'com', 'holding' or 'released'") +
+                     std::string(" after 'when'"),
+                 peek(), hint);
+    return false;
+  }
+
+  // com := "com" QUANTITY ( "<" | ">" ) NUM [ "legs" ]
+  // QUANTITY := "x" | "y" | "vx" | "vy" | "capture"
+  // Strict comparisons only: the quantities are continuous, so `<=` would mean what `<`
+  // does, and one spelling keeps the canonical form one.
+  bool parseComCondition(Transition& transition) {
+    next();  // "com"
+    if (!isKind(TokenKind::Identifier)) {
+      expectedNear("a centre-of-mass quantity after 'com' (" +
+                       CharacterNames::joined(kComQuantityWords) + ")",
+                   peek());
+      return false;
+    }
+    const Token word = peek();
+    const auto found = std::find(kComQuantityWords.begin(), kComQuantityWords.end(), word.text);
+    if (found == kComQuantityWords.end()) {
+      errorAt(word, unknownNameMessage("CoM quantity", word.text, kComQuantityWords) +
+                        " (the quantities: " + CharacterNames::joined(kComQuantityWords) + ")");
+      return false;
+    }
+    next();
+    ComCondition com;
+    com.quantity = static_cast<ComQuantity>(found - kComQuantityWords.begin());
+    if (isKind(TokenKind::LessEqual) || isKind(TokenKind::GreaterEqual)) {
+      const std::string strict = isKind(TokenKind::LessEqual) ? "<" : ">";
+      errorAt(peek(), "strict comparisons only: write '" + strict + "' (the quantity moves on: '" +
+                          strict + "=' would fire when '" + strict + "' does)");
+      return false;
+    }
+    if (!isKind(TokenKind::Less) && !isKind(TokenKind::Greater)) {
+      expectedNear("'<' or '>' after 'com " + std::string(word.text) + "'", peek());
+      return false;
+    }
+    com.above = isKind(TokenKind::Greater);
+    const Token sign = next();
+    const bool velocity = com.quantity == ComQuantity::Vx || com.quantity == ComQuantity::Vy;
+    std::optional<NumberLit> value =
+        parseNumber(std::string(velocity ? "a velocity (m/s)" : "a distance (metres)") +
+                    " after '" + std::string(sign.text) + "'");
+    if (!value) return false;
+    com.value = *value;
+    if (isWord("legs")) {
+      next();
+      com.legs = true;
+    } else if (isKind(TokenKind::Identifier) && !isTransitionEnd()) {
+      expectedNear("'legs' or the rest of the transition after the threshold", peek(),
+                   didYouMean(peek().text, std::array<std::string_view, 1>{"legs"}));
+      return false;
+    }
+    transition.com = com;
     return true;
   }
 
@@ -402,14 +479,7 @@ class ScriptParser : private TokenCursor {
   // The body comes last, after a keyword: the parser knows no character and no scene, and
   // a name after the links without one would read as a link missing its comma.
   bool parseContact(Transition& transition) {
-    if (!isWord("contact")) {
-      std::string hint;
-      if (peek().kind == TokenKind::Identifier)
-        hint = didYouMean(peek().text, std::array<std::string_view, 1>{"contact"});
-      expectedNear("'contact' after 'when'", peek(), hint);
-      return false;
-    }
-    next();
+    next();  // "contact"
     transition.contact = true;
     if (isWord("established"))
       transition.event = ContactEvent::Established;
@@ -1098,11 +1168,12 @@ class TreeCollector : public ScriptVisitor {
 
 std::span<const std::string_view> primitiveKeywords() { return kPrimitiveKeywords; }
 
+LexerOptions scriptLexing() { return {.comparisons = true, .strings = true}; }
+
 void parse(std::string_view source, std::string_view fileName, DiagnosticSink& sink,
            ScriptVisitor& visitor) {
   const FileName file(fileName);
-  // Strings are tokens for the one place a script takes a file path: `scene character:`.
-  TokenStream tokens(source, file, sink, LexerOptions{.strings = true});
+  TokenStream tokens(source, file, sink, scriptLexing());
   ScriptParser(tokens, file, sink).parseScript(visitor);
 }
 

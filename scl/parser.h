@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "scl/diagnostics.h"
+#include "scl/lexer.h"
 #include "scl/syntax.h"
 
 namespace scl {
@@ -42,6 +43,11 @@ class ScriptVisitor {
 
 /// The words that start a primitive (`vf`, `ik`, ... `support`), for suggestions.
 std::span<const std::string_view> primitiveKeywords();
+
+/// How scripts are lexed: strings for the one file path (`scene character: "FILE"`), and
+/// `<` `>` for the centre-of-mass conditions (`when com vy < 0`); a `<` anywhere else is a
+/// token the parser expects nowhere, and reports as such.
+LexerOptions scriptLexing();
 
 /// Lexes and parses one script into `visitor`, reporting into `sink`.
 void parse(std::string_view source, std::string_view fileName, DiagnosticSink& sink,

@@ -300,6 +300,12 @@ std::string printTransitionCondition(const syntax::Transition& t) {
     if (t.body) out += " with " + t.body->text;
     if (t.after) out += " after " + number(*t.after);
     if (t.timeout) out += " or after " + number(*t.timeout);
+  } else if (t.com) {
+    out += t.after ? "and when com " : "when com ";
+    out += std::string(comQuantityWord(t.com->quantity)) + (t.com->above ? " > " : " < ") +
+           number(t.com->value) + (t.com->legs ? " legs" : "");
+    if (t.after) out += " after " + number(*t.after);
+    if (t.timeout) out += " or after " + number(*t.timeout);
   } else if (t.holding || t.released) {
     out += t.holding ? "when holding " + t.holding->text : "when released " + t.released->text;
     if (t.timeout) out += " or after " + number(*t.timeout);

@@ -107,6 +107,7 @@ void Program::forEachNumber(const std::function<void(Number&)>& visit) {
     if (phase.exit) {
       visit(phase.exit->time);
       visit(phase.exit->timeout);
+      visit(phase.exit->comValue);
     }
   }
 }

@@ -7,12 +7,14 @@
 // display (phase names, parameter names).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -284,12 +286,24 @@ bool hasFeatures(const std::vector<Primitive>& primitives);
 enum class ContactEvent { Established, Lost, Changed };
 enum class ContactQuantifier { Any, All };
 
+/// What `when com` compares (docs/language.md, Transitions): the centre of mass's position
+/// from the origin of the phase's frame, its velocity relative to the frame, or the x of
+/// its capture point.
+enum class ComQuantity : std::uint8_t { X, Y, Vx, Vy, Capture };
+/// The quantities as scripts write them, in the enum's order.
+inline constexpr std::array<std::string_view, 5> kComQuantityWords = {"x", "y", "vx", "vy",
+                                                                      "capture"};
+inline std::string_view comQuantityWord(ComQuantity quantity) {
+  return kComQuantityWords[static_cast<size_t>(quantity)];
+}
+
 /// The condition that ends a phase (docs/language.md, Transitions).
 struct Transition {
   /// Fires after this many seconds in the phase (when `hasTime`).
   bool hasTime = false;
   Number time;
-  /// Contact condition (when `hasContact`); both must hold when both are present.
+  /// A condition (when `hasContact`: a contact, `holding`, `released` or `com`); both must
+  /// hold when both are present.
   bool hasContact = false;
   /// The contact condition's fallback (`when contact ... or after T`): fires after this
   /// many seconds in the phase when the condition has not (when `hasTimeout`).
@@ -308,6 +322,17 @@ struct Transition {
   /// `when released BODY` (with hasContact): the condition is that no link holds `body`
   /// now while one did at some step since the phase began (its first included).
   bool released = false;
+  /// `when com QUANTITY < VALUE` (with hasContact): the condition is that the centre of
+  /// mass's `comQuantity`, in the phase's frame, is below `comValue` (above it when
+  /// `comAbove`), rather than a contact of `links`.
+  bool com = false;
+  ComQuantity comQuantity = ComQuantity::X;
+  bool comAbove = false;
+  /// The threshold in units of `comScale`: metres or m/s, leg lengths (per second) after
+  /// `legs` (`comInLegs`; `comScale` then the character's mean leg length).
+  Number comValue;
+  double comScale = 1.0;
+  bool comInLegs = false;
   /// That body as its bit in LinkState::touching: bit i for Scene::bodies[i] of the scene
   /// the program runs in (bound against Program::scene; pointContactBodies() for another
   /// scene); 0 when `body` is empty.

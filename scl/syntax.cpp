@@ -17,6 +17,7 @@ void clear(WorldStatement& statement);
 void clear(SourceLocation& location) { location = {}; }
 void clear(Name& name) { clear(name.location); }
 void clear(NumberLit& number) { clear(number.location); }
+void clear(ComCondition& com) { clear(com.value); }
 void clear(Vec& vec) {
   clear(vec.location);
   clear(vec.x);
@@ -113,6 +114,7 @@ void clear(Transition& transition) {
   clear(transition.body);
   clear(transition.holding);
   clear(transition.released);
+  clear(transition.com);
   clear(transition.after);
   clear(transition.timeout);
   clear(transition.backto);

@@ -202,6 +202,17 @@ enum class ContactEvent { Established, Lost, Changed };
 enum class ContactQuantifier { Any, All };
 
 /// `after NUM` | `when contact ... [or after NUM]` | `and when contact ... after NUM`
+/// `com QUANTITY ( "<" | ">" ) NUM [ "legs" ]`: a condition on the centre of mass's state.
+struct ComCondition {
+  ComQuantity quantity = ComQuantity::X;
+  /// `>` (else `<`).
+  bool above = false;
+  NumberLit value;
+  /// `legs`: the number is in the character's leg lengths (per second for vx, vy).
+  bool legs = false;
+  bool operator==(const ComCondition&) const = default;
+};
+
 struct Transition {
   bool contact = false;
   /// As written; absent means the default (established, any).
@@ -214,9 +225,11 @@ struct Transition {
   std::optional<Name> holding;
   /// `when released NAME`: no link holds that scene body any more.
   std::optional<Name> released;
-  /// The `after` time: alone, or with `and when contact`.
+  /// `when com ...` (or `and when com ... after NUM`): the centre of mass's state.
+  std::optional<ComCondition> com;
+  /// The `after` time: alone, or with `and when contact` or `and when com`.
   std::optional<NumberLit> after;
-  /// `when contact ... or after NUM`: the fallback time, when the contact never comes.
+  /// `when ... or after NUM`: the fallback time, when the condition never comes.
   std::optional<NumberLit> timeout;
   /// `... backto NAME N times` between phases: the cycle back to NAME runs N times in
   /// all, then the next phase follows.

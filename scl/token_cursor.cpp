@@ -64,6 +64,9 @@ void TokenCursor::errorAt(const Token& token, std::string message) {
 void TokenCursor::expectedNear(std::string_view what, const Token& token, std::string_view hint) {
   suppressedLast_ = token.afterInvalid;
   if (suppressedLast_) return;
+  const bool comparison = token.kind == TokenKind::Less || token.kind == TokenKind::LessEqual ||
+                          token.kind == TokenKind::Greater || token.kind == TokenKind::GreaterEqual;
+  if (hint.empty() && comparison) hint = comparisonHint_;
   errorAt(token,
           "expected " + std::string(what) + " near " + describeToken(token) + std::string(hint));
 }

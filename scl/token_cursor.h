@@ -68,6 +68,9 @@ class TokenCursor {
   /// "expected WHAT near 'tok'HINT" at `token`; nothing when the lexer already reported
   /// the invalid bytes right before it (errors never cascade).
   void expectedNear(std::string_view what, const Token& token, std::string_view hint = "");
+  /// The hint expectedNear() gives, when it has none, at a `<`, `<=`, `>` or `>=` (scripts
+  /// take them in one place only).
+  void setComparisonHint(std::string hint) { comparisonHint_ = std::move(hint); }
   /// "'(' opened here" after an expectedNear() that was reported.
   void noteOpened(const Token& open);
 
@@ -107,6 +110,7 @@ class TokenCursor {
   mutable Token end_;  // what every look-ahead sees past the error limit
   size_t pos_ = 0;
   bool suppressedLast_ = false;  // the last expectedNear() was not reported
+  std::string comparisonHint_;
   FileName file_;
   DiagnosticSink& sink_;
 };

@@ -41,6 +41,15 @@ std::string transitionText(const Transition& transition, const Character& charac
     if (transition.hasTimeout) text += " or after " + seconds(transition.timeout);
     return text;
   }
+  if (transition.com) {
+    std::string text = transition.hasTime ? "and when com " : "when com ";
+    text += std::string(comQuantityWord(transition.comQuantity)) +
+            (transition.comAbove ? " > " : " < ") + formatNumber(transition.comValue.value) +
+            (transition.comInLegs ? " legs" : "");
+    if (transition.hasTime) text += " after " + seconds(transition.time);
+    if (transition.hasTimeout) text += " or after " + seconds(transition.timeout);
+    return text;
+  }
   std::string text = transition.hasTime ? "and when contact" : "when contact";
   if (transition.event == ContactEvent::Lost) text += " lost";
   if (transition.event == ContactEvent::Changed) text += " changed";

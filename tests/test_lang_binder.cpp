@@ -7,6 +7,7 @@
 #include "scl/character.h"
 #include "scl/compile.h"
 #include "scl/lexer.h"
+#include "scl/transition_text.h"
 #include "tests/test_support.h"
 
 namespace {
@@ -301,4 +302,42 @@ TEST_CASE("primitive blocks: a drive conflict is reported at the use, with the b
   CHECK(result.diagnostics[1].severity == scl::Severity::Note);
   CHECK(result.diagnostics[1].location.line == 1);
   CHECK(result.diagnostics[1].message == "the block 'balance' is defined here");
+}
+
+TEST_CASE("binder: when com: the quantity, the comparison, legs and the parameter's name") {
+  scl::Program program = compileOk(
+      "{ (rise) } when com vy < 0\n"
+      "{ (lean) } and when com capture > @0.25 legs after 0.2\n"
+      "{ (step) } when com x > -0.1 or after @0.6\n"
+      "{ (end) }");
+  const scl::Transition& rise = *program.phases[0].exit;
+  CHECK(rise.hasContact);
+  CHECK(rise.com);
+  CHECK_FALSE(rise.hasTime);
+  CHECK(rise.comQuantity == scl::ComQuantity::Vy);
+  CHECK_FALSE(rise.comAbove);
+  CHECK(rise.comValue.value == 0.0);
+  CHECK(rise.comScale == 1.0);
+  const scl::Transition& lean = *program.phases[1].exit;
+  CHECK(lean.comQuantity == scl::ComQuantity::Capture);
+  CHECK(lean.comAbove);
+  CHECK(lean.comInLegs);
+  const scl::Character& human = *scl::humanCharacter();
+  CHECK(lean.comScale == Approx(0.5 * (human.legLength(0) + human.legLength(1))));
+  CHECK(lean.hasTime);
+  CHECK(lean.time.value == 0.2);
+  const scl::Transition& step = *program.phases[2].exit;
+  CHECK(step.comQuantity == scl::ComQuantity::X);
+  CHECK(step.comValue.value == -0.1);
+  CHECK(step.hasTimeout);
+  // The threshold is PHASE.when, as the fallback is PHASE.timeout; both follow the optimizer.
+  REQUIRE(program.parameters.size() == 2);
+  CHECK(program.parameters[0].name == "lean.when");
+  CHECK(program.parameters[1].name == "step.timeout");
+  CHECK(lean.comValue.slot == 0);
+  program.setParameters({0.3, 0.7});
+  CHECK(program.phases[1].exit->comValue.value == Approx(0.3));
+  CHECK(scl::transitionText(*program.phases[1].exit, human) ==
+        "and when com capture > 0.3 legs after 0.2");
+  CHECK(scl::transitionText(*program.phases[2].exit, human) == "when com x > -0.1 or after 0.7");
 }

@@ -6,6 +6,7 @@
 #include "scl/compile.h"
 #include "scl/lexer.h"
 #include "scl/names.h"
+#include "scl/parser.h"
 #include "scl/scene.h"
 #include "scl/token_cursor.h"
 
@@ -52,12 +53,20 @@ TEST_CASE("lexer options: comparisons, slashes and paths only where a format ask
   CHECK(tokens[8].kind == scl::TokenKind::LessEqual);
   CHECK(tokens[10].kind == scl::TokenKind::EndOfFile);
 
-  // A script knows none of them: each is one diagnostic, and lexing goes on.
+  // Without them each is one diagnostic, and lexing goes on.
   scl::DiagnosticSink sink;
-  const auto script = scl::lex("{ [waist < 1] } pelvis.y", "t.scl", sink);
+  const auto plain = scl::lex("{ [waist < 1] } pelvis.y", "t.scl", sink);
   REQUIRE(sink.diagnostics().size() == 2);
   CHECK(sink.diagnostics()[0].message == "unexpected character '<'");
   CHECK(sink.diagnostics()[1].location.column == 23);  // '.y' is no number either
+  // A script knows the comparisons (`when com vy < 0`; the parser refuses them elsewhere),
+  // not the paths.
+  scl::DiagnosticSink scriptSink;
+  const auto script =
+      scl::lex("{ [waist < 1] } pelvis.y", "t.scl", scriptSink, scl::scriptLexing());
+  REQUIRE(scriptSink.diagnostics().size() == 1);
+  CHECK(scriptSink.diagnostics()[0].location.column == 23);
+  CHECK(script[3].kind == scl::TokenKind::Less);
   scl::Token endOfLine;
   endOfLine.kind = scl::TokenKind::EndOfLine;
   CHECK(scl::describeToken(endOfLine) == "end of line");

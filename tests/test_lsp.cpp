@@ -344,6 +344,19 @@ TEST_CASE("lsp: completion offers what is valid at the cursor", "[lsp]") {
   CHECK(has(contact, "all"));
   CHECK(has(contact, "feet"));
   CHECK(has(contact, "leftFoot"));
+  // `when com QUANTITY < NUM [legs]`, piece by piece.
+  const auto hasAll = [](const std::vector<std::string>& labels,
+                         std::initializer_list<const char*> words) {
+    return std::all_of(words.begin(), words.end(), [&](const char* w) { return has(labels, w); });
+  };
+  CHECK(hasAll(labelsAfter(16, "when "), {"contact", "com", "holding", "released"}));
+  const auto andWhen = labelsAfter(16, "and when ");
+  CHECK(hasAll(andWhen, {"contact", "com"}));
+  CHECK_FALSE(has(andWhen, "holding"));
+  CHECK(labelsAfter(16, "when com ") == std::vector<std::string>{"x", "y", "vx", "vy", "capture"});
+  CHECK(hasAll(labelsAfter(16, "when com vy < 0 "), {"legs", "or", "backto"}));
+  CHECK(labelsAfter(16, "and when com x > 0.1 legs ") ==
+        std::vector<std::string>{"after", "backto"});
   const auto backto = labelsAfter(20, "finally after 1 backto ");
   CHECK(has(backto, "lean"));
   CHECK(has(backto, "standup"));
@@ -429,6 +442,19 @@ TEST_CASE("lsp: hover on joints, links, primitives, phases and parameters", "[ls
   CHECK_THAT(hoverText(7, 5), Catch::Contains("block balance") && Catch::Contains("used 2 times"));
   CHECK(hoverText(3, 0).empty());
   CHECK(client.result("textDocument/hover", LspClient::at(kUri, 9999, 5)).is_null());
+}
+
+TEST_CASE("lsp: hover in a centre-of-mass transition", "[lsp]") {
+  LspClient client;
+  client.open(kUri, "{\n  (push)\n}\nwhen com vy < 0 or after 1\n{\n  (fall)\n  [com (0, 1)]\n}\n");
+  const auto hoverText = [&](int line, int character) -> std::string {
+    const json result = client.result("textDocument/hover", LspClient::at(kUri, line, character));
+    return result.is_null() ? "" : result["contents"]["value"].get<std::string>();
+  };
+  CHECK_THAT(hoverText(3, 6), Catch::Contains("centre of mass") && Catch::Contains("frame"));
+  CHECK_THAT(hoverText(3, 9), Catch::Contains("upward velocity") && Catch::Contains("m/s"));
+  CHECK_THAT(hoverText(6, 4), Catch::Contains("feature"));  // `[com]` is the feature
+  CHECK_THAT(hoverText(1, 4), Catch::Contains("when com vy < 0 or after 1 s → fall"));
 }
 
 TEST_CASE("lsp: a character of its own names: its limb ends complete, hovers tell roles", "[lsp]") {

@@ -7,6 +7,7 @@
 #include "scl/character_file.h"
 #include "scl/compile.h"
 #include "scl/objective.h"
+#include "scl/parser.h"
 #include "scl/printer.h"
 #include "scl/problem.h"
 #include "scl/world.h"
@@ -175,8 +176,6 @@ std::vector<const Occurrence*> occurrencesLike(const Analysis& analysis, const O
   return out;
 }
 
-LexerOptions scriptLexerOptions() { return LexerOptions{.strings = true}; }
-
 std::vector<Token> tokensOf(std::string_view text, size_t begin, size_t end) {
   end = std::min(end, text.size());
   std::vector<Token> tokens;
@@ -188,7 +187,7 @@ std::vector<Token> tokensOf(std::string_view text, size_t begin, size_t end) {
       chunkEnd = newline == std::string_view::npos ? end : std::min(end, newline + 1);
     }
     DiagnosticSink sink(INT_MAX, 0);
-    TokenStream stream(text.substr(begin, chunkEnd - begin), "", sink, scriptLexerOptions());
+    TokenStream stream(text.substr(begin, chunkEnd - begin), "", sink, scriptLexing());
     for (Token token = stream.next(); token.kind != TokenKind::EndOfFile; token = stream.next())
       tokens.push_back(token);
     begin = chunkEnd;
@@ -209,18 +208,28 @@ size_t tokenLengthAt(std::string_view text, size_t offset) {
 
 std::string describeTransition(const sx::Transition& transition) {
   std::string out;
-  if (!transition.contact)
+  if (transition.com) {
+    const sx::ComCondition& com = *transition.com;
+    out = std::string(transition.after ? "and when com " : "when com ") +
+          std::string(comQuantityWord(com.quantity)) + (com.above ? " > " : " < ") +
+          number(com.value) + (com.legs ? " legs" : "");
+  } else if (transition.holding || transition.released) {
+    out = transition.holding ? "when holding " + transition.holding->text
+                             : "when released " + transition.released->text;
+  } else if (!transition.contact) {
     return transition.after ? "after " + number(*transition.after) + " s" : "";
-  out = transition.after ? "and when contact" : "when contact";
-  if (transition.event)
-    out += *transition.event == sx::ContactEvent::Lost      ? " lost"
-           : *transition.event == sx::ContactEvent::Changed ? " changed"
-                                                            : " established";
-  if (transition.quantifier)
-    out += *transition.quantifier == sx::ContactQuantifier::All ? " all" : " any";
-  for (size_t i = 0; i < transition.targets.size(); ++i)
-    out += (i ? ", " : " ") + transition.targets[i].text;
-  if (transition.body) out += " with " + transition.body->text;
+  } else {
+    out = transition.after ? "and when contact" : "when contact";
+    if (transition.event)
+      out += *transition.event == sx::ContactEvent::Lost      ? " lost"
+             : *transition.event == sx::ContactEvent::Changed ? " changed"
+                                                              : " established";
+    if (transition.quantifier)
+      out += *transition.quantifier == sx::ContactQuantifier::All ? " all" : " any";
+    for (size_t i = 0; i < transition.targets.size(); ++i)
+      out += (i ? ", " : " ") + transition.targets[i].text;
+    if (transition.body) out += " with " + transition.body->text;
+  }
   if (transition.after) out += " after " + number(*transition.after) + " s";
   if (transition.timeout) out += " or after " + number(*transition.timeout) + " s";
   return out;

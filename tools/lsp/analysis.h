@@ -87,9 +87,6 @@ const Occurrence* occurrenceAt(const Analysis& analysis, int line, int column);
 /// `declarationsFirst`).
 std::vector<const Occurrence*> occurrencesLike(const Analysis& analysis, const Occurrence& of);
 
-/// The lexer options of scripts (strings for `scene character: "FILE"`).
-LexerOptions scriptLexerOptions();
-
 /// The tokens of bytes [begin, end) of `text` (tokens never span lines, so any line start is
 /// a safe place to begin), without the final EndOfFile. Token texts point into `text`.
 std::vector<Token> tokensOf(std::string_view text, size_t begin, size_t end);

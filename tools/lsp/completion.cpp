@@ -376,6 +376,30 @@ void worldStatementItems(Items& items, std::span<const Token> statement) {
   items.worldKeys(*kind, statement);
 }
 
+// Inside `when com QUANTITY < NUM [legs]`: the quantities, then `legs` and the rest of the
+// transition. False when the cursor is not there.
+bool comConditionItems(Items& items, std::span<const Token> tokens) {
+  const size_t size = tokens.size();
+  const Token& last = tokens.back();
+  if (isWord(last, "com") && size >= 2 && isWord(tokens[size - 2], "when")) {
+    for (size_t i = 0; i < kComQuantityWords.size(); ++i)
+      items.add(std::string(kComQuantityWords[i]), kItemEnumMember,
+                plain(comQuantityMeaning(static_cast<ComQuantity>(i))));
+    return true;
+  }
+  const bool afterNumber =
+      last.kind == TokenKind::Number && size >= 2 &&
+      (tokens[size - 2].kind == TokenKind::Less || tokens[size - 2].kind == TokenKind::Greater);
+  const bool afterLegs =
+      isWord(last, "legs") && size >= 3 &&
+      (tokens[size - 3].kind == TokenKind::Less || tokens[size - 3].kind == TokenKind::Greater);
+  if (!afterNumber && !afterLegs) return false;
+  if (afterNumber) items.keyword("legs");
+  items.keyword(used(tokens, "and") ? "after" : "or");
+  items.keyword("backto");
+  return true;
+}
+
 // Between phases: transitions, `backto`, `finally`.
 void topLevelItems(Items& items, std::span<const Token> tokens, size_t offset, bool atStart) {
   if (tokens.empty()) {
@@ -387,9 +411,12 @@ void topLevelItems(Items& items, std::span<const Token> tokens, size_t offset, b
   if (isWord(last, "backto")) return items.phases(offset);
   if (isWord(last, "when")) {
     items.keyword("contact");
+    items.add("com", kItemKeyword, plain(comConditionMeaning()));
+    if (tokens.size() >= 2 && isWord(tokens[tokens.size() - 2], "and")) return;
     items.keyword("holding");
     return items.keyword("released");
   }
+  if (comConditionItems(items, tokens)) return;
   if (isWord(last, "holding") || isWord(last, "released")) return items.sceneBodies();
   if (isWord(last, "and")) return items.keyword("when");
   if (isWord(last, "or")) return items.keyword("after");

@@ -174,6 +174,21 @@ std::string worldHover(std::span<const Token> tokens, size_t found) {
   return "";
 }
 
+// In `when com QUANTITY ...`: `com` and the quantity; empty elsewhere (`com` in a phase is
+// the feature, which the keywords explain).
+std::string comConditionHover(std::span<const Token> tokens, size_t found) {
+  auto isWordAt = [&](size_t i, std::string_view word) {
+    return tokens[i].kind == TokenKind::Identifier && tokens[i].text == word;
+  };
+  if (found >= 1 && isWordAt(found, "com") && isWordAt(found - 1, "when"))
+    return std::string(comConditionMeaning());
+  if (found < 2 || !isWordAt(found - 1, "com") || !isWordAt(found - 2, "when")) return "";
+  for (size_t i = 0; i < kComQuantityWords.size(); ++i)
+    if (tokens[found].text == kComQuantityWords[i])
+      return std::string(comQuantityMeaning(static_cast<ComQuantity>(i)));
+  return "";
+}
+
 // The world file a scene header names (`world: "FILE"`): its bodies, or why it cannot be read.
 std::string worldFileHover(std::string_view quoted, const std::string& fileName) {
   std::string_view path = quoted;
@@ -234,6 +249,7 @@ json hover(const DocumentView& document, Position position, const ClientSupport&
                                                     : blockHover(analysis, *occurrence);
     else if (found >= 2 && tokens[found - 1].kind == TokenKind::Colon)
       value = sceneValueHover(character, tokens[found - 2].text, token.text);
+    if (value.empty()) value = comConditionHover(tokens, found);
     if (value.empty()) value = worldHover(tokens, found);
     if (value.empty()) value = jointHover(character, token.text);
     if (value.empty()) value = linkHover(character, token.text);

@@ -6,6 +6,19 @@ namespace scl::lsp {
 
 namespace {
 
+constexpr std::string_view kCaptureMeaning =
+    "**capture**: after `when com`, the capture point's x from the frame's origin, "
+    "x + vx·√(y/g), m: where a step would bring the body to rest";
+
+// The quantities of `when com`, in ComQuantity's order.
+constexpr std::array<std::string_view, kComQuantityWords.size()> kComQuantityMeanings = {
+    "**x**: the centre of mass's distance ahead of the frame's origin, m",
+    "**y**: the centre of mass's height above the frame's origin, m",
+    "**vx**: the centre of mass's forward velocity relative to the frame, m/s",
+    "**vy**: the centre of mass's upward velocity relative to the frame, m/s (< 0: falling)",
+    kCaptureMeaning,
+};
+
 // The size counted by the compiler: two branches that each add a keyword merge cleanly.
 constexpr auto kKeywords = std::to_array<KeywordInfo>({
     // Primitives.
@@ -40,7 +53,7 @@ constexpr auto kKeywords = std::to_array<KeywordInfo>({
     {"legs",
      "**legs**: after a `com` or `track` target: its (x, y) are in the character's leg lengths "
      "(hip to ankle plus the ankle's height; the mean of both legs), so the script fits bodies "
-     "of other sizes"},
+     "of other sizes; after the number of `when com`, the same (per second for vx, vy)"},
     {"posture",
      "**posture**: feature, the posture task toward the phase's PD targets; kp 1/s², kd 1/s, "
      "weight, priority"},
@@ -81,9 +94,12 @@ constexpr auto kKeywords = std::to_array<KeywordInfo>({
     {"parent", "**parent**: the target is the parent link's world angle, degrees"},
     // Transitions and structure.
     {"after", "**after t**: the phase ends t seconds after it began"},
-    {"when", "**when contact ...**: the phase ends when the contact condition holds"},
-    {"and", "**and when contact LINKS after t**: the contact condition, checked from t s on"},
-    {"or", "**or after t**: the fallback of `when contact`: the phase ends after t s without it"},
+    {"when", "**when contact|com|holding|released ...**: the phase ends when the condition holds"},
+    {"and",
+     "**and when contact LINKS after t**, **and when com ... after t**: the condition, checked "
+     "from t s on"},
+    {"or",
+     "**or after t**: the fallback of a `when` condition: the phase ends after t s without it"},
     {"contact",
      "**contact** [established|lost|changed] [any|all] LINKS [with BODY]: latched per link "
      "since the phase began"},
@@ -100,6 +116,7 @@ constexpr auto kKeywords = std::to_array<KeywordInfo>({
      "let go, or a grip that broke), having held it since the phase began"},
     {"grip",
      "**grip:** the strongest force a grasp's hold bears, newtons; pulled harder, it breaks"},
+    {"capture", kCaptureMeaning},
     {"backto",
      "**backto NAME**: the transition leads back to the phase NAME (`N times`: a counted cycle)"},
     {"times", "**N times**: the cycle runs N times in all, then goes on"},
@@ -127,6 +144,16 @@ std::string_view keywordMeaning(std::string_view word) {
   for (const KeywordInfo& keyword : kKeywords)
     if (keyword.word == word) return keyword.meaning;
   return {};
+}
+
+std::string_view comConditionMeaning() {
+  return "**when com QUANTITY < NUM** (or `>`; `legs` after NUM: in leg lengths): the phase "
+         "ends when the centre of mass's x, y (m), vx, vy (m/s) or capture point (m), in the "
+         "frame of the features (from the supporting feet's middle at phase start), passes NUM";
+}
+
+std::string_view comQuantityMeaning(ComQuantity quantity) {
+  return kComQuantityMeanings[static_cast<size_t>(quantity)];
 }
 
 }  // namespace scl::lsp

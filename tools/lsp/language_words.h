@@ -5,6 +5,8 @@
 #include <span>
 #include <string_view>
 
+#include "scl/program.h"
+
 namespace scl::lsp {
 
 /// A keyword and what it means.
@@ -21,5 +23,10 @@ std::span<const KeywordInfo> keywords();
 
 /// The meaning of `word` when it is a keyword; empty otherwise.
 std::string_view keywordMeaning(std::string_view word);
+
+/// The meaning of `com` after `when` (a condition on the centre of mass, not the feature).
+std::string_view comConditionMeaning();
+/// The meaning of a quantity of `when com` (`x`, `vy`, `capture`, ...), with its unit.
+std::string_view comQuantityMeaning(ComQuantity quantity);
 
 }  // namespace scl::lsp

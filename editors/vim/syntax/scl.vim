@@ -7,6 +7,10 @@ endif
 
 syntax keyword sclPrimitive vf sb ik relax gc symm com angmom track swing posture support grasp force
 syntax keyword sclTransition after when and or contact established lost changed holding released any all
+" `when com QUANTITY < NUM`: the centre of mass's quantities after `when com`, the comparisons.
+syntax keyword sclTransition capture
+syntax match sclTransition /\(\<when\s\+com\s\+\)\@<=\(x\|y\|vx\|vy\)\>/
+syntax match sclOperator /[<>]/
 syntax keyword sclTransition backto times finally
 syntax keyword sclStructure scene define world
 syntax keyword sclBody ground platform wall table stairs slope box ball capsule chain push
@@ -35,6 +39,7 @@ syntax match sclComment "//.*$" contains=@Spell
 
 highlight default link sclPrimitive Statement
 highlight default link sclTransition Conditional
+highlight default link sclOperator Operator
 highlight default link sclStructure PreProc
 highlight default link sclBody Type
 highlight default link sclArgument Keyword
