@@ -104,8 +104,8 @@ class SwingFeature final : public TaskFeatureKind<SwingTask> {
   void addAngleRow(const SwingTask& task, const FeatureStep& step, ObjectiveRows& rows) {
     const SwingPrimitive& def = task.definition;
     const BodyMotion& foot = step.dynamics.bodies()[def.link];
-    const double desired = def.kp.value * (task.standingAngle - foot.angle) -
-                           def.kd.value * foot.angularVelocity;
+    const double desired =
+        def.kp.value * (task.standingAngle - foot.angle) - def.kd.value * foot.angularVelocity;
     angularAccelerationRow(step.dynamics, def.link, angleRow_);
     rows.add(angleRow_, desired, task.level, def.task.weight.value);
   }

@@ -1,0 +1,158 @@
+// `[swing]` (docs/features.md, Swing): the swing foot rises by its lift on the way, lands
+// at its landing point, and the landing point moves with the centre of mass by the
+// feedback gains; and the feature walk built on it (scripts/feature-walk.scl) walks on
+// after a push.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <string>
+
+#include "feature/feature_math.h"
+#include "runtime/run_session.h"
+#include "runtime/simulation.h"
+#include "scl/compile.h"
+#include "tests/cli_support.h"
+#include "tests/test_support.h"
+
+using namespace scl;
+
+namespace {
+
+// Stance balance for 1.5 s, then the left foot stands and the right swings to `swing`'s
+// landing point; the centre of mass is held at `com` from the left foot.
+std::string swingScript(const std::string& swing, const std::string& com = "(0, 1.15)") {
+  return "scene pose: standing env: flat duration: 3\n"
+         "{\n"
+         "  (settle)\n"
+         "  [necks 0, waist 0, hips 0, knees 0 time: 0.5]\n"
+         "  [relax ankles strength 0.1]\n"
+         "  [vf sb(600, 300) on: trunk, by: leftAnkle]\n"
+         "  [symm]\n"
+         "  [gc]\n"
+         "}\n"
+         "after 1.5\n"
+         "{\n"
+         "  (swing)\n"
+         "  [necks 0, waist 0, hips 0, leftKnee -10, rightKnee -40, shoulders 0, elbows 10]\n"
+         "  [support leftFoot]\n"
+         "  [com " +
+         com +
+         " kp 60 kd 15 time: 0.3]\n"
+         "  [track trunk standing weight 0.5]\n"
+         "  [" +
+         swing +
+         "]\n"
+         "  [posture]\n"
+         "}\n";
+}
+
+// The middle of a foot's sole, world metres (the point a swing moves).
+Vec2 soleMiddle(const Character& character, const CharacterState& state, int foot) {
+  const LinkDef& link = character.links[foot];
+  const LinkState& at = state.links[foot];
+  const Vec2 local(0.5 * link.axisSign * link.length, 0.0);
+  return at.origin + Vec2(std::cos(at.angle) * local.x() - std::sin(at.angle) * local.y(),
+                          std::sin(at.angle) * local.x() + std::cos(at.angle) * local.y());
+}
+
+struct SwingRun {
+  double highest = -1.0;         // the right sole's greatest rise over its start, metres
+  Vec2 landed = Vec2::Zero();    // where it first touched again, from the left sole's middle
+  double comAhead = 0.0;         // the centre of mass ahead of the left sole then, metres
+  bool touchedDown = false;
+  bool fell = true;
+};
+
+SwingRun runSwing(const std::string& source) {
+  const Program program = scl::testing::compileOk(source, "swing.scl");
+  const Character& character = *program.character;
+  RunSessionDef def;
+  def.simulation = simulationDefFor(program);
+  def.length = defaultRunLength(program);
+  def.metrics = metricsFor(character);
+  RunSession session(program, def);
+  SwingRun out;
+  Vec2 start = Vec2::Zero(), origin = Vec2::Zero();
+  bool swinging = false, lifted = false;
+  session.run([&](const StepView& step) {
+    if (step.phaseName != "swing" || out.touchedDown) return;
+    const Vec2 sole = soleMiddle(character, step.state, kRightFoot);
+    if (!swinging) {
+      swinging = true;
+      start = sole;
+      origin = soleMiddle(character, step.state, kLeftFoot);
+    }
+    out.highest = std::max(out.highest, sole.y() - start.y());
+    const bool touching = step.state.links[kRightFoot].contact;
+    lifted |= !touching;
+    if (lifted && touching) {
+      out.touchedDown = true;
+      out.landed = sole - origin;
+      out.comAhead = step.state.com.x() - origin.x();
+    }
+  });
+  out.fell = session.summary().fell.has_value();
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a swing lifts the foot by its lift and lands it at its landing point", "[swing]") {
+  const SwingRun lifted =
+      runSwing(swingScript("swing rightFoot (0.3, 0) lift: 0.1 time: 0.6 weight 10"));
+  INFO("highest " << lifted.highest << " m, landed at (" << lifted.landed.x() << ", "
+                  << lifted.landed.y() << ")");
+  REQUIRE(lifted.touchedDown);
+  CHECK_FALSE(lifted.fell);
+  CHECK(lifted.highest > 0.08);
+  CHECK(lifted.highest < 0.13);
+  CHECK(lifted.landed.x() == Approx(0.3).margin(0.03));
+  CHECK(std::abs(lifted.landed.y()) < 0.02);
+  // Without a lift the foot keeps low: the bump is what raised it.
+  const SwingRun flat =
+      runSwing(swingScript("swing rightFoot (0.3, 0) lift: 0 time: 0.6 weight 10"));
+  INFO("without lift: highest " << flat.highest << " m");
+  CHECK(flat.highest < 0.03);
+}
+
+TEST_CASE("a swing's landing point moves with the centre of mass by its feedback", "[swing]") {
+  // The centre of mass held 6 cm ahead of the stance foot: with feedback (1, 0) the foot
+  // lands about that much further than without.
+  const std::string com = "(0.06, 1.15)";
+  const SwingRun plain =
+      runSwing(swingScript("swing rightFoot (0.25, 0) lift: 0.08 time: 0.6 weight 10", com));
+  const SwingRun fed = runSwing(
+      swingScript("swing rightFoot (0.25, 0) lift: 0.08 feedback: (1, 0) time: 0.6 weight 10", com));
+  REQUIRE(plain.touchedDown);
+  REQUIRE(fed.touchedDown);
+  INFO("landed at " << plain.landed.x() << " and, with feedback, " << fed.landed.x()
+                    << "; centre of mass ahead " << fed.comAhead);
+  // d grows from the held 6 cm as the swing pulls the body along; the landing point
+  // follows it with the foot's lag, so the shift lies between d's start and its end.
+  CHECK(fed.comAhead > 0.04);
+  CHECK(fed.landed.x() - plain.landed.x() > 0.045);
+  CHECK(fed.landed.x() - plain.landed.x() < fed.comAhead + 0.01);
+}
+
+TEST_CASE("the feature walk walks on after 120 N pushes at the trunk, forward and backward",
+          "[swing][walk]") {
+  const std::string path = "scripts/feature-walk.scl";
+  const Program program =
+      scl::testing::compileOk(scl::testing::readText(std::string(SCL_SOURCE_DIR) + "/" + path), path);
+  // At two of the ten offsets through a step where both directions hold
+  // (docs/features.md, Walking: the forward push fails at others).
+  for (double at : {6.0, 6.2}) {
+    for (double force : {120.0, -120.0}) {
+      RunSessionDef def;
+      def.simulation = simulationDefFor(program);
+      def.length = defaultRunLength(program);
+      def.metrics = metricsFor(*program.character);
+      def.pushes = {Push{kTrunk, Vec2(force, 0.0), at, 0.2}};
+      RunSession session(program, def);
+      session.run();
+      INFO(force << " N at " << at << " s");
+      CHECK_FALSE(session.summary().fell.has_value());
+      CHECK(session.summary().distance > 12.0);
+    }
+  }
+}
