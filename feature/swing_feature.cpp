@@ -1,8 +1,8 @@
 // `[swing]`: a swing foot's way to its landing point (docs/features.md, Swing). The foot's
 // sole middle follows a Hermite curve from where it was at phase start to the landing
 // point, lifted on the way by a bump that leaves both ends' velocities as they are, and
-// reaches it descending at the landing speed; the landing point moves each step with the
-// centre of mass (SIMBICON's foot placement, d·cd + v·cv), so a push is answered by a
+// reaches it descending at the swing's landing speed; the landing point moves each step
+// with the centre of mass (SIMBICON's foot placement, d·cd + v·cv), so a push is answered by a
 // longer or shorter step. The foot is turned as when standing, so that it lands flat.
 #include "feature/feature_kind.h"
 #include "feature/feature_math.h"
@@ -34,7 +34,7 @@ CurvePoint<double> liftBump(double time, double duration) {
 class SwingFeature final : public TaskFeatureKind<SwingTask> {
  public:
   SwingFeature(std::span<const Primitive> phase, const FeatureContext& context)
-      : landingSpeed_(context.settings.landingSpeed), angleRow_(context.dynamics.dofCount()) {
+      : landingSpeed_(context.settings.swingLandingSpeed), angleRow_(context.dynamics.dofCount()) {
     forEachFeature<SwingPrimitive>(phase, [&](const SwingPrimitive& swing) {
       SwingTask task{swing, priorityOf(swing.task)};
       const LinkDef& link = context.character.links[swing.link];

@@ -56,9 +56,9 @@ Vec2 soleMiddle(const Character& character, const CharacterState& state, int foo
 }
 
 struct SwingRun {
-  double highest = -1.0;         // the right sole's greatest rise over its start, metres
-  Vec2 landed = Vec2::Zero();    // where it first touched again, from the left sole's middle
-  double comAhead = 0.0;         // the centre of mass ahead of the left sole then, metres
+  double highest = -1.0;       // the right sole's greatest rise over its start, metres
+  Vec2 landed = Vec2::Zero();  // where it first touched again, from the left sole's middle
+  double comAhead = 0.0;       // the centre of mass ahead of the left sole then, metres
   bool touchedDown = false;
   bool fell = true;
 };
@@ -121,8 +121,8 @@ TEST_CASE("a swing's landing point moves with the centre of mass by its feedback
   const std::string com = "(0.06, 1.15)";
   const SwingRun plain =
       runSwing(swingScript("swing rightFoot (0.25, 0) lift: 0.08 time: 0.6 weight 10", com));
-  const SwingRun fed = runSwing(
-      swingScript("swing rightFoot (0.25, 0) lift: 0.08 feedback: (1, 0) time: 0.6 weight 10", com));
+  const SwingRun fed = runSwing(swingScript(
+      "swing rightFoot (0.25, 0) lift: 0.08 feedback: (1, 0) time: 0.6 weight 10", com));
   REQUIRE(plain.touchedDown);
   REQUIRE(fed.touchedDown);
   INFO("landed at " << plain.landed.x() << " and, with feedback, " << fed.landed.x()
@@ -137,8 +137,8 @@ TEST_CASE("a swing's landing point moves with the centre of mass by its feedback
 TEST_CASE("the feature walk walks on after 120 N pushes at the trunk, forward and backward",
           "[swing][walk]") {
   const std::string path = "scripts/feature-walk.scl";
-  const Program program =
-      scl::testing::compileOk(scl::testing::readText(std::string(SCL_SOURCE_DIR) + "/" + path), path);
+  const Program program = scl::testing::compileOk(
+      scl::testing::readText(std::string(SCL_SOURCE_DIR) + "/" + path), path);
   // At two of the ten offsets through a step where both directions hold
   // (docs/features.md, Walking: the forward push fails at others).
   for (double at : {6.0, 6.2}) {
