@@ -41,6 +41,10 @@ struct FeatureSettings {
   /// runner sets it). A link touching several bodies uses the least; a body past the end
   /// (or none given): `friction`.
   std::vector<double> bodyFriction;
+  /// The scene's bodies (the runner sets them): a `[swing]` lands on the terrain's top
+  /// under its landing point and clears the terrain on the way (scl/scene_body.h,
+  /// terrainHeight). Empty: the flat ground.
+  std::vector<SceneBodyDef> sceneBodies;
   /// The plan uses this fraction of μ, so that the forces it plans stay clear of slipping.
   double frictionMargin = 0.6;
   /// Each touching link of the support carries at least this fraction of the body's

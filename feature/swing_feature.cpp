@@ -4,8 +4,11 @@
 // reaches it descending at the swing's landing speed; the landing point moves each step
 // with the centre of mass (SIMBICON's foot placement, d·cd + v·cv), so a push is answered by a
 // longer or shorter step. The foot is turned as when standing, so that it lands flat.
+#include <algorithm>
+
 #include "feature/feature_kind.h"
 #include "feature/feature_math.h"
+#include "scl/scene_body.h"
 
 namespace scl {
 
@@ -19,6 +22,8 @@ struct SwingTask {
   Vec2 start = Vec2::Zero();      // the sole's middle from the frame origin at phase start
   Vec2 startRate = Vec2::Zero();  // its velocity then
   double standingAngle = 0.0;     // the foot's world angle in the standing pose, radians
+  double halfLength = 0.0;        // half the foot's length, heel to toe, metres
+  double stanceTop = 0.0;         // the terrain's top under the frame origin, world metres
 };
 
 // The lift's bump over the way, s = t/T in [0, 1]: 16 s²(1−s)², which peaks at 1 halfway
@@ -34,11 +39,15 @@ CurvePoint<double> liftBump(double time, double duration) {
 class SwingFeature final : public TaskFeatureKind<SwingTask> {
  public:
   SwingFeature(std::span<const Primitive> phase, const FeatureContext& context)
-      : landingSpeed_(context.settings.swingLandingSpeed), angleRow_(context.dynamics.dofCount()) {
+      : landingSpeed_(context.settings.swingLandingSpeed),
+        bodies_(context.settings.sceneBodies),
+        angleRow_(context.dynamics.dofCount()) {
     forEachFeature<SwingPrimitive>(phase, [&](const SwingPrimitive& swing) {
       SwingTask task{swing, priorityOf(swing.task)};
       const LinkDef& link = context.character.links[swing.link];
       task.sole = Vec2(0.5 * link.axisSign * link.length, 0.0);
+      task.halfLength =
+          0.5 * link.length + 0.5 * std::max(link.proximalThickness, link.distalThickness);
       task.standingAngle = degToRad(context.character.standingAngleDeg(swing.link));
       tasks_.push_back(task);
     });
@@ -48,6 +57,7 @@ class SwingFeature final : public TaskFeatureKind<SwingTask> {
     for (SwingTask& task : tasks_) {
       task.start = dynamics.pointPosition(task.definition.link, task.sole) - frameOrigin;
       task.startRate = dynamics.pointVelocity(task.definition.link, task.sole);
+      task.stanceTop = topOver(frameOrigin.x(), frameOrigin.x(), task.halfLength);
     }
   }
 
@@ -63,25 +73,46 @@ class SwingFeature final : public TaskFeatureKind<SwingTask> {
   }
 
  private:
+  // The terrain's top over [left, right] widened by `margin` each side, world metres (the
+  // flat ground's 0 without a scene).
+  double topOver(double left, double right, double margin) const {
+    return bodies_.empty() ? 0.0 : terrainHeight(bodies_, left - margin, right + margin);
+  }
+
   // Where the foot lands from the frame origin, metres: the written point moved by the
-  // feedback on the centre of mass's place and velocity ahead of the origin.
-  static Vec2 landingPoint(const SwingPrimitive& def, const FeatureStep& step) {
+  // feedback on the centre of mass's place and velocity ahead of the origin, and raised or
+  // lowered with the terrain's top there against the stance foot's (on a stair, a step up).
+  Vec2 landingPoint(const SwingTask& task, const FeatureStep& step) const {
+    const SwingPrimitive& def = task.definition;
     const double ahead = step.dynamics.com().x() - step.frameOrigin.x();
     const double speed = step.dynamics.comVelocity().x() - step.frameVelocity.x();
-    return def.scale * Vec2(def.x.value, def.y.value) +
-           Vec2(def.cd.value * ahead + def.cv.value * speed, 0.0);
+    Vec2 landing = def.scale * Vec2(def.x.value, def.y.value) +
+                   Vec2(def.cd.value * ahead + def.cv.value * speed, 0.0);
+    const double x = step.frameOrigin.x() + landing.x();
+    landing.y() += topOver(x, x, task.halfLength) - task.stanceTop;
+    return landing;
+  }
+
+  // How much higher than the written lift the way must rise: by as much as the terrain
+  // between start and landing stands above the lower of the two (a stair's riser).
+  double clearance(const SwingTask& task, const FeatureStep& step, const Vec2& landing) const {
+    const double x0 = step.frameOrigin.x() + task.start.x(),
+                 x1 = step.frameOrigin.x() + landing.x();
+    const double top =
+        topOver(std::min(x0, x1), std::max(x0, x1), task.halfLength) - task.stanceTop;
+    return std::max(0.0, top - std::min(task.start.y(), landing.y()));
   }
 
   void addSoleRows(const SwingTask& task, const FeatureStep& step, ObjectiveRows& rows) const {
     const SwingPrimitive& def = task.definition;
     const double duration = def.duration.value, time = step.phaseTime;
-    const Vec2 landing = landingPoint(def, step);
+    const Vec2 landing = landingPoint(task, step);
     const Vec2 descending(0.0, -landingSpeed_);
     CurvePoint<Vec2> target{};
     if (time < duration) {
       target = hermite(task.start, task.startRate, landing, descending, duration, time);
       const CurvePoint<double> bump = liftBump(time, duration);
-      const double lift = def.scale * def.lift.value;
+      const double lift = def.scale * def.lift.value + clearance(task, step, landing);
       target.value.y() += lift * bump.value;
       target.rate.y() += lift * bump.rate;
       target.acceleration.y() += lift * bump.acceleration;
@@ -111,6 +142,7 @@ class SwingFeature final : public TaskFeatureKind<SwingTask> {
   }
 
   double landingSpeed_;
+  const std::vector<SceneBodyDef>& bodies_;
   Eigen::RowVectorXd angleRow_;
 };
 

@@ -63,12 +63,14 @@ Program inScene(Program program, const SimulationDef& definition) {
   return program;
 }
 
-ControllerOptions withFriction(ControllerOptions options, const SimulationDef& definition) {
+// The feature controller's view of the scene: each body's friction and the bodies (terrain).
+ControllerOptions withScene(ControllerOptions options, const SimulationDef& definition) {
   options.feature.friction = definition.friction;
   // A contact's μ is the smaller of its two bodies' (runtime/scene_world.cpp).
   options.feature.bodyFriction.clear();
   for (const SceneBodyDef& body : definition.scene.bodies)
     options.feature.bodyFriction.push_back(std::min(body.friction, definition.friction));
+  options.feature.sceneBodies = definition.scene.bodies;
   return options;
 }
 
@@ -78,7 +80,7 @@ Runner::Runner(Program program, const SimulationDef& definition, const Divergenc
                const ControllerOptions& options)
     : definition_(withProgramCharacter(definition, program)),
       limits_(limits),
-      options_(withFriction(options, definition_)),
+      options_(withScene(options, definition_)),
       simulation_(definition_),
       controller_(inScene(std::move(program), definition_), simulation_.initialJointAngles(),
                   options_) {
