@@ -122,14 +122,30 @@ class SupportFeature final : public FeatureKind {
   void addRows(const FeatureStep& step, ObjectiveRows& rows,
                FeatureStepResult& /*result*/) override {
     if (!support_.named) return;
+    bool carried = false;  // a support link touches: the body stands on something
+    for (int link = 0; link < character_.linkCount(); ++link)
+      carried = carried || (support_.links[link] && step.state.links[link].contactPointCount > 0);
+    // Airborne, nothing can brake the body's fall: a foot is set down from the centre of
+    // mass, which falls freely (its velocity, gravity's acceleration), not from the world,
+    // which only folding the legs could.
+    Motion reference;
+    if (!carried) reference = {step.dynamics.comVelocity(), step.dynamics.model().gravity};
     for (int link = 0; link < character_.linkCount(); ++link)
       if (support_.links[link] && step.state.links[link].contactPointCount == 0)
-        addLandingRows(link, step.dynamics, rows);
+        addLandingRows(link, step.dynamics, reference, rows);
   }
 
  private:
-  // The link's caps' lowest points move down at the landing speed, weighted as contacts.
-  void addLandingRows(int link, const PlanarDynamics& dynamics, ObjectiveRows& rows) const {
+  // What a foot is set down from: still ground, or the falling centre of mass (m/s, m/s²).
+  struct Motion {
+    Vec2 velocity = Vec2::Zero();
+    Vec2 acceleration = Vec2::Zero();
+  };
+
+  // The link's caps' lowest points move down at the landing speed from `reference`,
+  // weighted as contacts.
+  void addLandingRows(int link, const PlanarDynamics& dynamics, const Motion& reference,
+                      ObjectiveRows& rows) const {
     const double damping = settings_.contactDamping;
     const LinkDef& def = character_.links[link];
     const Vec2 down(0.0, -1.0);
@@ -139,7 +155,9 @@ class SupportFeature final : public FeatureKind {
       const BodyMotion& body = dynamics.bodies()[link];
       const Vec2 local = centre + toBodyFrame(body, radius * down);
       const Vec2 v = dynamics.pointVelocity(link, local);
-      rows.addPoint(link, local, damping * (settings_.landingSpeed * down - v),
+      rows.addPoint(link, local,
+                    reference.acceleration +
+                        damping * (reference.velocity + settings_.landingSpeed * down - v),
                     contactRowLevel(settings_), settings_.contactWeight);
     }
   }

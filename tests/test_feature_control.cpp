@@ -63,6 +63,31 @@ FeatureRun run(const Program& program, double duration, std::vector<Push> pushes
 // A push at the trunk from 6 s, after the stance has formed.
 Push trunkPush(double force, double duration) { return {kTrunk, Vec2(force, 0.0), 6.0, duration}; }
 
+struct AirborneSolve {
+  FeatureStatus status = FeatureStatus::Failed;
+  std::array<double, kMaxJoints> torques{};
+  size_t contactForces = 0;
+};
+
+// One step of the program's first phase from its start lifted off everything (no contact
+// points), every link moving at `velocity` (m/s) without turning; the posture held.
+AirborneSolve solveAirborne(const Program& program, const Vec2& velocity) {
+  Simulation simulation(simulationDefFor(program));
+  CharacterState state = simulation.state();
+  for (LinkState& link : state.links) {
+    link.contact = false;
+    link.contactPointCount = 0;
+    link.comVelocity = velocity;
+    link.angularVelocity = 0.0;
+  }
+  FeatureController controller(program.phases[0].primitives, *program.character);
+  controller.begin(state);
+  FeatureStepInput input;
+  input.postureHeld.fill(true);
+  const FeatureStepResult& result = controller.solve(state, 0.0, input);
+  return {result.status, result.torques, result.contactForces.size()};
+}
+
 }  // namespace
 
 TEST_CASE("the feature stance stands for 12 s with every QP solved", "[feature]") {
@@ -190,20 +215,37 @@ TEST_CASE("FeatureController: no contacts and no features solve to finite torque
   [posture weight 1]
 })",
                                                   "air.scl");
-  Simulation simulation(simulationDefFor(program));
-  CharacterState state = simulation.state();
-  for (LinkState& link : state.links) {
-    link.contact = false;
-    link.contactPointCount = 0;
-  }
-  FeatureController controller(program.phases[0].primitives, *program.character);
-  controller.begin(state);
-  FeatureStepInput input;
-  input.postureHeld.fill(true);
-  const FeatureStepResult& result = controller.solve(state, 0.0, input);
+  const AirborneSolve result = solveAirborne(program, Vec2::Zero());
   CHECK(result.status == FeatureStatus::Solved);
-  CHECK(result.contactForces.empty());
+  CHECK(result.contactForces == 0);
   for (double torque : result.torques) CHECK(std::isfinite(torque));
+}
+
+// Contacts and landing (docs/features.md): a support foot that does not touch is set down
+// at the landing speed, in the world while another support link carries the body, but
+// from the falling centre of mass when none does. Airborne, the same body falling at 2 m/s
+// is planned as at rest: set down in the world, the landing rows (weighted as contacts)
+// folded the legs under the falling body, and feature-jump.scl landed in a heap.
+TEST_CASE("FeatureController: airborne, support feet are set down from the falling body",
+          "[feature]") {
+  const Program program = scl::testing::compileOk(R"(scene pose: standing env: flat duration: 1
+{
+  (fall)
+  [hips 20, knees -40]
+  [posture weight 1]
+  [support feet]
+})",
+                                                  "fall.scl");
+  auto torquesFalling = [&](double speed) {
+    const AirborneSolve result = solveAirborne(program, Vec2(0.0, -speed));
+    REQUIRE(result.status == FeatureStatus::Solved);
+    return result.torques;
+  };
+  const std::array<double, kMaxJoints> still = torquesFalling(0.0);
+  const std::array<double, kMaxJoints> falling = torquesFalling(2.0);
+  for (int joint : {kLeftHip, kRightHip, kLeftKnee, kRightKnee, kLeftAnkle, kRightAnkle})
+    CHECK(falling[static_cast<size_t>(joint)] ==
+          Approx(still[static_cast<size_t>(joint)]).margin(1.0));
 }
 
 // The frame (docs/features.md): a foot `[support]` names counts whether it touches or not
