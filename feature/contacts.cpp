@@ -48,7 +48,13 @@ void ContactSet::gatherLink(int link, const LinkState& linkState) {
   }
   const BodyMotion& body = dynamics_.bodies()[link];
   const double friction = frictionOf(linkState) * settings_.frictionMargin;
+  const LinkDef& def = character_.links[link];
+  const double middleX =
+      dynamics_.pointPosition(link, Vec2(0.5 * def.axisSign * def.length, 0.0)).x();
+  // A point of an end the support leaves out (`[support leftFoot toe]`: the heel's) is not
+  // the QP's: that end may lift.
   auto add = [&](const Vec2& point) {
+    if (!endMayCarry(support_, link, point.x(), middleX)) return;
     points_.push_back({link, point, toBodyFrame(body, point - body.origin), normal, tangent,
                        friction, linkState.supportVelocity, linkState.supportAcceleration});
   };
@@ -57,7 +63,6 @@ void ContactSet::gatherLink(int link, const LinkState& linkState) {
   double surface = normal.dot(linkState.contactPoints[0]);
   for (int i = 1; i < linkState.contactPointCount; ++i)
     surface = std::min(surface, normal.dot(linkState.contactPoints[i]));
-  const LinkDef& def = character_.links[link];
   const std::array<std::pair<Vec2, double>, 2> caps = {{
       {Vec2::Zero(), 0.5 * def.proximalThickness},
       {Vec2(def.axisSign * def.length, 0.0), 0.5 * def.distalThickness},

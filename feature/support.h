@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <span>
 
 #include "dynamics/planar_dynamics.h"
@@ -12,11 +13,17 @@
 
 namespace scl {
 
+/// SupportSet::ends' bits.
+inline constexpr std::uint8_t kHeelEnd = 1, kToeEnd = 2;
+
 /// The support links of a phase.
 struct SupportSet {
   /// Whether each link's contacts may carry the body: the links `[support]` names (all of
   /// its lines together), or every link when the phase has none.
   std::array<bool, kMaxLinks> links{};
+  /// Which ends of each support link may carry: bit 1 its rear end (`heel`), bit 2 its
+  /// front end (`toe`); both for a whole link (a link named whole and by an end is whole).
+  std::array<std::uint8_t, kMaxLinks> ends{};
   /// `[support]` was written: its links that do not touch are set down.
   bool named = false;
   /// The links of the phase's force tasks (`[force]`): their contacts are the QP's too,
@@ -25,6 +32,15 @@ struct SupportSet {
   std::array<bool, kMaxLinks> pushing{};
   std::array<double, kMaxLinks> pushLimit{};
 };
+
+/// Whether a point of `link` at world x `pointX` may carry: a link's rear end (`heel`) is
+/// the half behind its middle (`middleX`, the middle of its cap centres), its front end
+/// (`toe`) the half ahead; a link not named by an end (or not named at all: a force
+/// task's) is whole.
+inline bool endMayCarry(const SupportSet& support, int link, double pointX, double middleX) {
+  const std::uint8_t ends = support.ends[static_cast<size_t>(link)];
+  return ends == 0 || (ends & (pointX < middleX ? kHeelEnd : kToeEnd)) != 0;
+}
 
 /// The support links of a phase's primitives.
 SupportSet supportSetOf(std::span<const Primitive> phasePrimitives);

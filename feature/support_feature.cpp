@@ -14,9 +14,20 @@ SupportSet supportSetOf(std::span<const Primitive> phasePrimitives) {
   SupportSet support;
   forEachFeature<SupportPrimitive>(phasePrimitives, [&](const SupportPrimitive& named) {
     support.named = true;
-    for (int link : named.links) support.links[link] = true;
+    for (size_t i = 0; i < named.links.size(); ++i) {
+      const int link = named.links[i];
+      const SupportPrimitive::End end =
+          i < named.ends.size() ? named.ends[i] : SupportPrimitive::End::Whole;
+      support.links[link] = true;
+      support.ends[link] |= end == SupportPrimitive::End::Heel  ? kHeelEnd
+                            : end == SupportPrimitive::End::Toe ? kToeEnd
+                                                                : kHeelEnd | kToeEnd;
+    }
   });
-  if (!support.named) support.links.fill(true);
+  if (!support.named) {
+    support.links.fill(true);
+    support.ends.fill(kHeelEnd | kToeEnd);
+  }
   support.pushLimit.fill(std::numeric_limits<double>::infinity());
   forEachFeature<ForcePrimitive>(phasePrimitives, [&](const ForcePrimitive& force) {
     const double limit =
@@ -149,7 +160,11 @@ class SupportFeature final : public FeatureKind {
     const double damping = settings_.contactDamping;
     const LinkDef& def = character_.links[link];
     const Vec2 down(0.0, -1.0);
+    const double middleX =
+        dynamics.pointPosition(link, Vec2(0.5 * def.axisSign * def.length, 0.0)).x();
     for (const Vec2& centre : {Vec2(Vec2::Zero()), Vec2(def.axisSign * def.length, 0.0)}) {
+      if (!endMayCarry(support_, link, dynamics.pointPosition(link, centre).x(), middleX))
+        continue;  // the end the support leaves out is not set down
       const double radius =
           centre.isZero() ? 0.5 * def.proximalThickness : 0.5 * def.distalThickness;
       const BodyMotion& body = dynamics.bodies()[link];

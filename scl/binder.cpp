@@ -776,9 +776,15 @@ class Binder {
   }
 
   Primitive bindNode(const sx::Support& support, std::vector<Drive>&) {
+    using End = SupportPrimitive::End;
     SupportPrimitive out;
-    for (const sx::Name& name : support.links)
-      for (int link : resolveLinks(name)) out.links.push_back(link);
+    for (size_t i = 0; i < support.links.size(); ++i) {
+      const char end = i < support.ends.size() ? support.ends[i] : 0;
+      for (int link : resolveLinks(support.links[i])) {
+        out.links.push_back(link);
+        out.ends.push_back(end == 'h' ? End::Heel : end == 't' ? End::Toe : End::Whole);
+      }
+    }
     return out;
   }
 

@@ -992,7 +992,7 @@ class ScriptParser : private TokenCursor {
     return false;
   }
 
-  // support := "support" link-or-group { "," link-or-group }
+  // support := "support" link-or-group [ "heel" | "toe" ] { "," link-or-group [ "heel" | "toe" ] }
   bool parseSupport(syntax::Support& support) {
     next();
     while (true) {
@@ -1001,6 +1001,12 @@ class ScriptParser : private TokenCursor {
         return false;
       }
       support.links.push_back(parseName());
+      char end = 0;
+      if (isWord("heel") || isWord("toe")) {
+        end = peek().text[0];
+        next();
+      }
+      support.ends.push_back(end);
       if (!isKind(TokenKind::Comma)) return true;
       next();
     }

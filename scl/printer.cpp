@@ -96,7 +96,14 @@ struct PrimitivePrinter {
     return "posture" + taskArgs(posture.args);
   }
   std::string operator()(const syntax::Support& support) const {
-    return "support " + joined(support.links, [](const Name& n) { return n.text; });
+    std::string out = "support ";
+    for (size_t i = 0; i < support.links.size(); ++i) {
+      if (i > 0) out += ", ";
+      out += support.links[i].text;
+      const char end = i < support.ends.size() ? support.ends[i] : 0;
+      if (end != 0) out += end == 'h' ? " heel" : " toe";
+    }
+    return out;
   }
   std::string operator()(const syntax::Grasp& grasp) const {
     std::string out = "grasp " + joined(grasp.links, [](const Name& n) { return n.text; }) + " " +

@@ -233,10 +233,15 @@ struct PosturePrimitive {
 inline constexpr double kDefaultGraspReach = 0.05;
 inline constexpr double kMaxGraspReach = 0.5;
 
-/// `[support LINK, ...]`: the links whose contacts the QP may use (default: every link
-/// touching the environment).
+/// `[support LINK [heel|toe], ...]`: the links whose contacts the QP may use (default:
+/// every link touching the environment), or one end of a link (docs/features.md, Heel
+/// and toe).
 struct SupportPrimitive {
+  /// What of a link may carry: the whole link, or its rear (heel) or front (toe) end alone.
+  enum class End : std::uint8_t { Whole, Heel, Toe };
   std::vector<int> links;
+  /// Per link, in `links`' order.
+  std::vector<End> ends;
 };
 
 /// `[grasp LINK, ... BODY reach: D]`: while the phase lasts, each link (a hand) that comes

@@ -83,7 +83,10 @@ void clear(Track& track) {
   clear(track.args);
 }
 void clear(Posture& posture) { clear(posture.args); }
-void clear(Support& support) { clear(support.links); }
+void clear(Support& support) {
+  clear(support.links);
+  support.ends.clear();
+}
 void clear(Grasp& grasp) {
   clear(grasp.links);
   clear(grasp.body);

@@ -149,6 +149,9 @@ struct Posture {
 /// `[support link-or-group, ...]`
 struct Support {
   std::vector<Name> links;
+  /// Per link: 'h' (`heel`: its rear end alone), 't' (`toe`: its front end alone) or 0
+  /// (the whole link).
+  std::vector<char> ends;
   bool operator==(const Support&) const = default;
 };
 
