@@ -159,12 +159,14 @@ struct Block {
 
 class Binder {
  public:
-  // `character`: the override (nullptr: the scene's, else the human).
+  // `character`: the override (nullptr: the scene's, else the human); `world` likewise
+  // (nullptr: the header's `world:`).
   Binder(std::shared_ptr<const Character> character, std::filesystem::path baseDirectory,
-         DiagnosticSink& sink)
+         std::shared_ptr<const WorldLoad> world, DiagnosticSink& sink)
       : sink_(sink),
         overridden_(character != nullptr),
         baseDirectory_(std::move(baseDirectory)),
+        worldOverride_(std::move(world)),
         names_(character ? *character : *humanCharacter()),
         errorsBefore_(sink.errorCount()) {
     if (!character) character = humanCharacter();
@@ -175,6 +177,7 @@ class Binder {
 
   void scene(const sx::SceneHeader& header) { bindScene(header); }
   void world(const sx::WorldStatement& statement) {
+    addWorldOverride();
     if (isPushStatement(statement)) {  // bound at the end, when every body is known
       pushes_.push_back(statement);
       return;
@@ -189,10 +192,14 @@ class Binder {
           {number(parameter.literal, Number::Unit::Plain, parameter.name).slot, parameter.body,
            parameter.key, parameter.component});
   }
-  void define(const sx::Define& block) { bindDefine(block); }
+  void define(const sx::Define& block) {
+    addWorldOverride();
+    bindDefine(block);
+  }
 
   // Phases come in order; the exit of a phase that is not the last leads to the next.
   void phase(const sx::Phase& phase, bool last) {
+    addWorldOverride();
     const int index = static_cast<int>(program_.phases.size());
     bindPhase(phase, index);
     if (!last && phase.exit) {
@@ -218,6 +225,7 @@ class Binder {
   }
 
   std::optional<Program> finish(const std::optional<sx::Finally>& finally) {
+    addWorldOverride();
     for (const sx::WorldStatement& statement : pushes_) bindPush(statement);
     if (finally && !program_.phases.empty()) {
       noteContactWait(finally->transition);
@@ -258,10 +266,28 @@ class Binder {
       }
     }
     program_.scene = scl::bindScene(header, Scene{}, character(), sink_);
+    if (worldOverride_) {
+      addWorldOverride();
+      return;
+    }
     const size_t before = program_.scene.bodies.size();
     addSceneWorldFile(header, baseDirectory_, program_.scene, sink_);
     // A world file reported at `world:` adds nothing; its bodies' names are unknown here.
     worldFileUnbound_ = header.world && program_.scene.bodies.size() == before;
+  }
+
+  // The world override's bodies, once, first of the world's: right after the scene
+  // header, else (a script without one) before its first world statement, block or phase.
+  // A clash with the scene is an error about the file (no line of it: a clash is no
+  // statement's own).
+  void addWorldOverride() {
+    if (!worldOverride_ || worldOverrideAdded_) return;
+    worldOverrideAdded_ = true;
+    const SourceLocation file{FileName(worldOverride_->path)};
+    worldFileUnbound_ =
+        !addWorldBodies(worldOverride_->statements,
+                        "world file '" + worldOverride_->path + "' does not fit the script's scene",
+                        file, program_.scene, sink_);
   }
 
   // A `push` statement: its target among the character's links and the scene's bodies.
@@ -1089,6 +1115,10 @@ class Binder {
   DiagnosticSink& sink_;
   bool overridden_;
   std::filesystem::path baseDirectory_;
+  // The world file that replaces the header's `world:` (nullptr: none), and whether its
+  // bodies are in the scene yet.
+  std::shared_ptr<const WorldLoad> worldOverride_;
+  bool worldOverrideAdded_ = false;
   Program program_;
   CharacterNames names_;
   int errorsBefore_;
@@ -1135,15 +1165,17 @@ Primitive mirrored(const Primitive& primitive, const Character& character) {
 
 struct ScriptBinder::Impl {
   Impl(std::shared_ptr<const Character> character, std::filesystem::path baseDirectory,
-       DiagnosticSink& sink)
-      : binder(std::move(character), std::move(baseDirectory), sink) {}
+       std::shared_ptr<const WorldLoad> world, DiagnosticSink& sink)
+      : binder(std::move(character), std::move(baseDirectory), std::move(world), sink) {}
   Binder binder;
   std::optional<Program> program;
 };
 
 ScriptBinder::ScriptBinder(DiagnosticSink& sink, std::shared_ptr<const Character> character,
-                           std::filesystem::path baseDirectory)
-    : impl_(std::make_unique<Impl>(std::move(character), std::move(baseDirectory), sink)) {}
+                           std::filesystem::path baseDirectory,
+                           std::shared_ptr<const WorldLoad> world)
+    : impl_(std::make_unique<Impl>(std::move(character), std::move(baseDirectory), std::move(world),
+                                   sink)) {}
 ScriptBinder::~ScriptBinder() = default;
 void ScriptBinder::scene(syntax::SceneHeader header) { impl_->binder.scene(header); }
 void ScriptBinder::world(syntax::WorldStatement statement) { impl_->binder.world(statement); }

@@ -7,7 +7,8 @@
 //
 // The character is the one given to the binder (an override, e.g. `--character`), else
 // the one the scene header names (`scene character: NAME|"FILE"`, loaded when the header
-// is bound, before any phase: the header comes first), else the built-in human.
+// is bound, before any phase: the header comes first), else the built-in human. The
+// world file likewise: the one given (e.g. `--world`), else the header's `world:`.
 #pragma once
 
 #include <filesystem>
@@ -18,6 +19,7 @@
 #include "scl/parser.h"
 #include "scl/program.h"
 #include "scl/syntax.h"
+#include "scl/world.h"
 
 namespace scl {
 
@@ -31,11 +33,12 @@ std::optional<Program> bind(const syntax::Script& script, DiagnosticSink& sink,
 
 /// Binds a script as the parser reads it, phase by phase (parser.h's ScriptVisitor): the
 /// program grows while each phase's syntax is dropped once bound. The character as for
-/// bind().
+/// bind(); `world`, when given, replaces the header's `world:` (CompileOptions::world).
 class ScriptBinder : public ScriptVisitor {
  public:
   explicit ScriptBinder(DiagnosticSink& sink, std::shared_ptr<const Character> character = nullptr,
-                        std::filesystem::path baseDirectory = {});
+                        std::filesystem::path baseDirectory = {},
+                        std::shared_ptr<const WorldLoad> world = nullptr);
   ~ScriptBinder() override;
   void scene(syntax::SceneHeader header) override;
   void world(syntax::WorldStatement statement) override;

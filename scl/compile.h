@@ -12,6 +12,7 @@
 #include "scl/diagnostics.h"
 #include "scl/program.h"
 #include "scl/syntax.h"
+#include "scl/world.h"
 
 namespace scl {
 
@@ -36,6 +37,12 @@ struct CompileOptions {
   /// costs memory in proportion to the script), beside the binding: an editor's outline,
   /// references and hovers come from the same single pass as the diagnostics.
   syntax::Script* syntaxTree = nullptr;
+  /// The world file to place the script in (e.g. `--world`), loaded by loadWorldFile()
+  /// without errors: it wins over the script's `scene world:`, which is then not read. Its
+  /// bodies come first, then the script's own world statements, as a header's world file's
+  /// would; a clash with the scene (a body named `chair` in a chair scene) is an error
+  /// about the file. nullptr: the script's `world:`, if any.
+  std::shared_ptr<const WorldLoad> world = nullptr;
 };
 
 /// Lexes, parses and binds one script. Never throws on any input.

@@ -161,14 +161,22 @@ void addSceneWorldFile(const syntax::SceneHeader& header,
   }
   reportFileDiagnostics("world file", name, load.diagnostics, sink);
   if (!load.ok()) return;
+  addWorldBodies(load.statements, "world file '" + name.text + "'", name.location, scene, sink);
+}
+
+bool addWorldBodies(std::span<const syntax::WorldStatement> statements, std::string_view what,
+                    const SourceLocation& at, Scene& scene, DiagnosticSink& sink) {
   DiagnosticSink checked;  // its bodies were checked in the file; a clash with the scene's
   const size_t before = scene.bodies.size();
-  bindWorld(load.statements, scene.bodies, checked);
+  bindWorld(statements, scene.bodies, checked);
+  bool added = true;
   for (const Diagnostic& diagnostic : checked.take())
     if (diagnostic.severity == Severity::Error) {
-      sink.error(name.location, "world file '" + name.text + "': " + diagnostic.message);
+      sink.error(at, std::string(what) + ": " + diagnostic.message);
       scene.bodies.resize(before);
+      added = false;
     }
+  return added;
 }
 
 std::shared_ptr<const Character> loadSceneCharacter(const syntax::SceneHeader& header,

@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "scl/diagnostics.h"
@@ -114,6 +115,12 @@ void reportFileDiagnostics(std::string_view what, const syntax::Name& name,
 void addSceneWorldFile(const syntax::SceneHeader& header,
                        const std::filesystem::path& baseDirectory, Scene& scene,
                        DiagnosticSink& sink);
+
+/// The bodies of a world file's `statements`, checked in the file (loadWorldFile()),
+/// appended to `scene`'s. A clash with the scene's bodies (a name taken, too many bodies)
+/// is reported at `at` as "WHAT: MESSAGE", and then nothing is added: false.
+bool addWorldBodies(std::span<const syntax::WorldStatement> statements, std::string_view what,
+                    const SourceLocation& at, Scene& scene, DiagnosticSink& sink);
 
 /// A parsed header through the scene rule, errors reported at the parts' locations
 /// (`@` numbers are errors: a scene is not optimized).

@@ -591,6 +591,7 @@ WorldLoad loadWorldFile(std::string_view pathText, const std::filesystem::path& 
   WorldLoad load;
   std::filesystem::path path(pathText);
   if (path.is_relative() && !baseDirectory.empty()) path = baseDirectory / path;
+  load.path = path.string();
   FileRead read = readWholeFile(path);
   if (!read) {
     load.notFound = true;

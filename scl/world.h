@@ -152,6 +152,8 @@ std::string printWorldFile(const WorldFile& file, const std::vector<Comment>& co
 
 /// A world file's statements, or why not.
 struct WorldLoad {
+  /// The path read: a relative one joined to the base directory.
+  std::string path;
   std::vector<syntax::WorldStatement> statements;
   std::vector<Diagnostic> diagnostics;
   /// No readable file at that path (one diagnostic without a location says why).

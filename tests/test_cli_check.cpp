@@ -1,4 +1,5 @@
-// `scl check` (docs/cli.md): every shipped script, objective and problem checks clean;
+// `scl check` (docs/cli.md): every shipped script, objective, problem and world file checks
+// clean (and a world file is in canonical form);
 // objective and problem files are told by their extension and read by their own parsers;
 // a warning carries its kind and an `// allow: KIND` comment silences it in `scl check`,
 // `scl run` and the language server alike (docs/language.md, Silencing a warning).
@@ -23,14 +24,15 @@ using scl::testing::writeText;
 
 const fs::path kSource = SCL_SOURCE_DIR;
 
-// The files the project ships for users to read and run: scripts, objectives, problems
-// and the tutorial's, as paths relative to the source tree, sorted.
+// The files the project ships for users to read and run: scripts, objectives, problems,
+// world files and the tutorial's, as paths relative to the source tree, sorted.
 std::vector<std::string> shippedFiles() {
   std::vector<std::string> files;
   for (const char* folder : {"scripts", "docs/tutorial"})
     for (const auto& entry : fs::recursive_directory_iterator(kSource / folder)) {
       const fs::path extension = entry.path().extension();
-      if (extension == ".scl" || extension == ".objective" || extension == ".problem")
+      if (extension == ".scl" || extension == ".objective" || extension == ".problem" ||
+          extension == ".world")
         files.push_back(fs::relative(entry.path(), kSource).string());
     }
   std::sort(files.begin(), files.end());
@@ -63,15 +65,17 @@ TEST_CASE("scl check: every shipped script, objective and problem prints nothing
   const std::vector<std::string> files = shippedFiles();
   REQUIRE(files.size() >= 40);
   std::string arguments;
-  int objectives = 0, problems = 0;
+  int objectives = 0, problems = 0, worlds = 0;
   for (const std::string& file : files) {
     if (meantToWarn(file)) continue;
     arguments += " " + shellQuote(file);
     objectives += fs::path(file).extension() == ".objective";
     problems += fs::path(file).extension() == ".problem";
+    worlds += fs::path(file).extension() == ".world";
   }
   CHECK(objectives >= 7);
   CHECK(problems >= 1);
+  CHECK(worlds >= 2);
   const auto checked = runScl("check" + arguments, atTop());
   CHECK(checked.exitCode == 0);
   CHECK(checked.out == "");
@@ -90,6 +94,19 @@ TEST_CASE("scl check: every shipped script, objective and problem prints nothing
   const auto example = runScl(shown.substr(4), atTop());
   CHECK(example.exitCode == 0);
   CHECK(example.out + example.err == "");
+}
+
+TEST_CASE("scl fmt: every shipped world file is in canonical form", "[cli][check]") {
+  int worlds = 0;
+  for (const std::string& file : shippedFiles()) {
+    if (fs::path(file).extension() != ".world") continue;
+    INFO(file << " is not in canonical form: run `scl fmt " << file << "` and keep its output");
+    const auto fmt = runScl("fmt " + shellQuote(file), atTop());
+    CHECK(fmt.exitCode == 0);
+    CHECK(fmt.out == readText(kSource / file));
+    ++worlds;
+  }
+  CHECK(worlds >= 2);
 }
 
 TEST_CASE("scl check: objective and problem files by their own parsers", "[cli][check]") {

@@ -29,6 +29,7 @@ scene pose: supine duration: 0.05
 }
 )";
 const std::string kObjective = "term 1 energy\n";
+const std::string kWorld = "world w\nground friction: 0.8\n";
 const std::string kBom = "\xEF\xBB\xBF";
 // Bytes no text editor writes: an ELF header, NULs, every high byte, control characters.
 std::string garbage() {
@@ -48,20 +49,23 @@ struct InputKind {
   enum { kMissing, kDirectory, kFile } make = kFile;
   std::string script;     // the bytes of a script of this kind
   std::string objective;  // the bytes of an objective of this kind
+  std::string world;      // the bytes of a world file (`scl run --world`) of this kind
   int exitCode = 0;
   std::string message;  // in stderr ("" for none)
 };
 
 std::vector<InputKind> inputKinds() {
   return {
-      {"missing file", InputKind::kMissing, "", "", 2, "does not exist"},
-      {"directory", InputKind::kDirectory, "", "", 2, "is a directory"},
-      {"empty file", InputKind::kFile, "", "", 1, ": error: "},
+      {"missing file", InputKind::kMissing, "", "", "", 2, "does not exist"},
+      {"directory", InputKind::kDirectory, "", "", "", 2, "is a directory"},
+      {"empty file", InputKind::kFile, "", "", "", 1, ": error: "},
       {"CR-only line endings", InputKind::kFile,
        "// classic Mac OS\rscene pose: supine duration: 0.05\r{\r  [waist @10]\r}\r",
-       "// classic Mac OS\rterm 1 energy\r", 1, "CR-only line endings"},
-      {"UTF-8 byte-order mark", InputKind::kFile, kBom + kScript, kBom + kObjective, 0, ""},
-      {"binary garbage", InputKind::kFile, garbage(), garbage(), 1, ": error: "},
+       "// classic Mac OS\rterm 1 energy\r", "// classic Mac OS\rworld w\rground friction: 1\r", 1,
+       "CR-only line endings"},
+      {"UTF-8 byte-order mark", InputKind::kFile, kBom + kScript, kBom + kObjective, kBom + kWorld,
+       0, ""},
+      {"binary garbage", InputKind::kFile, garbage(), garbage(), garbage(), 1, ": error: "},
   };
 }
 
@@ -80,6 +84,7 @@ struct Reader {
   std::string command;
   bool readsObjective = false;  // {} is the objective, not the script
   bool fileCasesOnly = false;   // `scl view`: only what fails before any window opens
+  bool readsWorld = false;      // {} is the world file of `--world`
 };
 
 // Replaces the {} of `pattern` with `path`.
@@ -130,6 +135,7 @@ TEST_CASE("every subcommand reading files: each kind of input file gives the doc
       {"run {}"},
       {"optimize {} " + shellQuote(objective) + optimizeOptions},
       {"optimize " + shellQuote(script) + " {}" + optimizeOptions, true},
+      {"run " + shellQuote(script) + " --world {}", false, false, true},
   };
   const bool viewer = viewerBuilt();
   if (viewer) readers.push_back({"view {}", false, true});
@@ -141,9 +147,10 @@ TEST_CASE("every subcommand reading files: each kind of input file gives the doc
     for (const Reader& reader : readers) {
       if (reader.fileCasesOnly && !failsBeforeAnyWindow(kind)) continue;
       const std::string name = "input" + std::to_string(runs);
-      const std::string file = reader.readsObjective
-                                   ? makeInput(dir, kind, name + ".objective", kind.objective)
-                                   : makeInput(dir, kind, name + ".scl", kind.script);
+      const std::string file =
+          reader.readsObjective ? makeInput(dir, kind, name + ".objective", kind.objective)
+          : reader.readsWorld   ? makeInput(dir, kind, name + ".world", kind.world)
+                                : makeInput(dir, kind, name + ".scl", kind.script);
       std::string args = withFile(reader.command, file);
       if (reader.command.rfind("optimize", 0) == 0) args += shellQuote(dir / (name + ".opt"));
       ++runs;
@@ -166,7 +173,7 @@ TEST_CASE("every subcommand reading files: each kind of input file gives the doc
       }
     }
   }
-  CHECK(runs == 6 * 5 + (viewer ? 3 : 0));
+  CHECK(runs == 6 * 6 + (viewer ? 3 : 0));
 }
 
 TEST_CASE("scl bench --script: a missing file is a usage error", "[cli][contract]") {

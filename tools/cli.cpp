@@ -133,9 +133,13 @@ void checkOutputWritable(const std::string& option, const std::string& path) {
                      "' is not writable");
 }
 
-std::shared_ptr<const Character> loadCharacterOption(const std::string& value,
-                                                     std::string_view option) {
-  CharacterLoad load = loadCharacter(value);
+namespace {
+
+// What `--character` and `--world` do with a loaded file: a missing one is a usage error,
+// its diagnostics are printed, and one with errors is an input error.
+template <typename Load>
+void checkOptionLoad(const Load& load, std::string_view option, const std::string& value,
+                     std::string_view kind) {
   const std::string prefix = std::string(option) + " '" + value + "': ";
   if (load.notFound)
     throw UsageError(prefix + (load.diagnostics.empty() ? std::string("not found")
@@ -143,8 +147,23 @@ std::shared_ptr<const Character> loadCharacterOption(const std::string& value,
   if (!load.diagnostics.empty())
     std::fputs(renderDiagnostics(load.diagnostics, "").c_str(), stderr);
   if (!load.ok())
-    throw InputFileError(kExitInputError, prefix + "the character file has errors (see above)");
+    throw InputFileError(kExitInputError,
+                         prefix + "the " + std::string(kind) + " has errors (see above)");
+}
+
+}  // namespace
+
+std::shared_ptr<const Character> loadCharacterOption(const std::string& value,
+                                                     std::string_view option) {
+  CharacterLoad load = loadCharacter(value);
+  checkOptionLoad(load, option, value, "character file");
   return load.character;
+}
+
+std::shared_ptr<const WorldLoad> loadWorldOption(const std::string& path, std::string_view option) {
+  auto load = std::make_shared<WorldLoad>(loadWorldFile(path));
+  checkOptionLoad(*load, option, path, "world file");
+  return load;
 }
 
 std::optional<double> parseNumberOption(std::string_view text) { return parseFiniteNumber(text); }

@@ -14,6 +14,7 @@
 
 #include "base/format.h"
 #include "scl/character.h"
+#include "scl/world.h"
 
 namespace scl {
 
@@ -121,6 +122,13 @@ void checkOutputWritable(const std::string& option, const std::string& path);
 /// and throws InputFileError(kExitInputError). Prints a file's warnings.
 std::shared_ptr<const Character> loadCharacterOption(const std::string& value,
                                                      std::string_view option = "--character");
+
+/// The world file of `--world FILE` (relative to the working directory), for
+/// CompileOptions::world. Throws UsageError for a file that is missing or unreadable; for a
+/// file with errors prints its diagnostics (located in it) on stderr and throws
+/// InputFileError(kExitInputError). Prints a file's warnings.
+std::shared_ptr<const WorldLoad> loadWorldOption(const std::string& path,
+                                                 std::string_view option = "--world");
 
 /// A finite number written in full (`12`, `-0.5`, `1e-3`), else nullopt.
 std::optional<double> parseNumberOption(std::string_view text);

@@ -242,6 +242,7 @@ int fail(int code, const std::string& message) {
 void checkRunOutputs(const RunRequest& request, const Character& character) {
   std::vector<NamedPath> inputs = {{"script", request.script}};
   addCharacterInput(inputs, character);
+  if (request.world) inputs.push_back({"world file", *request.world});
   std::vector<NamedPath> outputs;
   if (request.csvPath) outputs.push_back({"--out", *request.csvPath});
   if (request.svgPath) outputs.push_back({"--filmstrip", *request.svgPath});
@@ -289,6 +290,7 @@ int runCommand(const RunRequest& request) {
 
   CompileOptions options;
   if (request.character) options.character = loadCharacterOption(*request.character);
+  if (request.world) options.world = loadWorldOption(*request.world);
   CompileResult compiled = compile(*source, request.script, options);
   if (!compiled.diagnostics.empty())
     std::fputs(renderDiagnostics(compiled.diagnostics, *source).c_str(), stderr);

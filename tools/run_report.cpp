@@ -71,6 +71,7 @@ std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
   line("script", request.script);
   line("character", characterText(*run.def.character));
   line("scene", sceneText(run.def.scene));
+  if (request.world) line("world", *request.world + " (--world)");
   line("simulated", formatFixed(run.simulatedTime, 3) + " s in " + std::to_string(run.steps) +
                         " steps of " + formatFixed(run.def.timeStep * 1e3, 3) +
                         " ms (end: " + run.endReason + ")");
@@ -191,6 +192,7 @@ nlohmann::ordered_json runSummaryJson(const RunRequest& request, const RunOutcom
                   {"pose", run.def.scene.pose},
                   {"environment", environmentName(environmentOf(run.def.scene.bodies))},
                   {"chair_height", number(chairHeightOf(run.def.scene))}};
+  if (request.world) out["scene"]["world"] = *request.world;  // only when asked for
   out["time_step"] = number(run.def.timeStep);
   out["pd"] = request.stablePd ? "stable" : "explicit";
   out["duration"] = number(run.simulatedTime);

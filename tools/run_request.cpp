@@ -155,9 +155,13 @@ cxxopts::Options runOptions() {
       "the character: a built-in name (" + CharacterNames::joined(builtinCharacterNames()) +
           ") or a .character file",
       cxxopts::value<std::string>(), "NAME|FILE")(
-      "pose", "initial pose: " + poses + " (the human's; a sitting pose brings the chair)",
+      "world",
+      "a world file (world NAME and world statements) in place of the script's scene world:; "
+      "its bodies come first, then the script's own",
       cxxopts::value<std::string>(),
-      "NAME")("env", "environment: flat or chair", cxxopts::value<std::string>(), "NAME")(
+      "FILE")("pose", "initial pose: " + poses + " (the human's; a sitting pose brings the chair)",
+              cxxopts::value<std::string>(),
+              "NAME")("env", "environment: flat or chair", cxxopts::value<std::string>(), "NAME")(
       "chair-height", "chair seat height, m (0.05 to 1.5)", cxxopts::value<double>(), "M");
   options.add_options("Simulation")(
       "duration",
@@ -213,6 +217,7 @@ RunRequest readRunRequest(const cxxopts::ParseResult& parsed) {
   RunRequest request;
   request.script = parsed["script"].as<std::string>();
   if (parsed.count("character")) request.character = parsed["character"].as<std::string>();
+  if (parsed.count("world")) request.world = parsed["world"].as<std::string>();
   if (parsed.count("pose")) request.scene.pose = parsed["pose"].as<std::string>();
   if (parsed.count("env")) request.scene.environment = parsed["env"].as<std::string>();
   if (parsed.count("chair-height")) request.scene.chairHeight = parsed["chair-height"].as<double>();

@@ -34,6 +34,9 @@ struct RunRequest {
   /// `--character NAME|FILE`: overrides the script's `scene character:` (loaded when the
   /// run is set up).
   std::optional<std::string> character;
+  /// `--world FILE`: a world file (relative to the working directory) that replaces the
+  /// script's `scene world:` (loaded when the run is set up).
+  std::optional<std::string> world;
   /// `--pose`, `--env`, `--chair-height`, `--duration`: overrides of the script's scene.
   SceneRequest scene;
   /// `--dt`, seconds.
