@@ -1,7 +1,7 @@
 // `[swing]` (docs/features.md, Swing): the swing foot rises by its lift on the way, lands
 // at its landing point, and the landing point moves with the centre of mass by the
-// feedback gains; and the feature walk built on it (scripts/feature-walk.scl) walks on
-// after a push.
+// feedback gains; the feature walk built on it (scripts/feature-walk.scl) walks on after a
+// push; and `[support FOOT toe]` lets the heel rise (Heel and toe).
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -164,4 +164,73 @@ TEST_CASE("the feature walk walks on after 160 N pushes at the trunk where the P
     }
   }
   CHECK(pushedWalk("scripts/walk.scl", 160.0, 6.0).fell.has_value());
+}
+
+namespace {
+
+// The right foot's heel (the lower-x cap's lowest point) height after `seconds`, with the
+// right foot supporting as `support` says and turned toe-down to 150°.
+struct HeelRun {
+  double heel = 0.0;  // metres above the ground
+  bool toeTouches = false;
+  bool fell = true;
+};
+
+HeelRun raiseHeel(const std::string& support) {
+  const std::string source =
+      "scene pose: standing env: flat duration: 3\n"
+      "{\n"
+      "  (settle)\n"
+      "  [necks 0, waist 0, hips 0, knees 0 time: 0.5]\n"
+      "  [relax ankles strength 0.1]\n"
+      "  [vf sb(600, 300) on: trunk, by: leftAnkle]\n"
+      "  [symm]\n"
+      "  [gc]\n"
+      "}\n"
+      "after 1.5\n"
+      "{\n"
+      "  (heelOff)\n"
+      "  [necks 0, waist 0, hips 0, knees -10, shoulders 0, elbows 10]\n"
+      "  [support leftFoot, " +
+      support +
+      "]\n"
+      "  [com (0, 1.15) kp 60 kd 15 time: 0.3]\n"
+      "  [track trunk standing weight 0.5]\n"
+      "  [track rightFoot 150 time: 0.6]\n"
+      "  [posture]\n"
+      "}\n";
+  const Program program = scl::testing::compileOk(source, "heel.scl");
+  const Character& character = *program.character;
+  RunSessionDef def;
+  def.simulation = simulationDefFor(program);
+  def.length = defaultRunLength(program);
+  def.metrics = metricsFor(character);
+  RunSession session(program, def);
+  HeelRun out;
+  session.run([&](const StepView& step) {
+    const LinkDef& foot = character.links[kRightFoot];
+    const LinkState& at = step.state.links[kRightFoot];
+    const Vec2 axis(std::cos(at.angle), std::sin(at.angle));
+    const Vec2 a = at.origin, b = at.origin + foot.axisSign * foot.length * axis;
+    const bool aIsHeel = a.x() < b.x();
+    const double radius = 0.5 * (aIsHeel ? foot.proximalThickness : foot.distalThickness);
+    out.heel = (aIsHeel ? a : b).y() - radius;
+    out.toeTouches = at.contact;
+  });
+  out.fell = session.summary().fell.has_value();
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a foot supporting on its toe alone lifts its heel, a whole foot keeps it down",
+          "[support]") {
+  const HeelRun toe = raiseHeel("rightFoot toe");
+  const HeelRun whole = raiseHeel("rightFoot");
+  INFO("heel at " << toe.heel << " m on the toe, " << whole.heel << " m on the whole foot");
+  CHECK_FALSE(toe.fell);
+  CHECK(toe.toeTouches);
+  CHECK(toe.heel > 0.03);
+  CHECK_FALSE(whole.fell);
+  CHECK(whole.heel < 0.01);
 }

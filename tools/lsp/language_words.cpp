@@ -73,6 +73,10 @@ constexpr auto kKeywords = std::to_array<KeywordInfo>({
      "goes to a landing point from the frame origin over `time:` (default 0.4 s), lifted H "
      "(default 0.08) on the way and turned as when standing; the landing point moves cd·d + "
      "cv·v with the centre of mass's place d and velocity v ahead of the origin"},
+    {"heel", "**heel** after a `support` link: its rear end alone carries (the toe may rise)"},
+    {"toe",
+     "**toe** after a `support` link: its front end alone carries (the heel may rise: "
+     "heel-off)"},
     {"lift", "**lift:** how high a swing lifts the foot above the straight way (default 0.08)"},
     {"feedback",
      "**feedback:** (cd, cv) a swing's foot placement gains: metres per metre of the centre of "
