@@ -4,8 +4,9 @@
 // hangs), an objective is returned exactly when there is no error, every diagnostic is
 // located in the file and renders, and a returned objective keeps the ranges the parser
 // promises (docs/objectives.md): duration in (0, 3600] s, population 0 or 2..10000,
-// bounds with lower < upper, trial steps in (0, 0.01] s and perturbations in [0, 180]°, and
-// a scene body's quantity named and not yet bound.
+// bounds with lower < upper, trial steps in (0, 0.01] s and perturbations in [0, 180]°, a
+// trial's pushes named, starting in [0, 3600] s and lasting (0, 3600] s, and a scene body's
+// quantity named and not yet bound.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -29,6 +30,11 @@ void checkObjective(const scl::ObjectiveDef& objective) {
   for (const scl::ObjectiveTrial& trial : objective.trials) {
     if (!(trial.timeStep >= 0 && trial.timeStep <= 0.01)) std::abort();
     if (!(trial.perturbDegrees >= 0 && trial.perturbDegrees <= 180)) std::abort();
+    for (const scl::ScriptPush& push : trial.pushes) {
+      if (push.name.empty() || push.target.link < 0) std::abort();
+      if (!(push.start >= 0 && push.start <= 3600)) std::abort();
+      if (!(push.duration > 0 && push.duration <= 3600)) std::abort();
+    }
   }
   for (const scl::EarlyStop& stop : objective.stops) {
     if (!(stop.after >= 0) || stop.conditions.empty()) std::abort();

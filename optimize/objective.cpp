@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <stdexcept>
 
 #include "runtime/run_session.h"
@@ -347,6 +348,10 @@ ObjectiveDef objectiveForCharacter(const ObjectiveDef& objective, const Characte
   }
   for (EarlyStop& stop : out.stops)
     for (Condition& condition : stop.conditions) rename(character, condition, stop.location);
+  for (ObjectiveTrial& trial : out.trials)
+    for (ScriptPush& push : trial.pushes)
+      if (push.target.body.empty())
+        push.target.link = renamed(character, push.target.link, true, push.location);
   return out;
 }
 
@@ -384,14 +389,18 @@ SimulationDef trialSimulationDef(const Program& program, const ObjectiveDef& obj
 namespace {
 
 // One simulation of one trial; throws when it diverges.
+// `pushes` are the trial's, bound to the program's character and the scene (objectiveFor
+// Character(), objectiveForScene()).
 ObjectiveEvaluation runTrial(const Program& program, const ObjectiveDef& objective,
-                             const ObjectiveTrial& trial, bool withSummary,
-                             const std::shared_ptr<SettleCache>& settleCache) {
+                             const ObjectiveTrial& trial, std::span<const ScriptPush> pushes,
+                             bool withSummary, const std::shared_ptr<SettleCache>& settleCache) {
   ObjectiveEvaluation out;
   RunSessionDef def;
   def.simulation = trialSimulationDef(program, objective, trial);
   def.simulation.settleCache = settleCache;
   def.controller.stablePd = trial.stablePd;
+  for (const ScriptPush& push : pushes)
+    def.pushes.push_back(pushOf(push, def.simulation.scene.bodies));
   def.length.duration = def.simulation.scene.duration;
   if (!withSummary) def.metrics.reset();
   def.metricsSeeInitialState = false;
@@ -426,12 +435,17 @@ ObjectiveEvaluation evaluateObjective(const Program& program, const ObjectiveDef
   const std::vector<ObjectiveTrial> trials =
       objective.trials.empty() ? std::vector<ObjectiveTrial>{ObjectiveTrial{}} : objective.trials;
   try {
+    const ObjectiveDef bound =
+        objectiveForScene(objectiveForCharacter(objective, *program.character),
+                          objectiveScene(program, objective).bodies);
     double combined = objective.combination == TrialCombination::Worst
                           ? -std::numeric_limits<double>::infinity()
                           : 0.0;
     for (size_t t = 0; t < trials.size(); ++t) {
+      const std::span<const ScriptPush> pushes =
+          bound.trials.empty() ? std::span<const ScriptPush>{} : bound.trials[t].pushes;
       ObjectiveEvaluation trial =
-          runTrial(program, objective, trials[t], withSummary && t == 0, settleCache);
+          runTrial(program, objective, trials[t], pushes, withSummary && t == 0, settleCache);
       if (t == 0) {
         out.terms.assign(trial.terms.size(), 0.0);
         out.stoppedAt = trial.stoppedAt;

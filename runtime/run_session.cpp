@@ -38,25 +38,29 @@ RunLength defaultRunLength(const Program& program) {
   return length;
 }
 
+Push pushOf(const ScriptPush& carried, std::span<const SceneBodyDef> bodies) {
+  Push push;
+  push.link = carried.target.link;
+  push.force = Vec2(carried.force[0], carried.force[1]);
+  push.start = carried.start;
+  push.duration = carried.duration;
+  push.part = carried.target.part;
+  if (!carried.target.body.empty()) {
+    const SceneBodyDef* body = findSceneBody(bodies, carried.target.body);
+    if (!body)
+      throw std::invalid_argument("line " + std::to_string(carried.location.line) +
+                                  ": the push of '" + carried.name +
+                                  "' names a body the scene does not hold");
+    push.sceneBody = static_cast<int>(body - bodies.data());
+  }
+  return push;
+}
+
 std::vector<Push> programPushes(const Program& program, std::span<const SceneBodyDef> bodies) {
   std::vector<Push> pushes;
   for (const ScriptPush& carried : program.pushes) {
-    Push push;
-    push.link = carried.target.link;
-    push.force = Vec2(carried.force[0], carried.force[1]);
-    push.start = carried.start;
-    push.duration = carried.duration;
-    push.part = carried.target.part;
-    push.fromScript = true;
-    if (!carried.target.body.empty()) {
-      const SceneBodyDef* body = findSceneBody(bodies, carried.target.body);
-      if (!body)
-        throw std::invalid_argument("line " + std::to_string(carried.location.line) +
-                                    ": the script pushes '" + carried.target.body +
-                                    "', which the scene does not hold");
-      push.sceneBody = static_cast<int>(body - bodies.data());
-    }
-    pushes.push_back(push);
+    pushes.push_back(pushOf(carried, bodies));
+    pushes.back().fromScript = true;
   }
   return pushes;
 }

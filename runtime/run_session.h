@@ -43,6 +43,11 @@ struct Push {
   bool fromScript = false;
 };
 
+/// `push` (a script's `push` statement or an objective trial's `push:`) as a Push of a run
+/// whose scene bodies are `bodies` (an object found by name). Throws std::invalid_argument
+/// when `bodies` lacks the body it pushes.
+Push pushOf(const ScriptPush& push, std::span<const SceneBodyDef> bodies);
+
 /// The pushes `program` carries (Program::pushes), on its character's links and the
 /// bodies of a run's scene `bodies` (found by name: a run may order them otherwise than the
 /// script). Throws std::invalid_argument when `bodies` lacks a body one of them pushes.

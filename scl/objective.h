@@ -20,6 +20,7 @@
 #include "scl/character.h"
 #include "scl/diagnostics.h"
 #include "scl/program.h"
+#include "scl/push.h"
 
 namespace scl {
 
@@ -163,6 +164,12 @@ struct ObjectiveTrial {
   uint64_t seed = 0;
   /// `pd: stable`: stable PD instead of explicit (docs/stepping.md).
   bool stablePd = false;
+  /// `push: NAME force: (FX, FY) at: T for: D`, each as the script's `push` statement and
+  /// `scl run --push`. A link's target is the human's link (renamed for another character
+  /// when the trial runs); an object's has its name in `target.body` until
+  /// bindObjectiveObjects() finds it in the scene (its part then too). `location` is the
+  /// name's.
+  std::vector<ScriptPush> pushes;
   SourceLocation location;
 };
 

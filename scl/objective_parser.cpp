@@ -13,6 +13,7 @@
 #include "scl/lexer.h"
 #include "scl/names.h"
 #include "scl/objective.h"
+#include "scl/push.h"
 #include "scl/statement_parser.h"
 
 namespace scl {
@@ -148,15 +149,17 @@ class ObjectiveParser : public StatementParser {
     return true;
   }
 
-  // trial := "trial" { ( "dt:" | "perturb:" | "seed:" ) NUM | "pd:" ( "explicit" | "stable" ) }
+  // trial := "trial" { ( "dt:" | "perturb:" | "seed:" ) NUM | "pd:" ( "explicit" | "stable" )
+  //                   | "push:" push }
   bool parseTrial(const Token& keyword) {
     ObjectiveTrial trial;
     trial.location = in().location(keyword);
-    constexpr std::array<std::string_view, 4> keys = {"dt", "perturb", "seed", "pd"};
+    constexpr std::array<std::string_view, 5> keys = {"dt", "perturb", "seed", "pd", "push"};
     std::array<double, 3> values = {0.0, 0.0, 0.0};
     std::array<SourceLocation, 3> locations;
-    // pd: a word, the last key (past the three numbers).
-    auto readMode = [&](std::string_view) {
+    // pd: and push: (past the three numbers) take words.
+    auto readWords = [&](std::string_view key) {
+      if (key == "push") return parsePush(trial.pushes);
       const SourceLocation wordAt = here();
       std::string mode;
       if (!expectWord(mode, "'explicit' or 'stable'")) return false;
@@ -168,7 +171,7 @@ class ObjectiveParser : public StatementParser {
       trial.stablePd = mode == "stable";
       return true;
     };
-    if (!parseNumberArguments("unknown trial argument ", "", keys, values, locations, readMode))
+    if (!parseNumberArguments("unknown trial argument ", "", keys, values, locations, readWords))
       return false;
     const auto [dt, perturb, seed] = values;
     if (!locations[0].file.empty()) {
@@ -189,6 +192,69 @@ class ObjectiveParser : public StatementParser {
       trial.seed = static_cast<uint64_t>(seed);
     }
     objective_.trials.push_back(std::move(trial));
+    return true;
+  }
+
+  // push := NAME { "force:" "(" NUM "," NUM ")" | "at:" NUM | "for:" NUM }   (each once, all
+  //         three: the script's push statement after its name)
+  bool parsePush(std::vector<ScriptPush>& pushes) {
+    ScriptPush push;
+    push.location = here();
+    if (!expectWord(push.name, "what to push, a link or a movable object (e.g. trunk)"))
+      return false;
+    if (!pushTarget(push)) return false;
+    constexpr std::array<std::string_view, 3> keys = {"force", "at", "for"};
+    std::array<bool, 3> given{};
+    while (peekKind(TokenKind::Identifier)) {
+      const auto it = std::find(keys.begin(), keys.end(), peek().text);
+      if (it == keys.end()) break;
+      const auto index = static_cast<size_t>(it - keys.begin());
+      if (given[index])
+        return fail("the push's '" + std::string(*it) + ":' is given twice (another push " +
+                    "begins with its own 'push:')");
+      given[index] = true;
+      in().next();
+      if (!expectColon()) return false;
+      if (index == 0) {
+        if (!parseForce(push.force)) return false;
+        continue;
+      }
+      const SourceLocation at = here();
+      double& seconds = index == 1 ? push.start : push.duration;
+      if (!expectNumber(seconds, index == 1 ? "when the push starts (s)" : "how long it lasts (s)"))
+        return false;
+      if (std::string why = pushTimeError(seconds, index == 2); !why.empty())
+        return error(at, std::move(why)), false;
+    }
+    constexpr std::array<std::string_view, 3> needs = {
+        "'force: (FX, FY)' (N)", "'at: T' (when it starts, s)", "'for: D' (how long it lasts, s)"};
+    for (size_t i = 0; i < keys.size(); ++i)
+      if (!given[i]) return error(push.location, "a push needs " + std::string(needs[i])), false;
+    pushes.push_back(std::move(push));
+    return true;
+  }
+
+  // The target of `push.name`: a link of the human (the trial renames it for another
+  // character), else a scene body's name left for bindObjectiveObjects(); a misspelled link
+  // (`trnk`) or a group is an error at the name.
+  bool pushTarget(ScriptPush& push) {
+    const NameLookup link = names_.links(push.name, Groups::Rejected, "push:");
+    if (link.ok()) return push.target.link = link.index(), true;
+    const std::string_view base = std::string_view(push.name).substr(0, push.name.find('.'));
+    if (mayBeObject(base)) return push.target.body = base, true;
+    return error(push.location, link.error), false;
+  }
+
+  // force := "(" NUM "," NUM ")"
+  bool parseForce(std::array<double, 2>& force) {
+    if (!peekKind(TokenKind::LeftParen)) return expected("the force '(FX, FY)' in newtons");
+    in().next();
+    if (!expectNumber(force[0], "the force's x (N)")) return false;
+    if (!peekKind(TokenKind::Comma)) return expected("',' between the force's x and y");
+    in().next();
+    if (!expectNumber(force[1], "the force's y (N)")) return false;
+    if (!peekKind(TokenKind::RightParen)) return expected("')' after the force's y");
+    in().next();
     return true;
   }
 
@@ -680,6 +746,16 @@ bool bindObjectiveObjects(ObjectiveDef& objective, std::span<const SceneBodyDef>
   }
   for (EarlyStop& stop : objective.stops)
     ok = bindObjects(stop.conditions, bodies, moving, sink) && ok;
+  // A trial's push of an object (a link's was found by the parser).
+  for (ObjectiveTrial& trial : objective.trials)
+    for (ScriptPush& push : trial.pushes) {
+      if (push.target.body.empty()) continue;
+      const PushTargetLookup found = findPushTarget(push.name, *humanCharacter(), bodies, "push:");
+      if (found.target)
+        push.target = *found.target;
+      else
+        sink.error(push.location, found.error), ok = false;
+    }
   return ok;
 }
 

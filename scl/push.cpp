@@ -7,6 +7,7 @@
 
 #include "base/format.h"
 #include "scl/names.h"
+#include "scl/scene.h"
 
 namespace scl {
 
@@ -54,6 +55,13 @@ PushTargetLookup objectPart(const SceneBodyDef& object, std::string_view objectN
 }
 
 }  // namespace
+
+std::string pushTimeError(double seconds, bool duration) {
+  const bool within = (duration ? seconds > 0.0 : seconds >= 0.0) && seconds <= kMaxDuration;
+  if (within) return "";
+  return std::string(duration ? "a push lasts more than 0 s" : "a push starts at 0 s or later") +
+         ", at most " + formatNumber(kMaxDuration) + " s (found " + formatNumber(seconds) + " s)";
+}
 
 PushTargetLookup findPushTarget(std::string_view name, const Character& character,
                                 std::span<const SceneBodyDef> bodies, std::string_view argument) {

@@ -61,6 +61,11 @@ struct PushTargetLookup {
 /// of `bodies` (a box, ball or capsule: its centre of mass; a chain: its last link), or
 /// `CHAIN.N`, the chain's link N counted from 1 at its start. A name that is both a link's
 /// and an object's is the link. `argument` names the pusher in messages ("--push", "push").
+/// Why `seconds` cannot be a push's start (`duration` false: from 0 s) or duration (`duration`
+/// true: above 0 s), at most kMaxDuration: "a push lasts more than 0 s, at most 3600 s (found
+/// 0 s)"; empty when it can.
+std::string pushTimeError(double seconds, bool duration);
+
 PushTargetLookup findPushTarget(std::string_view name, const Character& character,
                                 std::span<const SceneBodyDef> bodies, std::string_view argument);
 

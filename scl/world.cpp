@@ -418,12 +418,8 @@ void pushTime(const WorldStatement& statement, std::string_view key, bool open, 
   const WorldArgument* argument = argumentOf(statement, key);
   if (!argument || !argument->number || !plainNumber(*argument->number, sink)) return;
   out = argument->number->value;
-  const bool within = (open ? out > 0.0 : out >= 0.0) && out <= kMaxDuration;
-  if (!within)
-    sink.error(argument->number->location,
-               std::string(open ? "a push lasts more than 0 s" : "a push starts at 0 s or later") +
-                   ", at most " + formatNumber(kMaxDuration) + " s (found " + formatNumber(out) +
-                   " s)");
+  if (std::string why = pushTimeError(out, open); !why.empty())
+    sink.error(argument->number->location, std::move(why));
 }
 
 }  // namespace

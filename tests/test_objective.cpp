@@ -429,3 +429,121 @@ TEST_CASE("an objective's names are moved to the simulated character's by name")
   CHECK(objectiveForCharacter(objective, *humanCharacter()).terms[1].quantity.index ==
         objective.terms[1].quantity.index);
 }
+
+TEST_CASE("a trial's push: parses as the push statement, and its errors are located",
+          "[objective]") {
+  const ObjectiveDef objective = parseOk(
+      "term 1 energy\n"
+      "trial seed: 3 push: trunk force: (160, 0) at: 6 for: 0.2 push: crate at: 1 for: 0.5 "
+      "force: (-20, 5) perturb: 2\n"
+      "trial\n");
+  REQUIRE(objective.trials.size() == 2);
+  const ObjectiveTrial& pushed = objective.trials[0];
+  CHECK(pushed.seed == 3);
+  CHECK(pushed.perturbDegrees == 2);
+  REQUIRE(pushed.pushes.size() == 2);
+  CHECK(pushed.pushes[0].name == "trunk");
+  CHECK(pushed.pushes[0].target.link == *humanCharacter()->findLink("trunk"));
+  CHECK(pushed.pushes[0].target.body.empty());
+  CHECK(pushed.pushes[0].force == std::array<double, 2>{160, 0});
+  CHECK(pushed.pushes[0].start == 6);
+  CHECK(pushed.pushes[0].duration == 0.2);
+  CHECK(pushed.pushes[0].location.line == 2);
+  CHECK(pushed.pushes[0].location.column == 21);
+  // Not a link: a scene body's, found when the objective is bound to its scene.
+  CHECK(pushed.pushes[1].target.body == "crate");
+  CHECK(pushed.pushes[1].force == std::array<double, 2>{-20, 5});
+  CHECK(pushed.pushes[1].start == 1);
+  CHECK(pushed.pushes[1].duration == 0.5);
+  CHECK(objective.trials[1].pushes.empty());
+
+  const auto error = [](const std::string& trial) {
+    return firstError("term 1 energy\ntrial " + trial + "\n");
+  };
+  Diagnostic d = error("push: trnk force: (160, 0) at: 6 for: 0.2");
+  CHECK(d.message == "unknown link 'trnk'; did you mean 'trunk'?");
+  CHECK(d.location.line == 2);
+  CHECK(d.location.column == 13);
+  d = error("push: trunk force: (160, 0) at: 6 for: -0.2");
+  CHECK(d.message == "a push lasts more than 0 s, at most 3600 s (found -0.2 s)");
+  CHECK(d.location.column == 46);
+  CHECK(error("push: trunk force: (1, 0) at: -1 for: 0.2").message ==
+        "a push starts at 0 s or later, at most 3600 s (found -1 s)");
+  d = error("push: trunk force: (160, 0) for: 0.2");
+  CHECK(d.message == "a push needs 'at: T' (when it starts, s)");
+  CHECK(d.location.column == 13);
+  CHECK(error("push: trunk force: (1, 0) at: 1 for: 1 at: 2").message ==
+        "the push's 'at:' is given twice (another push begins with its own 'push:')");
+  CHECK(error("push: trunk force: 160 at: 6 for: 0.2").message ==
+        "expected the force '(FX, FY)' in newtons, found '160'");
+  CHECK(error("push: feet force: (1, 0) at: 1 for: 1").message.find("group") != std::string::npos);
+  CHECK(error("push: trunk force: (1, 0) at: 1 for: 1 dt: 0").message.find("time step") !=
+        std::string::npos);
+
+  // The example of docs/objectives.md (Trials: robust objectives) parses as it says.
+  const std::string page = readSource("docs/objectives.md");
+  const size_t shown = page.find("```\ntrial perturb: 2 seed: 101 push:");
+  REQUIRE(shown != std::string::npos);
+  const size_t from = page.find('\n', shown) + 1;
+  const ObjectiveDef example =
+      parseOk("term 1 energy\n" + page.substr(from, page.find("```", from) - from));
+  REQUIRE(example.trials.size() == 2);
+  CHECK(example.trials[0].pushes.size() == 1);
+  REQUIRE(example.trials[1].pushes.size() == 2);
+  CHECK(example.trials[1].pushes[1].start == 8);
+
+  // An object's name is checked against the scene's bodies, at the name.
+  ObjectiveDef unbound = parseOk("term 1 energy\ntrial push: crat force: (1, 0) at: 1 for: 1\n");
+  const std::vector<SceneBodyDef> none;
+  DiagnosticSink sink;
+  CHECK_FALSE(bindObjectiveObjects(unbound, none, sink));
+  const std::vector<Diagnostic> diagnostics = sink.take();
+  REQUIRE(diagnostics.size() == 1);
+  CHECK(diagnostics[0].location.column == 13);
+  CHECK(diagnostics[0].message.find("unknown link or object 'crat'") != std::string::npos);
+}
+
+// A pushed trial runs with its pushes: a stance pushed hard falls, which a fallen term
+// counts, and the other trials are not pushed.
+TEST_CASE("a trial's pushes act on the candidate's simulation", "[objective]") {
+  const Program stance = compileOk(R"(scene pose: standing env: flat duration: 3
+{
+  [necks 0, waist 0, hips 0, knees 0 time: 0.5]
+  [relax ankles strength 0.1]
+  [vf sb(600, 300) on: trunk, by: leftAnkle]
+  [symm]
+  [gc]
+}
+)");
+  const std::string terms = "term 1 sum 1 when fallen\n";
+  const ObjectiveEvaluation quiet = evaluateObjective(stance, parseOk(terms + "trial\n"));
+  const ObjectiveEvaluation pushed = evaluateObjective(
+      stance, parseOk(terms + "trial push: trunk force: (600, 0) at: 0.5 for: 0.3\n"));
+  const ObjectiveEvaluation both = evaluateObjective(
+      stance, parseOk(terms + "trial\ntrial push: trunk force: (600, 0) at: 0.5 for: 0.3\n"));
+  REQUIRE(quiet.feasible);
+  REQUIRE(pushed.feasible);
+  REQUIRE(both.feasible);
+  CHECK(quiet.value == 0);    // it stands
+  CHECK(pushed.value > 0.5);  // seconds fallen
+  REQUIRE(both.trialValues.size() == 2);
+  CHECK(both.trialValues[0] == quiet.value);
+  CHECK(both.trialValues[1] == pushed.value);
+
+  // An object's push moves the object.
+  const Program crate = compileOk(R"(scene pose: standing env: flat duration: 1
+box crate at: (2, 0.2) size: (0.4, 0.4) mass: 5
+{ [necks 0, waist 0, hips 0, knees 0] }
+)");
+  const std::string final = "term -1 final crate.x\n";
+  const ObjectiveEvaluation still = evaluateObjective(crate, parseOk(final + "trial\n"));
+  const ObjectiveEvaluation shoved = evaluateObjective(
+      crate, parseOk(final + "trial push: crate force: (100, 0) at: 0.1 for: 0.3\n"));
+  REQUIRE(still.feasible);
+  REQUIRE(shoved.feasible);
+  CHECK(shoved.value < still.value - 0.05);  // farther along x
+  const ObjectiveEvaluation missing = evaluateObjective(
+      stance, parseOk(terms + "trial push: crate force: (100, 0) at: 0.1 for: 0.3\n"));
+  CHECK_FALSE(missing.feasible);
+  CHECK_THAT(missing.failure, Catch::Contains("line 2") && Catch::Contains("'crate'"));
+}
