@@ -214,7 +214,7 @@ TEST_CASE("A feature controller's step allocates nothing once its sizes have bee
                                         wrist,
                                         trunk,
                                         PosturePrimitive{},
-                                        SupportPrimitive{{kLeftFoot, kRightFoot, kLeftHand}}};
+                                        SupportPrimitive{{kLeftFoot, kRightFoot, kLeftHand}, {}}};
   FeatureController controller(phase, character);
   REQUIRE(controller.levelCount() == 2);
   const CharacterState state = standingOnFeet(character);
