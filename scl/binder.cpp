@@ -805,7 +805,7 @@ class Binder {
     using End = SupportPrimitive::End;
     SupportPrimitive out;
     for (size_t i = 0; i < support.links.size(); ++i) {
-      const char end = i < support.ends.size() ? support.ends[i] : 0;
+      const char end = i < support.ends.size() ? support.ends[i] : '\0';
       for (int link : resolveLinks(support.links[i])) {
         out.links.push_back(link);
         out.ends.push_back(end == 'h' ? End::Heel : end == 't' ? End::Toe : End::Whole);

@@ -100,8 +100,8 @@ struct PrimitivePrinter {
     for (size_t i = 0; i < support.links.size(); ++i) {
       if (i > 0) out += ", ";
       out += support.links[i].text;
-      const char end = i < support.ends.size() ? support.ends[i] : 0;
-      if (end != 0) out += end == 'h' ? " heel" : " toe";
+      const char end = i < support.ends.size() ? support.ends[i] : '\0';
+      if (end != '\0') out += end == 'h' ? " heel" : " toe";
     }
     return out;
   }

@@ -18,9 +18,9 @@ using namespace scl;
 
 namespace {
 
-// Stance balance for 1.5 s, then the left foot stands and the right swings to `swing`'s
-// landing point; the centre of mass is held at `com` from the left foot.
-std::string swingScript(const std::string& swing, const std::string& com = "(0, 1.15)") {
+// Stance balance for 1.5 s (the standing pose starts with the centre of mass over the
+// heels), then `phase`, to 3 s.
+std::string afterSettling(const std::string& phase) {
   return "scene pose: standing env: flat duration: 3\n"
          "{\n"
          "  (settle)\n"
@@ -31,19 +31,25 @@ std::string swingScript(const std::string& swing, const std::string& com = "(0, 
          "  [gc]\n"
          "}\n"
          "after 1.5\n"
-         "{\n"
-         "  (swing)\n"
-         "  [necks 0, waist 0, hips 0, leftKnee -10, rightKnee -40, shoulders 0, elbows 10]\n"
-         "  [support leftFoot]\n"
-         "  [com " +
-         com +
-         " kp 60 kd 15 time: 0.3]\n"
-         "  [track trunk standing weight 0.5]\n"
-         "  [" +
-         swing +
-         "]\n"
-         "  [posture]\n"
-         "}\n";
+         "{\n" +
+         phase + "}\n";
+}
+
+// After settling, the left foot stands and the right swings to `swing`'s landing point;
+// the centre of mass is held at `com` from the left foot.
+std::string swingScript(const std::string& swing, const std::string& com = "(0, 1.15)") {
+  return afterSettling(
+      "  (swing)\n"
+      "  [necks 0, waist 0, hips 0, leftKnee -10, rightKnee -40, shoulders 0, elbows 10]\n"
+      "  [support leftFoot]\n"
+      "  [com " +
+      com +
+      " kp 60 kd 15 time: 0.3]\n"
+      "  [track trunk standing weight 0.5]\n"
+      "  [" +
+      swing +
+      "]\n"
+      "  [posture]\n");
 }
 
 // The middle of a foot's sole, world metres (the point a swing moves).
@@ -177,18 +183,7 @@ struct HeelRun {
 };
 
 HeelRun raiseHeel(const std::string& support) {
-  const std::string source =
-      "scene pose: standing env: flat duration: 3\n"
-      "{\n"
-      "  (settle)\n"
-      "  [necks 0, waist 0, hips 0, knees 0 time: 0.5]\n"
-      "  [relax ankles strength 0.1]\n"
-      "  [vf sb(600, 300) on: trunk, by: leftAnkle]\n"
-      "  [symm]\n"
-      "  [gc]\n"
-      "}\n"
-      "after 1.5\n"
-      "{\n"
+  const std::string source = afterSettling(
       "  (heelOff)\n"
       "  [necks 0, waist 0, hips 0, knees -10, shoulders 0, elbows 10]\n"
       "  [support leftFoot, " +
@@ -197,8 +192,7 @@ HeelRun raiseHeel(const std::string& support) {
       "  [com (0, 1.15) kp 60 kd 15 time: 0.3]\n"
       "  [track trunk standing weight 0.5]\n"
       "  [track rightFoot 150 time: 0.6]\n"
-      "  [posture]\n"
-      "}\n";
+      "  [posture]\n");
   const Program program = scl::testing::compileOk(source, "heel.scl");
   const Character& character = *program.character;
   RunSessionDef def;
