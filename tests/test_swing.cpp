@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "feature/feature_math.h"
 #include "runtime/run_session.h"
@@ -52,6 +54,16 @@ std::string swingScript(const std::string& swing, const std::string& com = "(0, 
       "  [posture]\n");
 }
 
+// A run of `program` as its script says (scene, length), pushed by `pushes`.
+RunSessionDef runOf(const Program& program, std::vector<Push> pushes = {}) {
+  RunSessionDef def;
+  def.simulation = simulationDefFor(program);
+  def.length = defaultRunLength(program);
+  def.metrics = metricsFor(*program.character);
+  def.pushes = std::move(pushes);
+  return def;
+}
+
 // The middle of a foot's sole, world metres (the point a swing moves).
 Vec2 soleMiddle(const Character& character, const CharacterState& state, int foot) {
   const LinkDef& link = character.links[foot];
@@ -72,11 +84,7 @@ struct SwingRun {
 SwingRun runSwing(const std::string& source) {
   const Program program = scl::testing::compileOk(source, "swing.scl");
   const Character& character = *program.character;
-  RunSessionDef def;
-  def.simulation = simulationDefFor(program);
-  def.length = defaultRunLength(program);
-  def.metrics = metricsFor(character);
-  RunSession session(program, def);
+  RunSession session(program, runOf(program));
   SwingRun out;
   Vec2 start = Vec2::Zero(), origin = Vec2::Zero();
   bool swinging = false, lifted = false;
@@ -145,12 +153,7 @@ namespace {
 MotionSummary pushedWalk(const std::string& path, double force, double at) {
   const Program program = scl::testing::compileOk(
       scl::testing::readText(std::string(SCL_SOURCE_DIR) + "/" + path), path);
-  RunSessionDef def;
-  def.simulation = simulationDefFor(program);
-  def.length = defaultRunLength(program);
-  def.metrics = metricsFor(*program.character);
-  def.pushes = {Push{kTrunk, Vec2(force, 0.0), at, 0.2}};
-  RunSession session(program, def);
+  RunSession session(program, runOf(program, {Push{kTrunk, Vec2(force, 0.0), at, 0.2}}));
   session.run();
   return session.summary();
 }
@@ -195,11 +198,7 @@ HeelRun raiseHeel(const std::string& support) {
       "  [posture]\n");
   const Program program = scl::testing::compileOk(source, "heel.scl");
   const Character& character = *program.character;
-  RunSessionDef def;
-  def.simulation = simulationDefFor(program);
-  def.length = defaultRunLength(program);
-  def.metrics = metricsFor(character);
-  RunSession session(program, def);
+  RunSession session(program, runOf(program));
   HeelRun out;
   session.run([&](const StepView& step) {
     const LinkDef& foot = character.links[kRightFoot];
