@@ -85,21 +85,13 @@ CharacterLoad loadCharacter(std::string_view nameOrPath,
   }
   // A device or a pipe (/dev/stdin, /dev/zero, a FIFO) could block or never end: an editor's
   // language server reads whatever name is typed. readWholeFile refuses them.
-  FileRead read = readWholeFile(path);
-  if (!read) return notFound(shown + " " + read.reason);
-  auto text = std::make_shared<std::string>(std::move(read.text));
-  // A byte-order mark (some Windows editors write one) is no content, as for scripts.
-  stripByteOrderMark(*text);
-  // Lines ending in CR alone (classic Mac OS) would read as one line.
-  if (hasCrOnlyLineEndings(*text)) {
-    Diagnostic diagnostic;
-    diagnostic.location.file = FileName(path.string());
-    diagnostic.message = shown +
-                         " has CR-only line endings (classic Mac OS); save it with LF (or CRLF) "
-                         "line endings";
-    load.diagnostics.push_back(std::move(diagnostic));
+  SourceFileRead read = readSourceFile(path, shown);
+  if (read.unreadable) return notFound(std::move(read.error));
+  if (!read.text) {
+    load.diagnostics.push_back(read.diagnostic(path));
     return load;
   }
+  std::shared_ptr<std::string> text = std::move(read.text);
   CharacterLoad compiled = compileCharacter(*text, path.string());
   const std::shared_ptr<const std::string> fileText = std::move(text);
   for (Diagnostic& diagnostic : compiled.diagnostics) diagnostic.fileText = fileText;

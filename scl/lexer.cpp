@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "base/files.h"
 #include "base/format.h"
 
 namespace scl {
@@ -310,6 +311,33 @@ bool hasCrOnlyLineEndings(std::string_view text) {
   const size_t cr = text.find('\r');
   return cr != std::string_view::npos && text.find('\n') == std::string_view::npos &&
          cr + 1 < text.size();
+}
+
+Diagnostic SourceFileRead::diagnostic(const std::filesystem::path& path) const {
+  Diagnostic result{Severity::Error, {}, error};
+  if (!unreadable) result.location.file = FileName(path.string());
+  return result;
+}
+
+SourceFileRead readSourceFile(const std::filesystem::path& path, std::string_view shown) {
+  SourceFileRead result;
+  FileRead read = readWholeFile(path);
+  if (!read) {
+    result.unreadable = true;
+    result.error = std::string(shown) + " " + read.reason;
+    return result;
+  }
+  // A byte-order mark (some Windows editors write one) is no content, as for scripts.
+  stripByteOrderMark(read.text);
+  // Lines ending in CR alone (classic Mac OS) would read as one line.
+  if (hasCrOnlyLineEndings(read.text)) {
+    result.error = std::string(shown) +
+                   " has CR-only line endings (classic Mac OS); save it with LF (or CRLF) line "
+                   "endings";
+    return result;
+  }
+  result.text = std::make_shared<std::string>(std::move(read.text));
+  return result;
 }
 
 std::vector<Comment> scanComments(std::string_view source) {

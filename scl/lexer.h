@@ -8,6 +8,7 @@
 // become one diagnostic per run and are skipped.
 #pragma once
 
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -117,6 +118,26 @@ struct Comment {
 /// True when `text`'s lines end in CR alone (classic Mac OS): the front end would read the
 /// file as one line, so readers refuse it with a message of their own.
 bool hasCrOnlyLineEndings(std::string_view text);
+
+/// A text file of ours read for a front end (readSourceFile).
+struct SourceFileRead {
+  /// The file's text, a UTF-8 byte-order mark dropped; null when it cannot be used.
+  std::shared_ptr<std::string> text;
+  /// Why it cannot be used, naming it as given ("world file 'a.world' does not exist
+  /// (check the path)", "... has CR-only line endings ..."); empty when it can.
+  std::string error;
+  /// No readable file at the path (missing, a directory, a device): not its contents.
+  bool unreadable = false;
+  /// The error as a diagnostic: located in the file (line 0) when its contents are the
+  /// trouble, without a location when it could not be read.
+  Diagnostic diagnostic(const std::filesystem::path& path) const;
+};
+
+/// Reads `path` through readWholeFile (base/files.h: no devices, FIFOs or files over its
+/// limit), drops a byte-order mark and refuses CR-only line endings. `shown` names the file
+/// in the error ("world file 'a.world'"). The one reader of the files a front end loads
+/// (character, world and clip files).
+SourceFileRead readSourceFile(const std::filesystem::path& path, std::string_view shown);
 
 /// Every comment of `source`, in order: each `//` outside a `"string"` (strings end on
 /// their line) starts one.

@@ -588,24 +588,13 @@ WorldLoad loadWorldFile(std::string_view pathText, const std::filesystem::path& 
   std::filesystem::path path(pathText);
   if (path.is_relative() && !baseDirectory.empty()) path = baseDirectory / path;
   load.path = path.string();
-  FileRead read = readWholeFile(path);
-  if (!read) {
-    load.notFound = true;
-    load.diagnostics.push_back(
-        {Severity::Error, {}, "world file '" + path.string() + "' " + read.reason});
+  SourceFileRead read = readSourceFile(path, "world file '" + path.string() + "'");
+  if (!read.text) {
+    load.notFound = read.unreadable;
+    load.diagnostics.push_back(read.diagnostic(path));
     return load;
   }
-  auto text = std::make_shared<std::string>(std::move(read.text));
-  stripByteOrderMark(*text);
-  if (hasCrOnlyLineEndings(*text)) {  // it would read as one line
-    Diagnostic diagnostic;
-    diagnostic.location.file = FileName(path.string());
-    diagnostic.message = "world file '" + path.string() +
-                         "' has CR-only line endings (classic Mac OS); save it with LF (or CRLF) "
-                         "line endings";
-    load.diagnostics.push_back(std::move(diagnostic));
-    return load;
-  }
+  std::shared_ptr<std::string> text = std::move(read.text);
   WorldFileParse parse = parseWorldFile(*text, path.string());
   load.statements = std::move(parse.file.statements);
   load.diagnostics = std::move(parse.diagnostics);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "scl/character_file.h"
+#include "scl/clip_file.h"
 #include "scl/compile.h"
 #include "scl/objective.h"
 #include "scl/parser.h"
@@ -62,7 +63,7 @@ bool isCharacterFile(const std::string& path) {
 
 // What `scl check` reads a file as: by its extension, so that an objective is not read
 // as a script (whose parser would report a syntax error at its first line).
-enum class CheckedKind { Script, Character, Objective, Problem, World };
+enum class CheckedKind { Script, Character, Objective, Problem, World, Clip };
 
 CheckedKind checkedKindOf(const std::string& path) {
   const std::filesystem::path extension = std::filesystem::path(path).extension();
@@ -70,6 +71,7 @@ CheckedKind checkedKindOf(const std::string& path) {
   if (extension == ".objective") return CheckedKind::Objective;
   if (extension == ".problem") return CheckedKind::Problem;
   if (extension == ".world") return CheckedKind::World;
+  if (extension == ".clip") return CheckedKind::Clip;
   return CheckedKind::Script;
 }
 
@@ -84,20 +86,44 @@ std::string_view fileKindName(CheckedKind kind) {
       return "problem";
     case CheckedKind::World:
       return "world file";
+    case CheckedKind::Clip:
+      return "clip file";
     case CheckedKind::Script:
       break;
   }
   return "script";
 }
 
+// A clip file's diagnostics: its own, then binding it to `character` (--character), else
+// to the built-in it names (a character of a file is not known by name: not bound).
+std::vector<Diagnostic> clipFileDiagnostics(const std::string& source, const std::string& file,
+                                            const Character* character) {
+  ClipParse parsed = parseClip(source, file);
+  if (!parsed.ok()) return std::move(parsed.diagnostics);
+  std::shared_ptr<const Character> builtin;
+  const std::vector<std::string_view> builtins = builtinCharacterNames();
+  if (!character &&
+      std::find(builtins.begin(), builtins.end(), parsed.clip.character) != builtins.end()) {
+    builtin = loadCharacter(parsed.clip.character).character;
+    character = builtin.get();
+  }
+  if (!character) return std::move(parsed.diagnostics);
+  DiagnosticSink sink;
+  bindClip(parsed.clip, *character, sink);
+  std::vector<Diagnostic> diagnostics = std::move(parsed.diagnostics);
+  for (Diagnostic& diagnostic : sink.take()) diagnostics.push_back(std::move(diagnostic));
+  return diagnostics;
+}
+
 }  // namespace
 
 int sclCheckMain(int argc, char** argv) {
-  cxxopts::Options options("scl check",
-                           "Check SCL scripts, character files (*.character), objective files "
-                           "(*.objective), problem files (*.problem) and world files (*.world), "
-                           "each told by its extension: print errors and warnings.\n"
-                           "Exit 0 when no file has an error, 1 otherwise, 2 on a usage error.");
+  cxxopts::Options options(
+      "scl check",
+      "Check SCL scripts, character files (*.character), objective files "
+      "(*.objective), problem files (*.problem), world files (*.world) and "
+      "clip files (*.clip), each told by its extension: print errors and warnings.\n"
+      "Exit 0 when no file has an error, 1 otherwise, 2 on a usage error.");
   options.positional_help("FILE...");
   std::vector<std::string> files;
   std::optional<std::string> characterOption;
@@ -155,6 +181,11 @@ int sclCheckMain(int argc, char** argv) {
         ok = !hasErrors(diagnostics);
         break;
       }
+      case CheckedKind::Clip: {
+        diagnostics = clipFileDiagnostics(source, file, compileOptions.character.get());
+        ok = !hasErrors(diagnostics);
+        break;
+      }
       case CheckedKind::Script: {
         CompileResult result = compile(source, file, compileOptions);
         diagnostics = std::move(result.diagnostics);
@@ -176,10 +207,11 @@ int sclCheckMain(int argc, char** argv) {
 }
 
 int sclFmtMain(int argc, char** argv) {
-  cxxopts::Options options("scl fmt",
-                           "Print an SCL script, a character file (*.character) or a world file "
-                           "(*.world) in canonical form, its comments kept.\n"
-                           "Exit 1 with diagnostics when it does not parse, 2 on a usage error.");
+  cxxopts::Options options(
+      "scl fmt",
+      "Print an SCL script, a character file (*.character), a world file "
+      "(*.world) or a clip file (*.clip) in canonical form, its comments kept.\n"
+      "Exit 1 with diagnostics when it does not parse, 2 on a usage error.");
   options.positional_help("FILE");
   std::vector<std::string> files;
   if (auto done = parseOptions(options, argc, argv, files)) return *done;
@@ -206,6 +238,16 @@ int sclFmtMain(int argc, char** argv) {
       return kExitInputError;
     }
     std::cout << printWorldFile(parsed.file, scanComments(source));
+    return kExitOk;
+  }
+  if (checkedKindOf(file) == CheckedKind::Clip) {
+    const std::string source = readInputFile(file, "clip file");
+    ClipParse parsed = parseClip(source, file);
+    if (hasErrors(parsed.diagnostics)) {
+      std::cerr << renderDiagnostics(parsed.diagnostics, source);
+      return kExitInputError;
+    }
+    std::cout << printClip(parsed.clip, scanComments(source));
     return kExitOk;
   }
   if (isCharacterFile(file)) {

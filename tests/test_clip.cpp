@@ -1,0 +1,223 @@
+// Motion clips: the data and its sampling (scl/clip.h), the clip file's front end, printer
+// and binding to a character (scl/clip_file.h).
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <string>
+
+#include "scl/clip.h"
+#include "scl/clip_file.h"
+#include "test_support.h"
+
+namespace {
+
+using Catch::Matchers::Contains;
+using scl::degToRad;
+using scl::radToDeg;
+
+// A keyframed squat of the human: four joints, the pelvis as root, a foot's tip.
+const char* const kSquat = R"(// a squat by hand
+clip squat
+character human
+interpolation linear
+root pelvis
+joints leftHip rightHip leftKnee rightKnee
+effectors leftFoot
+0    0.02 0.95 90   10 10 -20 -20    0.1 0.05
+0.5  0.02 0.70 90   70 70 -110 -110  0.1 0.05
+1    0.02 0.95 90   10 10 -20 -20    0.1 0.05  // back up
+)";
+
+scl::Clip clipOk(const std::string& text) {
+  scl::ClipParse parse = scl::parseClip(text, "t.clip");
+  INFO(scl::renderDiagnostics(parse.diagnostics, text));
+  REQUIRE(parse.ok());
+  return parse.clip;
+}
+
+// The rendered diagnostics of a clip text that must have errors.
+std::string clipErrors(const std::string& text) {
+  scl::ClipParse parse = scl::parseClip(text, "t.clip");
+  REQUIRE_FALSE(parse.ok());
+  return scl::renderDiagnostics(parse.diagnostics, text);
+}
+
+// The rendered diagnostics of binding a clip to `character`.
+std::string bindErrors(const std::string& text, const scl::Character& character,
+                       const scl::ClipNeeds& needs = {}) {
+  const scl::Clip clip = clipOk(text);
+  scl::DiagnosticSink sink;
+  REQUIRE_FALSE(scl::bindClip(clip, character, sink, needs));
+  return scl::renderDiagnostics(sink.take(), text);
+}
+
+}  // namespace
+
+TEST_CASE("a clip file reads its statements and frames in SCL units") {
+  const scl::Clip clip = clipOk(kSquat);
+  CHECK(clip.name == "squat");
+  CHECK(clip.character == "human");
+  CHECK(clip.rootLink == "pelvis");
+  CHECK(clip.joints == std::vector<std::string>{"leftHip", "rightHip", "leftKnee", "rightKnee"});
+  CHECK(clip.effectors == std::vector<std::string>{"leftFoot"});
+  REQUIRE(clip.frames.size() == 3);
+  CHECK(clip.frames[1].time == 0.5);
+  CHECK(clip.frames[1].jointAngles[2] == Approx(degToRad(-110)));
+  CHECK(clip.frames[1].root.y == 0.70);
+  CHECK(clip.frames[1].root.angle == Approx(degToRad(90)));
+  CHECK(clip.frames[2].effectors[0].x == 0.1);
+  CHECK(clip.duration() == 1.0);
+  CHECK(clip.locations.frames[1].line == 9);
+}
+
+TEST_CASE("linear sampling passes through the frames and runs straight between them") {
+  scl::Clip clip = clipOk(kSquat);
+  scl::ClipPose pose = scl::makeClipPose(clip);
+  scl::sampleClip(clip, 0.5, pose);
+  CHECK(radToDeg(pose.jointAngles[0]) == Approx(70));
+  scl::sampleClip(clip, 0.25, pose);
+  CHECK(radToDeg(pose.jointAngles[0]) == Approx(40));
+  CHECK(radToDeg(pose.jointAngles[3]) == Approx(-65));
+  CHECK(pose.root.y == Approx(0.825));
+  CHECK_FALSE(pose.outside);
+  // After the end of a clip that does not loop: its last frame, marked outside.
+  scl::sampleClip(clip, 1.7, pose);
+  CHECK(pose.outside);
+  CHECK(radToDeg(pose.jointAngles[0]) == Approx(10));
+  CHECK_THAT(scl::clipTimeError(clip, 1.7),
+             Contains("t = 1.7 s is after the end of clip 'squat' (it lasts 1 s"));
+  CHECK(scl::clipTimeError(clip, 0.3).empty());
+  // Time scaled: twice as long.
+  clip.timescale = 2;
+  CHECK(clip.duration() == 2.0);
+  scl::sampleClip(clip, 0.5, pose);
+  CHECK(radToDeg(pose.jointAngles[0]) == Approx(40));
+}
+
+TEST_CASE("a looping clip wraps around and counts its cycles") {
+  scl::Clip clip = clipOk(kSquat);
+  clip.loop = true;
+  scl::ClipPose pose = scl::makeClipPose(clip);
+  scl::sampleClip(clip, 2.25, pose);
+  CHECK(pose.loops == 2);
+  CHECK(pose.clipTime == Approx(0.25));
+  CHECK(radToDeg(pose.jointAngles[0]) == Approx(40));
+  scl::sampleClip(clip, -0.25, pose);
+  CHECK(pose.loops == -1);
+  CHECK(radToDeg(pose.jointAngles[0]) == Approx(40));
+  CHECK_FALSE(pose.outside);
+  CHECK(scl::clipTimeError(clip, 50).empty());
+}
+
+TEST_CASE("spline sampling passes through the frames with continuous velocity") {
+  scl::Clip clip = clipOk(kSquat);
+  clip.interpolation = scl::ClipInterpolation::Spline;
+  auto hip = [&](double t) { return radToDeg(scl::sampleClip(clip, t).jointAngles[0]); };
+  CHECK(hip(0) == Approx(10));
+  CHECK(hip(0.5) == Approx(70));
+  CHECK(hip(1) == Approx(10));
+  // Smooth through the middle frame (a peak: zero slope there), unlike the linear kink.
+  const double h = 1e-4;
+  CHECK((hip(0.5 + h) - hip(0.5 - h)) / (2 * h) == Approx(0).margin(1e-3));
+  CHECK(hip(0.25) > 40);  // the curve bulges above the chord
+  // Looping, the seam is smooth too: slopes either side of t = 1 agree.
+  clip.loop = true;
+  const double before = (hip(1 - h) - hip(1 - 2 * h)) / h,
+               after = (hip(1 + 2 * h) - hip(1 + h)) / h;
+  CHECK(before == Approx(after).margin(0.5));
+  // A straight line stays a straight line.
+  const scl::Clip ramp = clipOk(
+      "clip ramp\ncharacter human\ninterpolation spline\njoints waist\n0 0\n1 10\n2 20\n4 40\n");
+  CHECK(radToDeg(scl::sampleClip(ramp, 3).jointAngles[0]) == Approx(30));
+}
+
+TEST_CASE("sampling into a sized pose allocates nothing and agrees with a fresh pose") {
+  const scl::Clip clip = clipOk(kSquat);
+  scl::ClipPose pose = scl::makeClipPose(clip);
+  const double* joints = pose.jointAngles.data();
+  const scl::ClipPoint* effectors = pose.effectors.data();
+  for (double t = 0; t < 1; t += 0.01) scl::sampleClip(clip, t, pose);
+  CHECK(pose.jointAngles.data() == joints);
+  CHECK(pose.effectors.data() == effectors);
+  scl::sampleClip(clip, 0.99, pose);
+  CHECK(pose.jointAngles == scl::sampleClip(clip, 0.99).jointAngles);
+}
+
+TEST_CASE("a printed clip reads back as the same clip, comments kept") {
+  const scl::Clip clip = clipOk(kSquat);
+  const std::string printed = scl::printClip(clip, scl::scanComments(kSquat));
+  CHECK_THAT(printed, Contains("// a squat by hand\nclip squat\ncharacter human\n"));
+  CHECK_THAT(printed, Contains("loop no\ntimescale 1\nroot pelvis\n"));
+  CHECK_THAT(printed, Contains("1  0.02 0.95 90  10 10 -20 -20  0.1 0.05  // back up\n"));
+  const scl::Clip again = clipOk(printed);
+  CHECK(scl::printClip(again, scl::scanComments(printed)) == printed);
+  REQUIRE(again.frames.size() == clip.frames.size());
+  for (size_t f = 0; f < clip.frames.size(); ++f)
+    for (size_t j = 0; j < clip.joints.size(); ++j)
+      CHECK(again.frames[f].jointAngles[j] == Approx(clip.frames[f].jointAngles[j]).margin(1e-9));
+}
+
+TEST_CASE("a clip file's errors are located, with did-you-mean") {
+  CHECK_THAT(clipErrors("clip a\ncharacter human\ninterpolaton spline\njoints waist\n0 1\n"),
+             Contains("t.clip:3:1: error: unknown statement 'interpolaton'; did you mean "
+                      "'interpolation'?"));
+  CHECK_THAT(clipErrors("clip a\ncharacter human\ninterpolation cubic\njoints waist\n0 1\n"),
+             Contains("3:15: error: unknown interpolation 'cubic': 'linear' or 'spline'"));
+  CHECK_THAT(clipErrors("clip a\ncharacter human\njoints waist leftKnee\n0 1 2\n0.5 1\n"),
+             Contains("5:1: error: the frame at 0.5 s has 1 values after its time; the columns "
+                      "need 2 (2 joints)"));
+  CHECK_THAT(clipErrors("clip a\ncharacter human\njoints waist\n0 1\n0.5 2\n0.5 3\n"),
+             Contains("6:1: error: the frame at 0.5 s does not come after the one before it (at "
+                      "0.5 s): times must increase"));
+  CHECK_THAT(clipErrors("clip a\ncharacter human\njoints waist waist\n0 1 1\n"),
+             Contains("3:14: error: joint 'waist' is given twice"));
+  CHECK_THAT(clipErrors("clip a\njoints waist\n0 1\n"),
+             Contains("1:1: error: the clip names no character"));
+  CHECK_THAT(clipErrors("clip a\ncharacter human\njoints waist\n0 @1\n"),
+             Contains("4:3: error: a clip's numbers cannot be '@' parameters"));
+  CHECK_THAT(clipErrors("clip a\ncharacter human\njoints waist\n0 1\nloop yes\n"),
+             Contains("5:1: error: 'loop' after the first frame"));
+  CHECK_THAT(clipErrors("clip a\ncharacter human\nloop yes\njoints waist\n0 1\n"),
+             Contains("1:1: error: a looping clip needs at least two frames"));
+  CHECK_THAT(clipErrors("clip a\ncharacter human\ntimescale\njoints waist\n0 1\n"),
+             Contains("3:1: error: expected the timescale (2: half speed) after 'timescale'"));
+  CHECK_THAT(clipErrors("clip a\ncharacter human\ntimescale 0\njoints waist\n0 1\n"),
+             Contains("error: the timescale must be from 0.001 to 1000 (found 0)"));
+  CHECK_THAT(clipErrors("clap a\n"), Contains("1:1: error: expected 'clip NAME' to begin a clip "
+                                              "file near 'clap'; did you mean 'clip'?"));
+}
+
+TEST_CASE("binding a clip reports another character, unknown names and what it lacks") {
+  const std::shared_ptr<const scl::Character>& human = scl::humanCharacter();
+  const scl::Clip clip = clipOk(kSquat);
+  scl::DiagnosticSink sink;
+  const std::optional<scl::ClipBinding> binding = scl::bindClip(clip, *human, sink);
+  REQUIRE(binding);
+  CHECK(binding->jointOf ==
+        std::vector<int>{scl::kLeftHip, scl::kRightHip, scl::kLeftKnee, scl::kRightKnee});
+  CHECK(binding->columnOf[scl::kLeftKnee] == 2);
+  CHECK(binding->columnOf[scl::kWaist] == -1);
+  CHECK(binding->rootLink == scl::kPelvis);
+  CHECK(binding->effectorOf == std::vector<int>{scl::kLeftFoot});
+  const scl::ClipPose pose = scl::sampleClip(clip, 0.5);
+  CHECK(binding->angle(pose, scl::kLeftKnee) == Approx(degToRad(-110)));
+  CHECK_FALSE(binding->angle(pose, scl::kWaist));
+
+  scl::Character robin = *human;
+  robin.name = "robin";
+  CHECK_THAT(bindErrors(kSquat, robin),
+             Contains("t.clip:3:11: error: clip 'squat' was made for character 'human', not "
+                      "'robin'"));
+  CHECK_THAT(bindErrors("clip a\ncharacter human\njoints leftKne\n0 1\n", *human),
+             Contains("3:8: error: unknown joint 'leftKne'; did you mean 'leftKnee'?"));
+  CHECK_THAT(bindErrors("clip a\ncharacter human\nroot pelvs\njoints waist\n0 0 1 90 1\n", *human),
+             Contains("3:6: error: unknown link 'pelvs'; did you mean 'pelvis'?"));
+  scl::ClipNeeds needs;
+  needs.joints = {scl::kWaist, scl::kLeftKnee};
+  needs.root = true;
+  needs.usedAt = {"walk.scl", 7, 3};
+  const std::string lacking =
+      bindErrors("clip a\ncharacter human\njoints leftKnee\n0 1\n", *human, needs);
+  CHECK_THAT(lacking, Contains("walk.scl:7:3: error: clip 'a' has no angles of joint 'waist' "
+                               "(its joints: leftKnee)"));
+  CHECK_THAT(lacking, Contains("walk.scl:7:3: error: clip 'a' has no root pose"));
+}
