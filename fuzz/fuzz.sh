@@ -6,7 +6,8 @@
 #
 #   SECONDS       per target (default 60)
 #   TARGET        fuzz_script fuzz_objective fuzz_character fuzz_world fuzz_problem fuzz_trajectory
-#                 fuzz_checkpoint fuzz_model fuzz_lsp (default: all, in that order)
+#                 fuzz_checkpoint fuzz_model fuzz_lsp fuzz_clip fuzz_bvh fuzz_bvhmap (default: all,
+#                 in that order)
 #   --workers N   N fuzzing processes per target at once (libFuzzer's -fork=N), sharing its
 #                 corpus; a long campaign on a many-core machine (default 1)
 #   --corpus DIR  keep each target's discovered inputs in DIR/NAME, across runs and clones
@@ -30,7 +31,7 @@ cd "$root"
 build=build-fuzz
 ledger=$build/ledger.tsv
 all=(fuzz_script fuzz_objective fuzz_character fuzz_world fuzz_problem fuzz_trajectory fuzz_checkpoint
-  fuzz_model fuzz_lsp)
+  fuzz_model fuzz_lsp fuzz_clip fuzz_bvh fuzz_bvhmap)
 
 usage() {
   echo "usage: fuzz/fuzz.sh [--workers N] [--corpus DIR] [SECONDS [TARGET...]] | --ledger" >&2

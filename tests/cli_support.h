@@ -106,6 +106,23 @@ inline std::string joined(std::initializer_list<std::string_view> words) {
   return text;
 }
 
+/// The `scl ...` lines of a docs page's code blocks, without `scl ` and without a trailing
+/// `  # comment`: the commands the page shows, for a test to run as it says.
+inline std::vector<std::string> sclCommandsOf(const std::string& page) {
+  std::istringstream lines(page);
+  std::string line;
+  std::vector<std::string> commands;
+  bool inCode = false;
+  while (std::getline(lines, line)) {
+    if (line.starts_with("```")) inCode = !inCode;
+    if (!inCode || !line.starts_with("scl ")) continue;
+    const size_t comment = line.find("  #");
+    commands.push_back(
+        line.substr(4, comment == std::string::npos ? std::string::npos : comment - 4));
+  }
+  return commands;
+}
+
 struct Outcome {
   /// The exit status; 128 + N when the process was ended by signal N (as a shell says).
   int exitCode = -1;

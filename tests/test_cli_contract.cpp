@@ -217,6 +217,7 @@ TEST_CASE("every subcommand: an unknown option is a usage error", "[cli][contrac
        {joined({"sam sample", script, objective}), joined({"sam train", script, objective}),
         joined({"sam query", script, objective})}},
       {"view", {joined({"view", script})}},
+      {"clip", {"clip", joined({"clip import", script})}},
   };
   const std::vector<std::string> commands = subcommands();
   CHECK(std::find(commands.begin(), commands.end(), "run") != commands.end());

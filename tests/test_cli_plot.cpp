@@ -218,15 +218,8 @@ TEST_CASE("scl plot: the commands docs/plot.md shows", "[cli][plot][docs]") {
   top.workingDirectory = SCL_SOURCE_DIR;
   // Every `scl ...` line of the page's code blocks, run from the top of the source tree
   // with its outputs redirected into the test's directory.
-  std::istringstream lines(page);
-  std::string line;
   int commands = 0;
-  bool inCode = false;
-  while (std::getline(lines, line)) {
-    if (line.starts_with("```")) inCode = !inCode;
-    if (!inCode || !line.starts_with("scl ")) continue;
-    std::string command = line.substr(
-        4, line.find("  #") == std::string::npos ? std::string::npos : line.find("  #") - 4);
+  for (std::string command : scl::testing::sclCommandsOf(page)) {
     command = std::regex_replace(command, std::regex("(--out|--filmstrip) ([^ ]+)"),
                                  "$1 " + dir.path().string() + "/$2");
     command = std::regex_replace(command, std::regex("(^| )([a-z-]+\\.csv)"),

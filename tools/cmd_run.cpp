@@ -22,6 +22,8 @@
 #include "runtime/outcomes.h"
 #include "runtime/output_files.h"
 #include "runtime/run_session.h"
+#include "scl/bvh.h"
+#include "scl/clip_file.h"
 #include "scl/compile.h"
 #include "scl/names.h"
 #include "scl/printer.h"
@@ -120,6 +122,7 @@ RunLength runLength(const Program& program, const RunRequest& request) {
 struct Recorded {
   RunOutcome outcome;
   std::optional<TrajectoryRecorder> trajectory;
+  std::optional<ClipRecorder> clip;
   std::vector<FilmstripFrame> frames;
   FilmstripWorld world;
   std::shared_ptr<const Character> character;
@@ -196,9 +199,13 @@ Recorded simulate(Program program, const SimulationDef& def, const RunRequest& r
   if (request.csvPath)
     recorded.trajectory.emplace(*recorded.character, request.rate, def.timeStep,
                                 simulation.definition().scene.bodies, simulation.worldBodies());
+  if (request.clipPath || request.bvhPath)
+    recorded.clip.emplace(*recorded.character, request.clipRate, def.timeStep,
+                          clipNameOf(request.script));
   RunProgress progress(run.length.duration);
   session.run([&](const StepView& step) {
     if (recorded.trajectory) recorded.trajectory->observe(step);
+    if (recorded.clip) recorded.clip->observe(step);
     if (filmstrip) filmstrip->observe(step);
     if (session.steps() % 256 != 0) return;
     progress.update(step.state.time);
@@ -230,6 +237,10 @@ Recorded simulate(Program program, const SimulationDef& def, const RunRequest& r
   }
   if (recorded.trajectory) outcome.trajectoryRows = recorded.trajectory->csv().rowCount();
   outcome.filmstripFrames = static_cast<int>(recorded.frames.size());
+  if (recorded.clip) {
+    outcome.clipFrames = static_cast<int>(recorded.clip->clip().frames.size());
+    outcome.bvhFrames = bvhFrameCount(recorded.clip->clip(), request.clipRate);
+  }
   return recorded;
 }
 
@@ -246,6 +257,8 @@ void checkRunOutputs(const RunRequest& request, const Character& character) {
   std::vector<NamedPath> outputs;
   if (request.csvPath) outputs.push_back({"--out", *request.csvPath});
   if (request.svgPath) outputs.push_back({"--filmstrip", *request.svgPath});
+  if (request.clipPath) outputs.push_back({"--clip", *request.clipPath});
+  if (request.bvhPath) outputs.push_back({"--bvh", *request.bvhPath});
   checkOutputsAgainstInputs(inputs, outputs);
 }
 
@@ -287,6 +300,8 @@ int runCommand(const RunRequest& request) {
   const std::optional<std::string> source = readInputFile(request.script, "script");
   if (request.csvPath) checkOutputWritable("--out", *request.csvPath);
   if (request.svgPath) checkOutputWritable("--filmstrip", *request.svgPath);
+  if (request.clipPath) checkOutputWritable("--clip", *request.clipPath);
+  if (request.bvhPath) checkOutputWritable("--bvh", *request.bvhPath);
 
   CompileOptions options;
   if (request.character) options.character = loadCharacterOption(*request.character);
@@ -319,11 +334,14 @@ int runCommand(const RunRequest& request) {
                  run.outcome.simulatedTime);
     return interrupt.exitCode();
   }
-  // Both files or neither; a file that was there stays as it was when writing fails.
+  // Every file or none; a file that was there stays as it was when writing fails.
   OutputFiles outputs;
   if (run.trajectory) outputs.add(*request.csvPath, run.trajectory->csv().text());
   if (request.svgPath)
     outputs.add(*request.svgPath, renderFilmstrip(*run.character, run.frames, run.world));
+  if (request.clipPath) outputs.add(*request.clipPath, printClip(run.clip->clip()));
+  if (request.bvhPath)
+    outputs.add(*request.bvhPath, writeBvh(run.clip->clip(), *run.character, request.clipRate));
   try {
     outputs.write();
   } catch (const OutputError& error) {

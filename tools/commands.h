@@ -41,6 +41,10 @@ int sclLspMain(int argc, char** argv);
 /// exit 0, 1 (script or CSV error), 2 (usage error) or 3 (simulation or write failure).
 int sclPlotMain(int argc, char** argv);
 
+/// `scl clip import FILE.bvh --map MAP --out OUT.clip`: a BVH file as a motion clip
+/// (docs/clips.md); exit 0, 1 (BVH or mapping errors), 2 (usage error) or 3 (not written).
+int sclClipMain(int argc, char** argv);
+
 /// `scl view SCRIPT [options]`: the SFML viewer with hot reload; exit 0, 1 (script
 /// error), 2 (usage error, no display).
 int sclViewMain(int argc, char** argv);

@@ -41,7 +41,7 @@ struct Subcommand {
 constexpr Subcommand kSubcommands[] = {
     {"check", "check scripts, character, objective and problem files: print their diagnostics",
      scl::sclCheckMain},
-    {"fmt", "print a script or a character file in canonical form", scl::sclFmtMain},
+    {"fmt", "print a script, a character, world or clip file in canonical form", scl::sclFmtMain},
     {"run", "simulate a script headless: summary, trajectory CSV, filmstrip SVG", scl::sclRunMain},
     {"view", "show a script in a window and reload it on every save", scl::sclViewMain},
     {"plot", "plot a run (or a trajectory CSV) as SVG: joints, centre of mass, contacts",
@@ -51,6 +51,8 @@ constexpr Subcommand kSubcommands[] = {
      scl::sclOptimizeMain},
     {"sam", "sample a state-action compatibility model (which actions work where)",
      scl::sclSamMain},
+    {"clip", "import a BVH file as a motion clip of a character (through a mapping file)",
+     scl::sclClipMain},
     {"character", "print a character's links, joints and joint signs, or its file",
      scl::sclCharacterMain},
     {"lsp", "the language server for editors (Language Server Protocol on stdio)", scl::sclLspMain},

@@ -148,6 +148,10 @@ std::string runSummaryText(const RunRequest& request, const RunOutcome& run) {
     line("trajectory", *request.csvPath + " (" + std::to_string(run.trajectoryRows) + " rows)");
   if (request.svgPath)
     line("filmstrip", *request.svgPath + " (" + std::to_string(run.filmstripFrames) + " frames)");
+  if (request.clipPath)
+    line("clip", *request.clipPath + " (" + std::to_string(run.clipFrames) + " frames)");
+  if (request.bvhPath)
+    line("bvh", *request.bvhPath + " (" + std::to_string(run.bvhFrames) + " frames)");
   return out;
 }
 
@@ -253,6 +257,8 @@ nlohmann::ordered_json runSummaryJson(const RunRequest& request, const RunOutcom
       run.runWall > 0.0 ? number(run.simulatedTime / run.runWall) : Json(nullptr);
   out["trajectory"] = path(request.csvPath);
   out["filmstrip"] = path(request.svgPath);
+  out["clip"] = path(request.clipPath);
+  out["bvh"] = path(request.bvhPath);
   return out;
 }
 

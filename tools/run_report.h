@@ -36,6 +36,9 @@ struct RunOutcome {
   /// Trajectory rows written (0 without --out) and filmstrip frames (0 without it).
   int trajectoryRows = 0;
   int filmstripFrames = 0;
+  /// Frames of the recorded clip (--clip) and of the BVH (--bvh).
+  int clipFrames = 0;
+  int bvhFrames = 0;
 };
 
 /// The summary as aligned "label  value" lines.

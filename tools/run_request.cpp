@@ -84,13 +84,22 @@ void readSweep(const cxxopts::ParseResult& parsed, RunRequest& request) {
                      "of distinct seeds, at most 10000 starts");
   if (parsed.count("seed"))
     throw UsageError("--seeds runs one start per seed; give --seed K without --seeds to run one");
-  for (const char* output : {"out", "filmstrip"})
+  for (const char* output : {"out", "filmstrip", "clip", "bvh"})
     if (parsed.count(output))
       throw UsageError(std::string("--") + output +
                        " records one run, --seeds runs many: run the start you want to record "
                        "with --perturb DEG --seed K");
   request.seeds = std::move(*seeds);
   if (!request.perturbDeg) request.perturbDeg = 2.0;
+}
+
+// A sampling rate no faster than the steps it samples.
+void checkRateFitsStep(std::string_view option, double rate, double timeStep) {
+  if (rate * timeStep <= 1.0 + 1e-9) return;
+  std::ostringstream out;
+  out << option << " " << rate << " Hz is faster than the time step: at most " << 1.0 / timeStep
+      << " Hz with --dt " << timeStep;
+  throw UsageError(out.str());
 }
 
 }  // namespace
@@ -197,9 +206,14 @@ cxxopts::Options runOptions() {
       "out", "write the trajectory as CSV", cxxopts::value<std::string>(), "FILE.csv")(
       "rate", "trajectory samples per second", cxxopts::value<double>()->default_value("100"),
       "HZ")("filmstrip", "write a strip of poses as SVG", cxxopts::value<std::string>(),
-            "FILE.svg")("frames",
-                        "filmstrip times, s (default: 8 evenly spaced, start and end included)",
-                        cxxopts::value<std::string>(), "T1,T2,...")("h,help", "show this help");
+            "FILE.svg")("clip", "record the run as a motion clip (docs/clips.md)",
+                        cxxopts::value<std::string>(), "FILE.clip")(
+      "bvh", "write the run as BVH, for Blender and other animation tools (docs/clips.md)",
+      cxxopts::value<std::string>(),
+      "FILE.bvh")("clip-rate", "frames per second of --clip and --bvh",
+                  cxxopts::value<double>()->default_value("120"), "HZ")(
+      "frames", "filmstrip times, s (default: 8 evenly spaced, start and end included)",
+      cxxopts::value<std::string>(), "T1,T2,...")("h,help", "show this help");
   options.add_options("positional")("script", "the script", cxxopts::value<std::string>());
   options.parse_positional({"script"});
   return options;
@@ -242,12 +256,7 @@ RunRequest readRunRequest(const cxxopts::ParseResult& parsed) {
     if (!(rate > 0.0) || !std::isfinite(rate))
       throw UsageError("--feature-rate must be a positive number of Hz (got " +
                        formatFixed(rate, 3) + ")");
-    if (rate * request.timeStep > 1.0 + 1e-9) {
-      std::ostringstream out;
-      out << "--feature-rate " << rate << " Hz is faster than the time step: at most "
-          << 1.0 / request.timeStep << " Hz with --dt " << request.timeStep;
-      throw UsageError(out.str());
-    }
+    checkRateFitsStep("--feature-rate", rate, request.timeStep);
     request.featureRate = rate;
   }
   const std::string pd = parsed["pd"].as<std::string>();
@@ -258,12 +267,12 @@ RunRequest readRunRequest(const cxxopts::ParseResult& parsed) {
   if (parsed.count("out")) request.csvPath = parsed["out"].as<std::string>();
   if (parsed.count("filmstrip")) request.svgPath = parsed["filmstrip"].as<std::string>();
   request.rate = positiveOption(parsed, "rate");
-  if (request.csvPath && request.rate * request.timeStep > 1.0 + 1e-9) {
-    std::ostringstream out;
-    out << "--rate " << request.rate << " Hz is faster than the time step: at most "
-        << 1.0 / request.timeStep << " Hz with --dt " << request.timeStep;
-    throw UsageError(out.str());
-  }
+  if (request.csvPath) checkRateFitsStep("--rate", request.rate, request.timeStep);
+  if (parsed.count("clip")) request.clipPath = parsed["clip"].as<std::string>();
+  if (parsed.count("bvh")) request.bvhPath = parsed["bvh"].as<std::string>();
+  request.clipRate = positiveOption(parsed, "clip-rate");
+  if (request.clipPath || request.bvhPath)
+    checkRateFitsStep("--clip-rate", request.clipRate, request.timeStep);
   if (parsed.count("frames")) {
     if (!request.svgPath) throw UsageError("--frames only applies with --filmstrip FILE.svg");
     request.frames = parseFrames(parsed["frames"].as<std::string>());

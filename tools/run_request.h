@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/clip_recorder.h"
 #include "runtime/run_session.h"
 #include "runtime/simulation.h"
 #include "scl/scene.h"
@@ -58,6 +59,10 @@ struct RunRequest {
   std::optional<std::string> csvPath, svgPath;
   /// `--rate`: trajectory samples per second, Hz.
   double rate = 100.0;
+  /// `--clip` (a motion clip, docs/clips.md) and `--bvh` (BVH) paths, and `--clip-rate`:
+  /// their frames per second, Hz.
+  std::optional<std::string> clipPath, bvhPath;
+  double clipRate = kDefaultClipRate;
   /// `--frames`: filmstrip times, seconds, sorted; empty: evenly spaced over the run.
   std::vector<double> frames;
   /// `--seeds`: one perturbed start per seed (a sweep, tools/run_sweep.h); empty: one run.

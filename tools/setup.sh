@@ -38,6 +38,8 @@ packages=(cmake ninja-build g++ pkg-config libbox2d-dev libeigen3-dev libcxxopts
           libopenmpi-dev openmpi-bin neovim ffmpeg xdotool python3)
 # The fuzzers need clang and its libFuzzer runtime (g++ has no libFuzzer).
 if [ "$action" = fuzz ]; then packages+=(clang libclang-rt-14-dev); fi
+# The test suite imports a run's BVH into Blender (tests/blender, docs/clips.md).
+if [ "$action" = test ]; then packages+=(blender); fi
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
