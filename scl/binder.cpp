@@ -627,15 +627,11 @@ class Binder {
   Primitive bindNode(const sx::Com& com, std::vector<Drive>&) {
     ComPrimitive out;
     const std::string kind = label_ + ".com.";
-    if (com.standing) {
-      // Over the middle of the feet at the standing pose's height, moved by the offset.
-      out.fromStanding = true;
-      if (com.hasOffset) {
-        out.x = number(com.target.x, Number::Unit::Plain, kind + "x");
-        out.y = number(com.target.y, Number::Unit::Plain, kind + "y");
-      }
-    } else {
-      out.axis = com.axis;
+    out.axis = com.axis;
+    // `standing`: over the middle of the feet at the standing pose's height, moved by the
+    // offset (`com y standing`: that height alone, moved by the offset, x free).
+    out.fromStanding = com.standing;
+    if (!com.standing || com.hasOffset) {
       if (com.axis != 'y') out.x = number(com.target.x, Number::Unit::Plain, kind + "x");
       if (com.axis != 'x') out.y = number(com.target.y, Number::Unit::Plain, kind + "y");
     }

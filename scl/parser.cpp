@@ -887,8 +887,9 @@ class ScriptParser : private TokenCursor {
 
   // --- features (docs/features.md) -----------------------------------------------------
 
-  // com := "com" ( vec [ "legs" ] | ( "x" | "y" ) NUM [ "legs" ] | "standing" [ vec [ "legs" ] ] )
-  //        { task-arg }
+  // com := "com" ( vec [ "legs" ] | ( "x" | "y" ) ( NUM [ "legs" ] | "standing" [ NUM [ "legs" ] ]
+  // )
+  //        | "standing" [ vec [ "legs" ] ] ) { task-arg }
   static constexpr unsigned kComArgs =
       kTaskKp | kTaskKd | kTaskTime | kTaskVelocity | kTaskWeight | kTaskPriority;
   bool parseCom(syntax::Com& com) {
@@ -915,6 +916,28 @@ class ScriptParser : private TokenCursor {
       // One coordinate, the other free: `[com x 0.2]` moves the body along, at any height.
       com.axis = peek().text[0];
       next();
+      if (isWord("standing")) {  // `[com y standing -0.08 legs]`: from the standing height
+        next();
+        com.standing = true;
+        if (isWord("legs")) {
+          errorAt(peek(),
+                  "'legs' goes after an offset; 'standing' is the standing pose's own height");
+          return false;
+        }
+        if (isKind(TokenKind::LeftParen)) {
+          errorAt(peek(), std::string("'com ") + com.axis + " standing' takes one offset, a " +
+                              "number: '[com " + com.axis + " standing -0.1 legs]'");
+          return false;
+        }
+        if (isKind(TokenKind::Number)) {
+          std::optional<syntax::NumberLit> offset = parseNumber("");
+          if (!offset) return false;
+          (com.axis == 'x' ? com.target.x : com.target.y) = *offset;
+          com.hasOffset = true;
+          com.inLegs = parseLegs();
+        }
+        return parseTaskArgs(com.args, kComArgs, "com");
+      }
       std::optional<syntax::NumberLit> value = parseNumber(
           std::string("the target ") + com.axis + " (metres) after 'com " + com.axis + "'");
       if (!value) return false;

@@ -72,10 +72,14 @@ struct PrimitivePrinter {
   }
   std::string operator()(const Symm&) const { return "symm"; }
   std::string operator()(const syntax::Com& com) const {
-    if (com.standing)
-      return "com standing" +
-             (com.hasOffset ? " " + vec(com.target) + (com.inLegs ? " legs" : "") : "") +
-             taskArgs(com.args);
+    if (com.standing) {
+      const std::string axis = com.axis == 0 ? "" : std::string(1, com.axis) + " ";
+      const std::string offset = com.axis == 0     ? vec(com.target)
+                                 : com.axis == 'x' ? number(com.target.x)
+                                                   : number(com.target.y);
+      return "com " + axis + "standing" +
+             (com.hasOffset ? " " + offset + (com.inLegs ? " legs" : "") : "") + taskArgs(com.args);
+    }
     const std::string target = com.axis == 0     ? vec(com.target)
                                : com.axis == 'x' ? "x " + number(com.target.x)
                                                  : "y " + number(com.target.y);

@@ -205,6 +205,31 @@ TEST_CASE("features: '@' numbers are parameters named PHASE.KIND.DETAIL", "[lang
   }
 }
 
+// `[com y standing DY legs]` (docs/features.md, Relative to the body): the standing pose's
+// centre-of-mass height alone, moved by DY leg lengths, x free; `[com x standing]` the
+// point over the frame's origin alone. The offset is an `@` parameter like `com y`'s.
+TEST_CASE("features: [com y standing] is one coordinate of [com standing]", "[lang][features]") {
+  const scl::Program program = compileOk(
+      "{ (walk) [com y standing -0.09 legs kp 50 weight 2] [com x standing]\n"
+      "  [com y standing @0.02] }");
+  const auto& height = primitive<scl::ComPrimitive>(program, 0, 0);
+  CHECK(height.fromStanding);
+  CHECK(height.axis == 'y');
+  CHECK(height.y.value == -0.09);
+  CHECK(height.scale ==
+        Approx(0.5 * (program.character->legLength(0) + program.character->legLength(1))));
+  CHECK(height.kp.value == 50);
+  CHECK(height.task.weight.value == 2);
+  const auto& along = primitive<scl::ComPrimitive>(program, 0, 1);
+  CHECK(along.fromStanding);
+  CHECK(along.axis == 'x');
+  CHECK(along.x.value == 0);
+  CHECK(along.scale == 1.0);
+  REQUIRE(program.parameters.size() == 1);
+  CHECK(program.parameters[0].name == "walk.com.y");
+  CHECK(primitive<scl::ComPrimitive>(program, 0, 2).y.value == 0.02);
+}
+
 TEST_CASE("features: [symm] and mirrored phases swap left and right", "[lang][features]") {
   const std::string source =
       "{ (a) [track leftWrist (0.3, 1.2) kp @80] [symm]\n"

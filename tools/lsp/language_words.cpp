@@ -40,7 +40,9 @@ constexpr auto kKeywords = std::to_array<KeywordInfo>({
     {"symm", "**symm**: the previous primitive of the phase with left and right swapped"},
     {"com",
      "**com**: feature, the whole-body centre of mass tracks (x, y) m from the middle of the "
-     "feet (`legs` after it: in leg lengths); kp 1/s², kd 1/s, time: s, weight, priority"},
+     "feet (`legs` after it: in leg lengths); `com x X`, `com y Y`: one coordinate, the other "
+     "free; `com standing [(x, y)]`, `com y standing [DY]`: from the standing pose's height; "
+     "kp 1/s², kd 1/s, time: s, velocity:, weight, priority"},
     {"angmom",
      "**angmom**: feature, the centroidal angular momentum tracks L kg·m²/s; kd 1/s, weight, "
      "priority"},
@@ -51,7 +53,8 @@ constexpr auto kKeywords = std::to_array<KeywordInfo>({
      "movable body on its path, at its velocity (a catch); kp, kd, time:, velocity:, weight, "
      "priority"},
     {"legs",
-     "**legs**: after a `com` or `track` target: its (x, y) are in the character's leg lengths "
+     "**legs**: after a `com` or `track` target (or a `com y standing` offset, a swing's "
+     "landing point and lift): it is in the character's leg lengths "
      "(hip to ankle plus the ankle's height; the mean of both legs), so the script fits bodies "
      "of other sizes; after the number of `when com`, the same (per second for vx, vy)"},
     {"posture",
