@@ -1,9 +1,12 @@
-// `[j1 a1, j2 a2 child, j3 a3 parent time: T]` (docs/primitives.md, PD).
+// `[j1 a1, j2 a2 child, j3 a3 parent time: T]` (docs/primitives.md, PD), and `[clip NAME
+// joints: ...]`, whose targets a clip gives each step (docs/clips.md, Control by clips).
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "primitives/primitive.h"
+#include "scl/clip_follower.h"
 
 namespace scl {
 
@@ -26,6 +29,8 @@ class PdInstance final : public PrimitiveInstance {
   const Character* character_;
   std::vector<Item> items_;
   double duration_ = 0.0;
+  /// The clip the targets follow (`[clip NAME]`), when one does.
+  std::optional<ClipFollower> clip_;
 };
 
 /// The quantity a PD item's angle is compared with: the joint angle, or the child's or

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "scl/character.h"
+#include "scl/clip_file.h"
 #include "scl/names.h"
 #include "scl/printer.h"
 #include "scl/scene.h"
@@ -27,6 +28,7 @@ struct Mirror {
   int mirrorLink(int link) const { return link < 0 ? link : character.links[link].mirror; }
 
   Primitive operator()(PdPrimitive pd) const {
+    if (pd.clip.active()) pd.clip.mirror = !pd.clip.mirror;
     for (auto& target : pd.targets) target.joint = mirrorJoint(target.joint);
     return pd;
   }
@@ -58,7 +60,10 @@ struct Mirror {
       track.index = mirrorLink(track.index);  // a scene body has no side
     return track;
   }
-  Primitive operator()(PosturePrimitive posture) const { return posture; }
+  Primitive operator()(PosturePrimitive posture) const {
+    if (posture.clip.active()) posture.clip.mirror = !posture.clip.mirror;
+    return posture;
+  }
   Primitive operator()(SupportPrimitive support) const {
     for (int& link : support.links) link = mirrorLink(link);
     return support;
@@ -195,6 +200,44 @@ class Binder {
   void define(const sx::Define& block) {
     addWorldOverride();
     bindDefine(block);
+  }
+
+  // `clip NAME: "FILE"`: the file read (a relative path from the script's folder) and bound
+  // to the character once; its errors, and a clip of another character, reported at the
+  // file's string with a note at each line of the file they are about.
+  void clip(const sx::ClipDecl& decl) {
+    addWorldOverride();
+    if (clips_.contains(decl.name.text) || unboundClips_.contains(decl.name.text)) {
+      sink_.error(decl.name.location, "clip " + inQuotes(decl.name.text) + " is declared twice");
+      return;
+    }
+    unboundClips_.insert(decl.name.text);  // until bound
+    ClipLoad load = loadClipFile(decl.file.text, baseDirectory_);
+    if (load.notFound) {
+      for (const Diagnostic& diagnostic : load.diagnostics)
+        sink_.error(decl.file.location, diagnostic.message);
+      return;
+    }
+    reportFileDiagnostics("clip file", decl.file, load.diagnostics, sink_);
+    if (!load.ok()) return;
+    DiagnosticSink bindSink;
+    std::optional<ClipBinding> binding = bindClip(load.clip, character(), bindSink);
+    std::vector<Diagnostic> bindDiagnostics = bindSink.take();
+    for (Diagnostic& diagnostic : bindDiagnostics)
+      if (!diagnostic.fileText) diagnostic.fileText = load.text;
+    reportFileDiagnostics("clip file", decl.file, bindDiagnostics, sink_);
+    if (!binding) return;
+    if (load.clip.joints.empty()) {
+      sink_.error(decl.file.location, "clip " + inQuotes(load.clip.name) +
+                                          " has no joint angles to follow (no 'joints' line)");
+      return;
+    }
+    auto bound = std::make_shared<ScriptClip>();
+    bound->name = decl.name.text;
+    bound->clip = std::make_shared<const Clip>(std::move(load.clip));
+    bound->columnOf = binding->columnOf;
+    unboundClips_.erase(decl.name.text);
+    clips_.emplace(decl.name.text, std::move(bound));
   }
 
   // Phases come in order; the exit of a phase that is not the last leads to the next.
@@ -737,8 +780,110 @@ class Binder {
   Primitive bindNode(const sx::Posture& posture, std::vector<Drive>&) {
     PosturePrimitive out;
     const std::string kind = label_ + ".posture.";
+    out.clip = bindPlayback(posture.clip, kind);
     bindGains(posture.args, kind, out.kp, out.kd);
     out.task = taskOptions(posture.args, kind, out.task);
+    return out;
+  }
+
+  // `[clip NAME joints: ...]`: PD targets read from the clip, of the joints listed (every
+  // joint the clip has when none is).
+  Primitive bindNode(const sx::ClipItem& item, std::vector<Drive>& drives) {
+    PdPrimitive out;
+    out.clip = bindPlayback(item.args, label_ + ".clip.");
+    if (!out.clip.active()) return out;
+    const ScriptClip& clip = *out.clip.clips.front();
+    auto add = [&](int joint, const SourceLocation& at) {
+      out.targets.push_back({joint, Number{}, TargetFrame::Local});
+      drives.push_back({joint, at});
+    };
+    if (item.joints.empty()) {
+      for (size_t joint = 0; joint < clip.columnOf.size(); ++joint)
+        if (clip.columnOf[joint] >= 0)
+          add(static_cast<int>(joint), item.args.clips.front().location);
+      return out;
+    }
+    for (const sx::Name& name : item.joints) {
+      std::vector<std::string> lacking;
+      for (int joint : resolveJoints(name, true, "joints:")) {
+        if (clip.columnOf[static_cast<size_t>(joint)] >= 0)
+          add(joint, name.location);
+        else
+          lacking.push_back(character().joints[static_cast<size_t>(joint)].name);
+      }
+      if (!lacking.empty()) {
+        std::string names;
+        for (const std::string& joint : lacking)
+          names += (names.empty() ? "" : ", ") + inQuotes(joint);
+        std::string has;
+        for (const std::string& joint : clip.clip->joints) has += (has.empty() ? "" : ", ") + joint;
+        sink_.error(name.location, "clip " + inQuotes(clip.name) + " has no angles of joint" +
+                                       (lacking.size() == 1 ? " " : "s ") + names +
+                                       " (its joints: " + has + ")");
+      }
+    }
+    return out;
+  }
+
+  // clip-args: the clips by name and the playback's numbers, checked against the clips.
+  ClipPlayback bindPlayback(const sx::ClipArgs& args, const std::string& kind) {
+    ClipPlayback out;
+    const bool written = args.speed || args.from || args.loop || args.nearest;
+    if (args.clips.empty()) {
+      if (written) {
+        const SourceLocation at = args.speed  ? args.speed->location
+                                  : args.from ? args.from->location
+                                  : args.loop ? args.loop->location
+                                              : args.nearest->location;
+        sink_.error(at, "speed:, from:, loop and nearest play a clip: add 'clip: NAME'");
+      }
+      return out;
+    }
+    for (const sx::Name& name : args.clips) {
+      if (auto found = clips_.find(name.text); found != clips_.end()) {
+        out.clips.push_back(found->second);
+        continue;
+      }
+      if (unboundClips_.contains(name.text)) continue;  // reported at its declaration
+      std::vector<std::string_view> names;
+      for (const auto& entry : clips_) names.push_back(entry.first);
+      sink_.error(name.location,
+                  unknownNameMessage("clip", name.text, names) +
+                      (names.empty() ? "; declare it before the first phase: 'clip " +
+                                           quoteToken(name.text) + ": \"FILE.clip\"'"
+                                     : " (the clips: " + CharacterNames::joined(names) + ")"));
+    }
+    if (args.clips.size() > 1 && !args.nearest)
+      sink_.error(args.clips[1].location,
+                  "several clips are a library for nearest-posture selection: add 'nearest', "
+                  "or follow one clip");
+    out.nearest = args.nearest.has_value();
+    out.loop = args.loop.has_value();
+    if (args.nearest && args.loop)
+      sink_.error(args.loop->location,
+                  "'loop' does not apply with 'nearest' (it chooses a frame by the state, not by "
+                  "the time)");
+    if (args.speed) {
+      out.speed = number(*args.speed, Number::Unit::Plain, kind + "speed");
+      if (!(args.speed->value > 0.0 && args.speed->value <= 100.0))
+        sink_.error(args.speed->location, "speed: must be above 0 and at most 100 (found " +
+                                              formatNumber(args.speed->value) + ")");
+    }
+    if (args.from) {
+      out.from = number(*args.from, Number::Unit::Plain, kind + "from");
+      if (args.nearest) {
+        sink_.error(args.from->location,
+                    "'from:' does not apply with 'nearest' (it chooses a frame by the state, not "
+                    "by the time)");
+      } else if (args.from->value < 0.0) {
+        sink_.error(args.from->location,
+                    "from: must not be negative (found " + formatNumber(args.from->value) + " s)");
+      } else if (out.clips.size() == 1 && !out.loop) {
+        const std::string why = clipTimeError(*out.clips.front()->clip, args.from->value);
+        if (!why.empty()) sink_.error(args.from->location, "from: " + why + "; or add 'loop'");
+      }
+    }
+    if (out.clips.size() != args.clips.size()) out.clips.clear();  // an unknown clip
     return out;
   }
 
@@ -1147,6 +1292,9 @@ class Binder {
   bool worldFileUnbound_ = false;
   // The `push` statements, bound at the end.
   std::vector<sx::WorldStatement> pushes_;
+  // The clips declared (`clip NAME: "FILE"`), by name, and those whose file had errors.
+  std::map<std::string, std::shared_ptr<const ScriptClip>, std::less<>> clips_;
+  std::set<std::string, std::less<>> unboundClips_;
   bool sceneHeader_ = false;
   // Per phase: the display label and where each joint was last driven.
   std::string label_;
@@ -1175,6 +1323,7 @@ ScriptBinder::ScriptBinder(DiagnosticSink& sink, std::shared_ptr<const Character
 ScriptBinder::~ScriptBinder() = default;
 void ScriptBinder::scene(syntax::SceneHeader header) { impl_->binder.scene(header); }
 void ScriptBinder::world(syntax::WorldStatement statement) { impl_->binder.world(statement); }
+void ScriptBinder::clip(syntax::ClipDecl clip) { impl_->binder.clip(clip); }
 void ScriptBinder::define(syntax::Define block) { impl_->binder.define(block); }
 void ScriptBinder::phase(syntax::Phase phase, bool last) { impl_->binder.phase(phase, last); }
 void ScriptBinder::end(std::optional<syntax::Finally> finally) {
@@ -1188,6 +1337,7 @@ std::optional<Program> bind(const syntax::Script& script, DiagnosticSink& sink,
   ScriptBinder binder(sink, std::move(character), baseDirectory);
   if (script.scene) binder.scene(*script.scene);
   for (const syntax::WorldStatement& statement : script.world) binder.world(statement);
+  for (const syntax::ClipDecl& clip : script.clips) binder.clip(clip);
   for (const syntax::Define& block : script.defines) binder.define(block);
   for (size_t i = 0; i < script.phases.size(); ++i)
     binder.phase(script.phases[i], i + 1 == script.phases.size());

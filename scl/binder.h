@@ -42,6 +42,7 @@ class ScriptBinder : public ScriptVisitor {
   ~ScriptBinder() override;
   void scene(syntax::SceneHeader header) override;
   void world(syntax::WorldStatement statement) override;
+  void clip(syntax::ClipDecl clip) override;
   void define(syntax::Define block) override;
   void phase(syntax::Phase phase, bool last) override;
   void end(std::optional<syntax::Finally> finally) override;

@@ -332,8 +332,8 @@ ClipLoad loadClipFile(std::string_view pathText, const std::filesystem::path& ba
   ClipParse parse = parseClip(*read.text, path.string());
   load.clip = std::move(parse.clip);
   load.diagnostics = std::move(parse.diagnostics);
-  const std::shared_ptr<const std::string> fileText = std::move(read.text);
-  for (Diagnostic& diagnostic : load.diagnostics) diagnostic.fileText = fileText;
+  load.text = std::move(read.text);
+  for (Diagnostic& diagnostic : load.diagnostics) diagnostic.fileText = load.text;
   return load;
 }
 

@@ -21,6 +21,7 @@
 
 #include <array>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -103,6 +104,9 @@ struct ClipLoad {
   Clip clip;
   /// Its diagnostics (each carries the file's text, Diagnostic::fileText).
   std::vector<Diagnostic> diagnostics;
+  /// The file's text (for diagnostics about its lines found later: bindClip's); null when
+  /// it was not read.
+  std::shared_ptr<const std::string> text;
   /// No readable file at that path (one diagnostic without a location says why).
   bool notFound = false;
   bool ok() const { return !notFound && !hasErrors(diagnostics); }

@@ -45,6 +45,10 @@ class TreeTee : public ScriptVisitor {
     tree_.world.push_back(statement);
     next_.world(std::move(statement));
   }
+  void clip(syntax::ClipDecl clip) override {
+    tree_.clips.push_back(clip);
+    next_.clip(std::move(clip));
+  }
   void define(syntax::Define block) override {
     tree_.defines.push_back(block);
     next_.define(std::move(block));

@@ -38,9 +38,9 @@ using syntax::Transition;
 using syntax::Vec;
 using syntax::Vf;
 
-constexpr std::array<std::string_view, 13> kPrimitiveKeywords = {
-    "vf",    "ik",      "relax",   "gc",    "symm",  "com",  "angmom",
-    "track", "posture", "support", "grasp", "force", "swing"};
+constexpr std::array<std::string_view, 14> kPrimitiveKeywords = {
+    "vf",    "ik",      "relax",   "gc",    "symm",  "com",   "angmom",
+    "track", "posture", "support", "grasp", "force", "swing", "clip"};
 constexpr std::array<std::string_view, 3> kTransitionKeywords = {"after", "when", "and"};
 // Words after which a contact condition has ended.
 constexpr std::array<std::string_view, 6> kTransitionEnds = {"after",  "when",    "and",
@@ -48,9 +48,10 @@ constexpr std::array<std::string_view, 6> kTransitionEnds = {"after",  "when",  
 constexpr std::array<std::string_view, 5> kContactWords = {"established", "lost", "changed", "any",
                                                            "all"};
 // Words that may follow the body of a primitive; used to suggest a fix for a typo there.
-constexpr std::array<std::string_view, 14> kTrailingWords = {
-    "child", "parent", "time",   "on",       "by",       "rel",  "strength",
-    "kp",    "kd",     "weight", "priority", "velocity", "lift", "feedback"};
+constexpr std::array<std::string_view, 20> kTrailingWords = {
+    "child", "parent", "time",   "on",       "by",       "rel",   "strength",
+    "kp",    "kd",     "weight", "priority", "velocity", "lift",  "feedback",
+    "clip",  "speed",  "from",   "loop",     "nearest",  "joints"};
 // The options of features (task-arg), in canonical order.
 enum TaskArg : unsigned {
   kTaskKp = 1,
@@ -70,7 +71,7 @@ class ScriptParser : private TokenCursor {
         "'when com vy < 0'");
   }
 
-  // script := [ scene ] { world-statement } { define } phase { transition phase }
+  // script := [ scene ] { world-statement } { clip-decl } { define } phase { transition phase }
   //           [ "finally" transition "backto" NAME ]
   //
   // Each phase goes to the visitor once its exit transition is known (when the next
@@ -121,6 +122,14 @@ class ScriptParser : private TokenCursor {
         }
         inLooseRun = true;
         parsePrimitive(pending_->primitives, pending_->recovered);
+      } else if (isWord("clip") && !isKind(TokenKind::LeftBracket, 1)) {
+        if (pending_)
+          errorAt(token, "clips are declared before the first phase; move 'clip' above it");
+        if (auto clip = parseClipDecl()) {
+          if (!pending_) visitor.clip(std::move(*clip));
+        } else {
+          skipUntilTopLevel();
+        }
       } else if (isWord("define")) {
         if (pending_)
           errorAt(token,
@@ -178,7 +187,10 @@ class ScriptParser : private TokenCursor {
   // Tokens where a phase-level construct can start: resynchronisation points.
   bool isPhaseBoundary() const {
     return atEnd() || isKind(TokenKind::LeftBrace) || isTransitionStart() || isWord("finally") ||
-           isWord("define");
+           isWord("define") || isClipDeclStart();
+  }
+  bool isClipDeclStart() const {
+    return isWord("clip") && isKind(TokenKind::Identifier, 1) && isKind(TokenKind::Colon, 2);
   }
 
   void skipUntilTopLevel() {
@@ -215,7 +227,7 @@ class ScriptParser : private TokenCursor {
     // `KIND NAME` with a misspelled kind: the top level reports it and goes on.
     const bool looksLikeBody = isKind(TokenKind::Identifier) && isKind(TokenKind::Identifier, 1) &&
                                !isKind(TokenKind::Colon, 1);
-    if (ok && !isKind(TokenKind::LeftBrace) && !isWord("define") && !atEnd() &&
+    if (ok && !isKind(TokenKind::LeftBrace) && !isWord("define") && !isWord("clip") && !atEnd() &&
         !isWorldStatementStart(*this) && !looksLikeBody) {
       std::string hint;
       if (peek().kind == TokenKind::Identifier) {
@@ -249,6 +261,34 @@ class ScriptParser : private TokenCursor {
     expectedNear("a key of the " + statement->kind.text + ", the next body, 'define' or '{'",
                  peek(), hint);
     return std::nullopt;
+  }
+
+  // clip-decl := "clip" NAME ":" STRING
+  std::optional<syntax::ClipDecl> parseClipDecl() {
+    syntax::ClipDecl clip;
+    clip.location = location(next());
+    if (!isKind(TokenKind::Identifier)) {
+      expectedNear("a name for the clip (as in 'clip walk: \"clips/walk.clip\"')", peek());
+      return std::nullopt;
+    }
+    clip.name = parseName();
+    if (!isKind(TokenKind::Colon)) {
+      expectedNear("':' and the clip file after 'clip " + quoteToken(clip.name.text) + "'", peek());
+      return std::nullopt;
+    }
+    next();
+    if (!isKind(TokenKind::String)) {
+      expectedNear("the clip file's path, a string (as in 'clip walk: \"clips/walk.clip\"')",
+                   peek());
+      return std::nullopt;
+    }
+    const Token file = next();
+    clip.file = {std::string(file.text.substr(1, file.text.size() - 2)), location(file)};
+    if (!isPhaseBoundary() && !isWorldStatementStart(*this)) {
+      expectedNear("the next clip, 'define' or '{' after the clip file", peek());
+      return std::nullopt;
+    }
+    return clip;
   }
 
   // --- phases ---------------------------------------------------------------------------
@@ -658,7 +698,7 @@ class ScriptParser : private TokenCursor {
   // --- primitives -----------------------------------------------------------------------
 
   // primitive := "[" ( pd | vf | ik | relax | gc | "symm" | com | angmom | track | posture
-  //                 | support | grasp | use ) "]"
+  //                 | support | grasp | force | swing | clip-item | use ) "]"
   // use := NAME      (a block's name alone; a joint name alone is a PD target without angle)
   void parsePrimitive(std::vector<Primitive>& primitives, bool& recovered) {
     const Token& open = next();
@@ -684,9 +724,9 @@ class ScriptParser : private TokenCursor {
     } else if (isWord("track")) {
       ok = parseTrack(primitive.node.emplace<syntax::Track>());
     } else if (isWord("posture")) {
-      next();
-      ok = parseTaskArgs(primitive.node.emplace<syntax::Posture>().args,
-                         kTaskKp | kTaskKd | kTaskWeight | kTaskPriority, "posture");
+      ok = parsePosture(primitive.node.emplace<syntax::Posture>());
+    } else if (isWord("clip") && isKind(TokenKind::Identifier, 1)) {
+      ok = parseClipItem(primitive.node.emplace<syntax::ClipItem>());
     } else if (isWord("support")) {
       ok = parseSupport(primitive.node.emplace<syntax::Support>());
     } else if (isWord("grasp")) {
@@ -706,7 +746,7 @@ class ScriptParser : private TokenCursor {
     } else {
       expectedNear(
           "a joint name or a primitive keyword (vf, ik, relax, gc, symm, com, angmom, track, "
-          "swing, posture, support, grasp, force)",
+          "swing, posture, support, grasp, force, clip)",
           peek());
     }
     if (ok && isKind(TokenKind::RightBracket)) {
@@ -1118,6 +1158,101 @@ class ScriptParser : private TokenCursor {
                          "swing", {}, own);
   }
 
+  // posture := "posture" { clip-arg | task-arg }
+  bool parsePosture(syntax::Posture& posture) {
+    next();
+    const std::array<ArgSpec, 2> own = clipTimeSpecs(posture.clip);
+    while (true) {
+      if (!parseTaskArgs(posture.args, kTaskKp | kTaskKd | kTaskWeight | kTaskPriority, "posture",
+                         "clip", own))
+        return false;
+      const int found = parseClipWord(posture.clip, true);
+      if (found < 0) return false;
+      if (found == 0) return true;
+    }
+  }
+
+  // clip-item := "clip" NAME { "joints:" joint-or-group { "," joint-or-group }
+  //                          | "speed:" NUM | "from:" NUM | "loop" }
+  bool parseClipItem(syntax::ClipItem& item) {
+    next();  // "clip"
+    item.args.clips.push_back(parseName());
+    std::array<ArgSpec, 2> specs = clipTimeSpecs(item.args);
+    constexpr std::array<std::string_view, 1> kStop = {"joints"};
+    while (true) {
+      if (!parseArgs(specs, "clip", kStop)) return false;
+      const size_t ahead = isKind(TokenKind::Comma) && isKind(TokenKind::Identifier, 1) ? 1 : 0;
+      if (isWord("joints", ahead) && isKind(TokenKind::Colon, ahead + 1)) {
+        for (size_t i = 0; i < ahead; ++i) next();
+        const Token word = next();
+        next();  // ':'
+        if (!item.joints.empty()) {
+          errorAt(word, "duplicate argument 'joints:'");
+          return false;
+        }
+        if (!isKind(TokenKind::Identifier)) {
+          expectedNear("a joint or group after 'joints:'", peek());
+          return false;
+        }
+        item.joints.push_back(parseName());
+        // More joints after commas, up to the next argument (`speed:`, `loop`).
+        while (isKind(TokenKind::Comma) && isKind(TokenKind::Identifier, 1) &&
+               !isKind(TokenKind::Colon, 2) && !isWord("loop", 1)) {
+          next();
+          item.joints.push_back(parseName());
+        }
+        continue;
+      }
+      const int found = parseClipWord(item.args, false);
+      if (found < 0) return false;
+      if (found == 0) return true;
+    }
+  }
+
+  // The `speed:` and `from:` of a clip's playback.
+  static std::array<ArgSpec, 2> clipTimeSpecs(syntax::ClipArgs& args) {
+    return {{
+        {"speed", true, "a speed (clip seconds per second)", nullptr, &args.speed},
+        {"from", true, "a time in the clip (seconds)", nullptr, &args.from},
+    }};
+  }
+
+  // clip-arg := "clip:" NAME { "," NAME } | "speed:" NUM | "from:" NUM | "loop" | "nearest"
+  // One of the words `loop`, `nearest` or (`named`) `clip: NAME, ...` at the cursor (after a
+  // comma, maybe): 1 when one was read, 0 when none is there, -1 after an error.
+  int parseClipWord(syntax::ClipArgs& args, bool named) {
+    const size_t ahead = isKind(TokenKind::Comma) && isKind(TokenKind::Identifier, 1) ? 1 : 0;
+    const bool clip = named && isWord("clip", ahead) && isKind(TokenKind::Colon, ahead + 1);
+    const bool loop = isWord("loop", ahead);
+    const bool nearest = named && isWord("nearest", ahead);
+    if (!clip && !loop && !nearest) return 0;
+    for (size_t i = 0; i < ahead; ++i) next();
+    const Token word = peek();
+    std::optional<Name>* flag = loop ? &args.loop : nearest ? &args.nearest : nullptr;
+    if ((flag && flag->has_value()) || (clip && !args.clips.empty())) {
+      errorAt(word, "duplicate argument '" + std::string(word.text) + (clip ? ":'" : "'"));
+      return -1;
+    }
+    if (flag) {
+      *flag = parseName();
+      return 1;
+    }
+    next();  // "clip"
+    next();  // ':'
+    if (!isKind(TokenKind::Identifier)) {
+      expectedNear("a clip's name after 'clip:' (declared by 'clip NAME: \"FILE\"')", peek());
+      return -1;
+    }
+    args.clips.push_back(parseName());
+    while (isKind(TokenKind::Comma) && isKind(TokenKind::Identifier, 1) &&
+           !isKind(TokenKind::Colon, 2) && !isWord("loop", 1) && !isWord("nearest", 1) &&
+           !isWord("kp", 1) && !isWord("kd", 1) && !isWord("weight", 1) && !isWord("priority", 1)) {
+      next();
+      args.clips.push_back(parseName());
+    }
+    return 1;
+  }
+
   // task-arg := "kp" NUM | "kd" NUM | "time:" NUM | "weight" NUM | "priority" NUM
   // (each at most once, in any order, commas optional; `accepted` is the kind's subset)
   // `extra`: options of the kind's own, parsed with the task args (swing's `lift:`).
@@ -1185,6 +1320,7 @@ class TreeCollector : public ScriptVisitor {
   void world(syntax::WorldStatement statement) override {
     script_.world.push_back(std::move(statement));
   }
+  void clip(syntax::ClipDecl clip) override { script_.clips.push_back(std::move(clip)); }
   void define(Define block) override { script_.defines.push_back(std::move(block)); }
   void phase(Phase phase, bool) override { script_.phases.push_back(std::move(phase)); }
   void end(std::optional<Finally> finally) override { script_.finally = std::move(finally); }

@@ -33,6 +33,8 @@ class ScriptVisitor {
   virtual void scene(syntax::SceneHeader header) = 0;
   /// Each world statement (before the first phase), in order.
   virtual void world(syntax::WorldStatement statement) = 0;
+  /// Each clip declaration `clip NAME: "FILE"` (before the first phase), in order.
+  virtual void clip(syntax::ClipDecl clip) = 0;
   /// Each primitive block `define NAME { ... }`, in order, as soon as it is read.
   virtual void define(syntax::Define block) = 0;
   /// Each phase, in order, once its exit transition is known; `last` for the last one.

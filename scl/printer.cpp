@@ -97,7 +97,14 @@ struct PrimitivePrinter {
     return out + taskArgs(track.args);
   }
   std::string operator()(const syntax::Posture& posture) const {
-    return "posture" + taskArgs(posture.args);
+    std::string out = "posture";
+    if (!posture.clip.clips.empty()) out += " clip: " + names(posture.clip.clips);
+    return out + clipArgs(posture.clip) + taskArgs(posture.args);
+  }
+  std::string operator()(const syntax::ClipItem& item) const {
+    std::string out = "clip " + names(item.args.clips);
+    if (!item.joints.empty()) out += " joints: " + names(item.joints);
+    return out + clipArgs(item.args);
   }
   std::string operator()(const syntax::Support& support) const {
     std::string out = "support ";
@@ -129,6 +136,19 @@ struct PrimitivePrinter {
     return out + taskArgs(swing.args);
   }
   std::string operator()(const syntax::Use& use) const { return use.block.text; }
+
+  static std::string names(const std::vector<Name>& list) {
+    return joined(list, [](const Name& n) { return n.text; });
+  }
+  // In canonical order: speed:, from:, loop, nearest (the clips come first).
+  static std::string clipArgs(const syntax::ClipArgs& args) {
+    std::string out;
+    if (args.speed) out += " speed: " + number(*args.speed);
+    if (args.from) out += " from: " + number(*args.from);
+    if (args.loop) out += " loop";
+    if (args.nearest) out += " nearest";
+    return out;
+  }
 
   // In canonical order: kp, kd, time:, velocity:, weight, priority.
   static std::string taskArgs(const syntax::TaskArgs& args) {
@@ -195,6 +215,10 @@ std::vector<Line> canonicalLines(const syntax::Script& script) {
   for (const syntax::WorldStatement& statement : script.world)
     lines.push_back({printWorldStatement(statement), statement.location.line, 0, {}});
   if (!script.world.empty()) lines.push_back({"", 0, 0, {}});
+  for (const syntax::ClipDecl& clip : script.clips)
+    lines.push_back(
+        {"clip " + clip.name.text + ": \"" + clip.file.text + "\"", clip.location.line, 0, {}});
+  if (!script.clips.empty()) lines.push_back({"", 0, 0, {}});
   const auto primitiveLines = [&](const std::vector<Primitive>& primitives) {
     for (const Primitive& primitive : primitives)
       lines.push_back({"  [" + std::visit(PrimitivePrinter{}, primitive.node) + "]",

@@ -14,6 +14,8 @@ struct NumberVisitor {
   void operator()(PdPrimitive& pd) const {
     for (auto& target : pd.targets) visit(target.angle);
     visit(pd.duration);
+    visit(pd.clip.speed);
+    visit(pd.clip.from);
   }
   void operator()(VirtualForcePrimitive& vf) const {
     visit(vf.fx);
@@ -73,6 +75,8 @@ struct NumberVisitor {
     visit(swing.task.weight);
   }
   void operator()(PosturePrimitive& posture) const {
+    visit(posture.clip.speed);
+    visit(posture.clip.from);
     visit(posture.kp);
     visit(posture.kd);
     visit(posture.task.weight);

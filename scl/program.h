@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "scl/character.h"
+#include "scl/clip.h"
 #include "scl/push.h"
 #include "scl/scene_body.h"
 #include "scl/source_location.h"
@@ -63,6 +64,38 @@ enum class TargetFrame {
   Parent,  ///< world angle of the joint's parent link
 };
 
+/// A clip a script declared (`clip NAME: "FILE"`, docs/clips.md, Control by clips): read
+/// once when the script is bound and bound to the program's character; shared, immutable.
+struct ScriptClip {
+  /// Its name in the script.
+  std::string name;
+  /// The clip (seconds, radians, metres inside).
+  std::shared_ptr<const Clip> clip;
+  /// The clip's column of each of the character's joints (by joint index), -1 where the
+  /// clip has no angles of it.
+  std::vector<int> columnOf;
+};
+
+/// How a primitive plays clips: `clip: NAME speed: S from: T0 loop nearest` (docs/clips.md,
+/// Control by clips). The clip's playback time is T0 + S × the time since the phase began.
+struct ClipPlayback {
+  /// The clips followed; more than one only with `nearest` (a library). Empty: no clip.
+  std::vector<std::shared_ptr<const ScriptClip>> clips;
+  /// Clip seconds per phase second (dimensionless), > 0.
+  Number speed{1.0};
+  /// The clip's playback time when the phase begins, seconds.
+  Number from;
+  /// `loop`: playback wraps around at the clip's end even when the clip does not loop.
+  bool loop = false;
+  /// `nearest`: each step the frame nearest the current joint angles and velocities, of
+  /// any of the clips, is the target, whatever the time (Abe's nearest-posture selection).
+  bool nearest = false;
+  /// A mirrored copy (`[symm]`, a mirrored phase): each joint follows its mirror image's
+  /// angles in the clip.
+  bool mirror = false;
+  bool active() const { return !clips.empty(); }
+};
+
 /// One `joint angle [child|parent]` item of a PD primitive.
 struct PdTarget {
   /// Index into kJoints.
@@ -72,11 +105,14 @@ struct PdTarget {
   TargetFrame frame = TargetFrame::Local;
 };
 
-/// `[j1 a1, j2 a2 child ... time: T]`.
+/// `[j1 a1, j2 a2 child ... time: T]`, or `[clip NAME joints: ...]`: each target joint's
+/// angle read from a clip every step (when `clip.active()`; the targets' angles unused).
 struct PdPrimitive {
   std::vector<PdTarget> targets;
   /// Interpolation time, seconds; 0 (or absent) jumps to the target at once.
   Number duration;
+  /// The clip the targets follow (local joint angles), when active.
+  ClipPlayback clip;
 };
 
 /// `[vf (fx, fy) on: LINK by: JOINT]` or `[vf sb(kp, kd) on: LINK by: JOINT]`.
@@ -223,9 +259,12 @@ struct SwingPrimitive {
 };
 
 /// `[posture kp K kd D ...]`: the gains and weight of the posture task, which tracks the
-/// phase's PD targets.
+/// phase's PD targets, or with `clip:` a clip's angles and velocities.
 struct PosturePrimitive {
   Number kp{100.0}, kd{20.0};
+  /// The clip whose angles (and their rates) are the targets of the joints it has, when
+  /// active; the other joints keep the phase's PD targets.
+  ClipPlayback clip;
   TaskOptions task{Number{0.01}, 0};
 };
 

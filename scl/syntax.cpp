@@ -13,6 +13,7 @@ void clear(Finally& finally);
 void clear(SceneHeader& scene);
 void clear(WorldArgument& argument);
 void clear(WorldStatement& statement);
+void clear(ClipDecl& clip);
 
 void clear(SourceLocation& location) { location = {}; }
 void clear(Name& name) { clear(name.location); }
@@ -82,7 +83,21 @@ void clear(Track& track) {
   clear(track.angle);
   clear(track.args);
 }
-void clear(Posture& posture) { clear(posture.args); }
+void clear(ClipArgs& args) {
+  clear(args.clips);
+  clear(args.speed);
+  clear(args.from);
+  clear(args.loop);
+  clear(args.nearest);
+}
+void clear(Posture& posture) {
+  clear(posture.args);
+  clear(posture.clip);
+}
+void clear(ClipItem& item) {
+  clear(item.args);
+  clear(item.joints);
+}
 void clear(Support& support) {
   clear(support.links);
   support.ends.clear();
@@ -160,6 +175,11 @@ void clear(WorldArgument& argument) {
   clear(argument.vec);
   clear(argument.word);
 }
+void clear(ClipDecl& clip) {
+  clear(clip.location);
+  clear(clip.name);
+  clear(clip.file);
+}
 void clear(WorldStatement& statement) {
   clear(statement.location);
   clear(statement.kind);
@@ -172,6 +192,7 @@ void clear(WorldStatement& statement) {
 Script withoutLocations(Script script) {
   clear(script.scene);
   clear(script.world);
+  clear(script.clips);
   clear(script.defines);
   clear(script.phases);
   clear(script.finally);

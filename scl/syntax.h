@@ -140,10 +140,31 @@ struct Track {
   bool operator==(const Track&) const = default;
 };
 
-/// `[posture task-args]`
+/// What follows a clip (docs/clips.md, Control by clips), each at most once, in any order:
+/// `clip: NAME {"," NAME}`, `speed: NUM`, `from: NUM`, `loop`, `nearest`.
+struct ClipArgs {
+  /// The clips named (declared by `clip NAME: "FILE"`); empty: none.
+  std::vector<Name> clips;
+  std::optional<NumberLit> speed, from;
+  /// The words `loop` and `nearest` where written.
+  std::optional<Name> loop, nearest;
+  bool operator==(const ClipArgs&) const = default;
+};
+
+/// `[posture { clip-arg | task-arg }]`
 struct Posture {
   TaskArgs args;
+  ClipArgs clip;
   bool operator==(const Posture&) const = default;
+};
+
+/// `[clip NAME { "joints:" joint-or-group {"," joint-or-group} | "speed:" NUM | "from:" NUM
+/// | "loop" }]`: PD targets read from a clip (`args.clips` holds NAME).
+struct ClipItem {
+  ClipArgs args;
+  /// The joints it drives; empty: every joint the clip has.
+  std::vector<Name> joints;
+  bool operator==(const ClipItem&) const = default;
 };
 
 /// `[support link-or-group, ...]`
@@ -194,7 +215,7 @@ struct Use {
 
 struct Primitive {
   std::variant<Pd, Vf, Ik, Relax, Gc, Symm, Com, AngMom, Track, Posture, Support, Grasp, Force,
-               Swing, Use>
+               Swing, ClipItem, Use>
       node;
   /// Location of the `[`.
   SourceLocation location;
@@ -319,10 +340,23 @@ struct WorldStatement {
   bool operator==(const WorldStatement&) const = default;
 };
 
+/// `clip NAME: "FILE"`: a clip file the script's phases may follow by NAME (a path relative
+/// to the script's folder).
+struct ClipDecl {
+  Name name;
+  /// The file's path, without its quotes (its location: the string's).
+  Name file;
+  /// Location of `clip`.
+  SourceLocation location;
+  bool operator==(const ClipDecl&) const = default;
+};
+
 struct Script {
   std::optional<SceneHeader> scene;
   /// The world statements after the scene header.
   std::vector<WorldStatement> world;
+  /// The clips declared (after the world statements, before the blocks).
+  std::vector<ClipDecl> clips;
   /// The primitive blocks, in order (written after the scene header, before the phases).
   std::vector<Define> defines;
   std::vector<Phase> phases;

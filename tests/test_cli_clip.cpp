@@ -246,3 +246,13 @@ TEST_CASE("scl clip: the commands docs/clips.md shows", "[cli][clip][docs]") {
   }
   CHECK(commands >= 4);
 }
+
+TEST_CASE("the shipped walk clip is walk.scl's first 10 s, recorded as track-walk.scl says",
+          "[cli][clip]") {
+  // The command in scripts/track-walk.scl's header and docs/clips.md, Control by clips.
+  TempDir dir;
+  const Outcome run =
+      runScl("run " + kSource + "/scripts/walk.scl --duration 10 --clip " + dir / "walk.clip");
+  REQUIRE(run.exitCode == 0);
+  CHECK(readText(dir / "walk.clip") == readText(kSource + "/scripts/clips/walk.clip"));
+}

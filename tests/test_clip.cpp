@@ -1,11 +1,15 @@
 // Motion clips: the data and its sampling (scl/clip.h), the clip file's front end, printer
 // and binding to a character (scl/clip_file.h).
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
+#include <vector>
 
+#include "runtime/runner.h"
 #include "scl/clip.h"
 #include "scl/clip_file.h"
+#include "scl/clip_follower.h"
 #include "test_support.h"
 
 namespace {
@@ -13,6 +17,8 @@ namespace {
 using Catch::Matchers::Contains;
 using scl::degToRad;
 using scl::radToDeg;
+using scl::testing::compileOk;
+using scl::testing::primitive;
 
 // A keyframed squat of the human: four joints, the pelvis as root, a foot's tip.
 const char* const kSquat = R"(// a squat by hand
@@ -220,4 +226,172 @@ TEST_CASE("binding a clip reports another character, unknown names and what it l
   CHECK_THAT(lacking, Contains("walk.scl:7:3: error: clip 'a' has no angles of joint 'waist' "
                                "(its joints: leftKnee)"));
   CHECK_THAT(lacking, Contains("walk.scl:7:3: error: clip 'a' has no root pose"));
+}
+
+// --- Control by clips (docs/clips.md, Control by clips) ----------------------------------
+
+namespace {
+
+// scripts/clips/exercise.clip followed by a feature controller: the centre of mass over the
+// feet first, `posture` (the clip's, or the phase's PD targets) below it.
+std::string exerciseScript(const std::string& posture) {
+  return R"(scene pose: standing duration: 6
+clip exercise: "clips/exercise.clip"
+{
+  [necks 0, waist 0, hips 0, knees 0 time: 0.5]
+  [relax ankles strength 0.1]
+  [vf sb(600, 300) on: trunk, by: leftAnkle]
+  [symm]
+  [gc]
+}
+after 1.5
+{
+  [support leftFoot, rightFoot]
+  [com x 0 kp 60 kd 15]
+  [angmom 0 weight 0.1]
+  [track trunk standing weight 0.1]
+  [)" + posture +
+         R"(]
+}
+)";
+}
+
+struct ExerciseRun {
+  // RMS over the clip's joints and the steps from 0.5 s into the exercise of the joints'
+  // angles against the clip's, and of the clip's against the phase's own targets, degrees.
+  double rmsToClip = 0.0;
+  double clipToStatic = 0.0;
+  bool standing = true;
+};
+
+ExerciseRun runExercise(const std::string& posture, double seconds) {
+  const scl::Program program =
+      compileOk(exerciseScript(posture), SCL_SOURCE_DIR "/scripts/exercise-test.scl");
+  const scl::ClipLoad load = scl::loadClipFile(SCL_SOURCE_DIR "/scripts/clips/exercise.clip");
+  REQUIRE(load.ok());
+  const scl::Character& character = *program.character;
+  scl::Runner runner(program, scl::simulationDefFor(program));
+  scl::ClipPose pose = scl::makeClipPose(load.clip);
+  double sumToClip = 0.0, sumToStatic = 0.0;
+  long count = 0;
+  ExerciseRun run;
+  while (runner.time() < 1.5 + seconds) {
+    const scl::StepReport& report = runner.step();
+    if (report.phase != 1 || report.phaseTime < 0.5) continue;
+    scl::sampleClip(load.clip, report.phaseTime, pose);
+    for (size_t column = 0; column < load.clip.joints.size(); ++column) {
+      const int joint = *character.findJoint(load.clip.joints[column]);
+      const double clip = pose.jointAngles[column];
+      sumToClip += std::pow(runner.state().jointAngles[joint] - clip, 2);
+      sumToStatic += std::pow(report.targets[joint] - clip, 2);
+      ++count;
+    }
+  }
+  run.rmsToClip = radToDeg(std::sqrt(sumToClip / static_cast<double>(count)));
+  run.clipToStatic = radToDeg(std::sqrt(sumToStatic / static_cast<double>(count)));
+  // Standing: the pelvis well above the ground at the end.
+  run.standing = runner.state().links[character.roles.pelvis].origin.y() > 0.6;
+  return run;
+}
+
+}  // namespace
+
+TEST_CASE("a posture task with a clip follows the clip's angles, below the balance tasks") {
+  const ExerciseRun clip = runExercise("posture clip: exercise loop kp 200 kd 28 priority 2", 4.0);
+  INFO("RMS to the clip " << clip.rmsToClip << " deg");
+  CHECK(clip.standing);
+  CHECK(clip.rmsToClip < 20.0);
+  // Held at the phase's static targets instead, the joints are far from the clip: the clip
+  // moves them by tens of degrees.
+  const ExerciseRun still = runExercise("posture priority 2", 4.0);
+  INFO("static posture: RMS to the clip " << still.rmsToClip << " deg");
+  CHECK(still.rmsToClip > 30.0);
+  CHECK(still.rmsToClip > 2.5 * clip.rmsToClip);
+}
+
+TEST_CASE("a clip PD item sets its joints' targets to the clip's angles each step") {
+  const scl::Program program = compileOk(R"(scene pose: standing duration: 1
+clip exercise: "clips/exercise.clip"
+{
+  (a)
+  [clip exercise joints: knees, leftShoulder speed: 2 from: 0.25]
+}
+after 0.1
+{
+  (b) : (a)
+}
+)",
+                                         SCL_SOURCE_DIR "/scripts/clip-pd-test.scl");
+  const scl::ClipLoad load = scl::loadClipFile(SCL_SOURCE_DIR "/scripts/clips/exercise.clip");
+  REQUIRE(load.ok());
+  const scl::Character& character = *program.character;
+  const int leftKnee = *character.findJoint("leftKnee");
+  const int leftShoulder = *character.findJoint("leftShoulder");
+  const int rightShoulder = *character.findJoint("rightShoulder");
+  const int shoulderColumn = load.clip.jointColumn("leftShoulder");
+  const int kneeColumn = load.clip.jointColumn("leftKnee");
+  scl::Runner runner(program, scl::simulationDefFor(program));
+  int checkedA = 0, checkedB = 0;
+  while (runner.time() < 0.2) {
+    const scl::StepReport& report = runner.step();
+    const scl::ClipPose pose = scl::sampleClip(load.clip, 0.25 + 2 * report.phaseTime);
+    CHECK(report.targets[leftKnee] == Approx(pose.jointAngles[kneeColumn]).margin(1e-12));
+    if (report.phase == 0) {
+      CHECK(report.targets[leftShoulder] == Approx(pose.jointAngles[shoulderColumn]).margin(1e-12));
+      ++checkedA;
+    } else {
+      // The mirrored phase: the right shoulder follows the left one's angles.
+      CHECK(report.targets[rightShoulder] ==
+            Approx(pose.jointAngles[shoulderColumn]).margin(1e-12));
+      ++checkedB;
+    }
+  }
+  CHECK(checkedA > 100);
+  CHECK(checkedB > 100);
+}
+
+TEST_CASE("nearest-posture selection picks the frame nearest the state, of any clip") {
+  const scl::Program program = compileOk(R"(scene pose: standing duration: 1
+clip exercise: "clips/exercise.clip"
+clip squat: "clips/squat.clip"
+{
+  [posture clip: squat, exercise nearest]
+}
+)",
+                                         SCL_SOURCE_DIR "/scripts/clip-nearest-test.scl");
+  const auto& posture = primitive<scl::PosturePrimitive>(program, 0, 0);
+  REQUIRE(posture.clip.nearest);
+  const scl::Character& character = *program.character;
+  scl::ClipFollower follower(posture.clip, character);
+  const scl::Clip& exercise = *posture.clip.clips[1]->clip;
+  // At the exercise's pose 1.25 s in, moving as it moves: that instant of the exercise,
+  // to within a frame's spacing... of the spline samples the table holds: its frames.
+  std::vector<double> angles(character.joints.size(), 0.0), velocities(angles.size(), 0.0);
+  for (double time : {0.0, 1.0, 2.0, 3.0}) {
+    const scl::ClipPose pose = scl::sampleClip(exercise, time);
+    const scl::ClipPose ahead = scl::sampleClip(exercise, time + 1e-4);
+    for (size_t column = 0; column < exercise.joints.size(); ++column) {
+      const int joint = *character.findJoint(exercise.joints[column]);
+      angles[joint] = pose.jointAngles[column];
+      velocities[joint] = (ahead.jointAngles[column] - pose.jointAngles[column]) / 1e-4;
+    }
+    follower.update(0.0, angles, velocities);
+    CHECK(follower.chosenClip() == 1);
+    CHECK(follower.chosenTime() == Approx(time).margin(1e-9));
+    const int knee = *character.findJoint("leftKnee");
+    CHECK(follower.has(knee));
+    CHECK(follower.angle(knee) == Approx(angles[knee]).margin(1e-9));
+  }
+  // The squat's bottom (hips 70°, knees −110°, still) is the squat's frame at 0.5 s.
+  std::fill(angles.begin(), angles.end(), 0.0);
+  std::fill(velocities.begin(), velocities.end(), 0.0);
+  for (const char* hip : {"leftHip", "rightHip"}) angles[*character.findJoint(hip)] = degToRad(70);
+  for (const char* knee : {"leftKnee", "rightKnee"})
+    angles[*character.findJoint(knee)] = degToRad(-110);
+  for (const char* ankle : {"leftAnkle", "rightAnkle"})
+    angles[*character.findJoint(ankle)] = degToRad(126.45);
+  angles[*character.findJoint("waist")] = degToRad(20);
+  follower.update(0.0, angles, velocities);
+  CHECK(follower.chosenClip() == 0);
+  CHECK(follower.chosenTime() == Approx(0.5));
 }

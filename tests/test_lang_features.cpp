@@ -334,7 +334,8 @@ TEST_CASE("features: an option a kind does not take is named, with or without a 
            {"[angmom 0 time: 1]",
             "'time:' does not apply to angmom; it takes kd, weight and priority"},
            {"[posture weight 1, time: 1]",
-            "'time:' does not apply to posture; it takes kp, kd, weight and priority"},
+            "'time:' does not apply to posture; it takes kp, kd, weight, priority, speed: and "
+            "from:"},
            {"[com (0, 1) tiem: 1]", "unknown argument 'tiem:' for com; did you mean 'time'?"},
        }) {
     const std::string source = "{ " + c.primitive + " [com (0, 1)] }";

@@ -229,7 +229,9 @@ void remainingArguments(Items& items, std::span<const Token> inner,
   for (std::string_view option : options) {
     const bool colon = option == "on" || option == "by" || option == "rel" || option == "time" ||
                        option == "velocity" || option == "max" || option == "reach" ||
-                       option == "grip" || option == "lift" || option == "feedback";
+                       option == "grip" || option == "lift" || option == "feedback" ||
+                       option == "clip" || option == "speed" || option == "from" ||
+                       option == "joints";
     if (!used(inner, option)) items.keyword(option, colon);
   }
 }
@@ -301,7 +303,12 @@ void primitiveItems(Items& items, std::span<const Token> inner) {
       remainingArguments(items, inner,
                          {"lift", "feedback", "kp", "kd", "time", "weight", "priority"});
   } else if (kind == "posture") {
-    remainingArguments(items, inner, {"kp", "kd", "weight", "priority"});
+    remainingArguments(
+        items, inner,
+        {"clip", "speed", "from", "loop", "nearest", "kp", "kd", "weight", "priority"});
+  } else if (kind == "clip") {
+    // `clip NAME joints: ... speed: S from: T loop`
+    if (inner.size() > 1) remainingArguments(items, inner, {"joints", "speed", "from", "loop"});
   } else if (kind == "support") {
     if (isWord(last, "support") || last.kind == TokenKind::Comma) items.links(true);
   } else if (kind == "grasp") {

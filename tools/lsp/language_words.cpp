@@ -58,8 +58,19 @@ constexpr auto kKeywords = std::to_array<KeywordInfo>({
      "(hip to ankle plus the ankle's height; the mean of both legs), so the script fits bodies "
      "of other sizes; after the number of `when com`, the same (per second for vx, vy)"},
     {"posture",
-     "**posture**: feature, the posture task toward the phase's PD targets; kp 1/s², kd 1/s, "
-     "weight, priority"},
+     "**posture**: feature, the posture task toward the phase's PD targets, or with `clip:` a "
+     "clip's angles and their rates; kp 1/s², kd 1/s, weight, priority"},
+    {"clip",
+     "**clip**: `clip NAME: \"FILE\"` before the phases declares a clip file (relative to the "
+     "script); `[clip NAME joints: ...]` PD targets read from it each step; `clip:` NAME a "
+     "posture's clip (docs/clips.md, Control by clips)"},
+    {"speed", "**speed:** clip seconds per phase second (default 1)"},
+    {"from", "**from:** the clip's time, s, when the phase begins (default 0)"},
+    {"loop", "**loop**: the clip's playback wraps around at its end"},
+    {"nearest",
+     "**nearest**: each step the frame of the clips nearest the current joint angles and "
+     "velocities is the posture's target (nearest-posture selection)"},
+    {"joints", "**joints:** the joints a `[clip NAME]` item drives (default: every joint it has)"},
     {"support", "**support**: feature, the links whose contacts the QP may use"},
     {"grasp",
      "**grasp** LINKS BODY [reach: m]: each link (a hand) that comes within reach of the "

@@ -1,0 +1,195 @@
+#include "scl/clip_follower.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <limits>
+
+namespace scl {
+
+namespace {
+
+// The step of the finite difference that gives a timed playback's rates, playback seconds.
+constexpr double kRateStep = 1e-3;
+
+// The clip's column of character joint `joint`, its mirror image's when mirrored.
+int columnFor(const ScriptClip& clip, const Character& character, int joint, bool mirror) {
+  const int source = mirror ? character.joints[static_cast<size_t>(joint)].mirror : joint;
+  if (source < 0 || static_cast<size_t>(source) >= clip.columnOf.size()) return -1;
+  return clip.columnOf[static_cast<size_t>(source)];
+}
+
+}  // namespace
+
+double clipPlaybackTime(const ClipPlayback& playback, double phaseTime) {
+  double time = playback.from.value + playback.speed.value * phaseTime;
+  const Clip& clip = *playback.clips.front()->clip;
+  const double duration = clip.duration();
+  if (playback.loop && !clip.loop && duration > 0.0) {
+    time = std::fmod(time, duration);
+    if (time < 0.0) time += duration;
+  }
+  return time;
+}
+
+ClipFollower::ClipFollower(const ClipPlayback& playback, const Character& character)
+    : playback_(playback), character_(character) {
+  assert(playback.active());
+  const size_t joints = character.joints.size();
+  angle_.assign(joints, 0.0);
+  velocity_.assign(joints, 0.0);
+  has_.assign(joints, 0);
+  if (!playback.nearest) {
+    const ScriptClip& clip = *playback.clips.front();
+    column_.assign(joints, -1);
+    for (size_t j = 0; j < joints; ++j) {
+      column_[j] = columnFor(clip, character, static_cast<int>(j), playback.mirror);
+      has_[j] = column_[j] >= 0 ? 1 : 0;
+    }
+    pose_ = makeClipPose(*clip.clip);
+    ahead_ = makeClipPose(*clip.clip);
+    return;
+  }
+  // Nearest: every frame of every clip as a column of angles and τ × rates.
+  size_t longest = 0;
+  for (const auto& scriptClip : playback.clips) {
+    const Clip& clip = *scriptClip->clip;
+    Table table;
+    std::vector<int> columns;
+    for (size_t j = 0; j < joints; ++j) {
+      const int column = columnFor(*scriptClip, character, static_cast<int>(j), playback.mirror);
+      if (column < 0) continue;
+      table.joints.push_back(static_cast<int>(j));
+      columns.push_back(column);
+    }
+    const auto n = static_cast<std::ptrdiff_t>(table.joints.size());
+    const auto count = static_cast<std::ptrdiff_t>(clip.frames.size());
+    table.frames.assign(static_cast<size_t>(2 * n * count), 0.0);
+    table.times.resize(clip.frames.size());
+    const double scale = clip.timescale;
+    for (std::ptrdiff_t f = 0; f < count; ++f) {
+      table.times[static_cast<size_t>(f)] = (clip.frames[static_cast<size_t>(f)].time -
+                                             clip.frames.front().time) * scale;
+      // The rate: a central difference (one-sided at the ends of a clip that does not loop;
+      // across the seam of one that does, whose first and last frames are one instant).
+      std::ptrdiff_t before = std::max<std::ptrdiff_t>(f - 1, 0);
+      std::ptrdiff_t after = std::min<std::ptrdiff_t>(f + 1, count - 1);
+      auto timeOf = [&](std::ptrdiff_t i) { return clip.frames[static_cast<size_t>(i)].time; };
+      double span = timeOf(after) - timeOf(before);
+      if (clip.loop && count > 2 && (f == 0 || f + 1 == count)) {
+        before = count - 2;
+        after = 1;
+        span = (timeOf(1) - timeOf(0)) + (timeOf(count - 1) - timeOf(count - 2));
+      }
+      span *= scale;
+      for (std::ptrdiff_t i = 0; i < n; ++i) {
+        const auto column = static_cast<size_t>(columns[static_cast<size_t>(i)]);
+        const ClipFrame& frame = clip.frames[static_cast<size_t>(f)];
+        table.frames[static_cast<size_t>(f * 2 * n + i)] = frame.jointAngles[column];
+        const double rate =
+            span > 0.0 ? (clip.frames[static_cast<size_t>(after)].jointAngles[column] -
+                          clip.frames[static_cast<size_t>(before)].jointAngles[column]) /
+                             span
+                       : 0.0;
+        table.frames[static_cast<size_t>(f * 2 * n + n + i)] = kNearestVelocityWeight * rate;
+      }
+    }
+    longest = std::max(longest, table.joints.size());
+    tables_.push_back(std::move(table));
+  }
+  query_.assign(2 * longest, 0.0);
+}
+
+void ClipFollower::update(double phaseTime, std::span<const double> angles,
+                          std::span<const double> velocities) {
+  if (playback_.nearest) {
+    nearest(angles, velocities);
+    return;
+  }
+  const double time = clipPlaybackTime(playback_, phaseTime);
+  chosenClip_ = 0;
+  chosenTime_ = time;
+  sampleAt(time);
+}
+
+void ClipFollower::sampleAt(double time) {
+  const Clip& clip = *playback_.clips.front()->clip;
+  sampleClip(clip, time, pose_);
+  // The rate: a forward difference (backward at the end of a clip that does not loop).
+  const double duration = clip.duration();
+  const bool backward = !clip.loop && time + kRateStep > duration;
+  sampleClip(clip, backward ? time - kRateStep : time + kRateStep, ahead_);
+  const double rateScale = playback_.speed.value / (backward ? -kRateStep : kRateStep);
+  const bool still = pose_.outside;  // held at an end: no motion
+  for (size_t j = 0; j < column_.size(); ++j) {
+    const int column = column_[j];
+    if (column < 0) continue;
+    const double value = pose_.jointAngles[static_cast<size_t>(column)];
+    angle_[j] = value;
+    velocity_[j] =
+        still ? 0.0 : (ahead_.jointAngles[static_cast<size_t>(column)] - value) * rateScale;
+  }
+}
+
+void ClipFollower::nearest(std::span<const double> angles, std::span<const double> velocities) {
+  double best = std::numeric_limits<double>::infinity();
+  int bestClip = 0;
+  std::ptrdiff_t bestFrame = 0;
+  // The last step's choice and the frames after it first: the state has moved on little,
+  // so the best so far is small from the start and most frames' sums stop early.
+  const auto previousClip = static_cast<size_t>(chosenClip_);
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t c = 0; c < tables_.size(); ++c) {
+      if (pass == 0 && (c != previousClip || !chosen_)) continue;
+      const Table& table = tables_[c];
+      const auto n = static_cast<std::ptrdiff_t>(table.joints.size());
+      if (n == 0) continue;
+      for (std::ptrdiff_t i = 0; i < n; ++i) {
+        const auto joint = static_cast<size_t>(table.joints[static_cast<size_t>(i)]);
+        query_[static_cast<size_t>(i)] = angles[joint];
+        query_[static_cast<size_t>(n + i)] = kNearestVelocityWeight * velocities[joint];
+      }
+      // Distances are compared per joint: scaled so that the running sum can stop as soon
+      // as it passes the best so far.
+      const double limitScale = static_cast<double>(n);
+      const double* data = table.frames.data();
+      const std::ptrdiff_t rows = 2 * n;
+      const auto count = static_cast<std::ptrdiff_t>(table.times.size());
+      const std::ptrdiff_t first = pass == 0 ? std::min(chosenFrame_, count - 1) : 0;
+      const std::ptrdiff_t end = pass == 0 ? std::min(chosenFrame_ + 4, count) : count;
+      for (std::ptrdiff_t f = first; f < end; ++f) {
+        const double* column = data + f * rows;
+        const double limit = best * limitScale;
+        double sum = 0.0;
+        std::ptrdiff_t i = 0;
+        for (; i < rows; ++i) {
+          const double d = column[i] - query_[static_cast<size_t>(i)];
+          sum += d * d;
+          if (sum >= limit) break;
+        }
+        if (i == rows && sum < limit) {
+          best = sum / limitScale;
+          bestClip = static_cast<int>(c);
+          bestFrame = f;
+        }
+      }
+    }
+  }
+  chosenClip_ = bestClip;
+  chosenFrame_ = bestFrame;
+  std::fill(has_.begin(), has_.end(), 0);
+  if (tables_.empty() || !std::isfinite(best)) return;
+  chosen_ = true;
+  const Table& table = tables_[static_cast<size_t>(bestClip)];
+  chosenTime_ = table.times[static_cast<size_t>(bestFrame)];
+  const auto n = static_cast<std::ptrdiff_t>(table.joints.size());
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const auto joint = static_cast<size_t>(table.joints[static_cast<size_t>(i)]);
+    has_[joint] = 1;
+    const double* frame = table.frames.data() + bestFrame * 2 * n;
+    angle_[joint] = frame[i];
+    velocity_[joint] = frame[n + i] / kNearestVelocityWeight * playback_.speed.value;
+  }
+}
+
+}  // namespace scl
