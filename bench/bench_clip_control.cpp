@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -30,9 +31,7 @@ double seconds(Clock::time_point since) {
   return std::chrono::duration<double>(Clock::now() - since).count();
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   int rounds = 5;
   if (argc == 3 && std::strcmp(argv[1], "--rounds") == 0) rounds = std::max(1, std::atoi(argv[2]));
   const std::string source = R"(clip walk: "clips/walk.clip"
@@ -61,8 +60,7 @@ after 1
 
   // The states met on the way: the clip's own, with deterministic noise.
   const size_t joints = character.joints.size();
-  std::vector<double> angles(static_cast<size_t>(steps) * joints),
-      velocities(angles.size());
+  std::vector<double> angles(static_cast<size_t>(steps) * joints), velocities(angles.size());
   {
     scl::ClipFollower timed(timedPosture.clip, character);
     std::vector<double> none(joints, 0.0);
@@ -107,9 +105,19 @@ after 1
   std::printf("  nearest posture, on the way (±3 deg, ±30 deg/s):  %8.3f us a step\n",
               onTheWay * 1e6);
   std::printf("  nearest posture, far (standing still):           %8.3f us a step\n", far * 1e6);
-  std::printf("  timed playback (sample and rate):                 %8.3f us a step\n",
-              timed * 1e6);
+  std::printf("  timed playback (sample and rate):                 %8.3f us a step\n", timed * 1e6);
   std::printf("  goal: nearest posture at most 10 us a step: %s   (checksum %.3f)\n",
               std::max(onTheWay, far) <= 10e-6 ? "met" : "NOT met", checksum);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "bench_clip_control: %s\n", error.what());
+    return 1;
+  }
 }

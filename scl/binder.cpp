@@ -817,9 +817,11 @@ class Binder {
           names += (names.empty() ? "" : ", ") + inQuotes(joint);
         std::string has;
         for (const std::string& joint : clip.clip->joints) has += (has.empty() ? "" : ", ") + joint;
-        sink_.error(name.location, "clip " + inQuotes(clip.name) + " has no angles of joint" +
-                                       (lacking.size() == 1 ? " " : "s ") + names +
-                                       " (its joints: " + has + ")");
+        std::string message = "clip " + inQuotes(clip.name) + " has no angles of joint";
+        message += lacking.size() == 1 ? " " : "s ";
+        message += names;
+        message += " (its joints: " + has + ")";
+        sink_.error(name.location, message);
       }
     }
     return out;

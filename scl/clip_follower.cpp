@@ -68,8 +68,8 @@ ClipFollower::ClipFollower(const ClipPlayback& playback, const Character& charac
     table.times.resize(clip.frames.size());
     const double scale = clip.timescale;
     for (std::ptrdiff_t f = 0; f < count; ++f) {
-      table.times[static_cast<size_t>(f)] = (clip.frames[static_cast<size_t>(f)].time -
-                                             clip.frames.front().time) * scale;
+      table.times[static_cast<size_t>(f)] =
+          (clip.frames[static_cast<size_t>(f)].time - clip.frames.front().time) * scale;
       // The rate: a central difference (one-sided at the ends of a clip that does not loop;
       // across the seam of one that does, whose first and last frames are one instant).
       std::ptrdiff_t before = std::max<std::ptrdiff_t>(f - 1, 0);
@@ -86,11 +86,11 @@ ClipFollower::ClipFollower(const ClipPlayback& playback, const Character& charac
         const auto column = static_cast<size_t>(columns[static_cast<size_t>(i)]);
         const ClipFrame& frame = clip.frames[static_cast<size_t>(f)];
         table.frames[static_cast<size_t>(f * 2 * n + i)] = frame.jointAngles[column];
-        const double rate =
-            span > 0.0 ? (clip.frames[static_cast<size_t>(after)].jointAngles[column] -
-                          clip.frames[static_cast<size_t>(before)].jointAngles[column]) /
-                             span
-                       : 0.0;
+        const double rate = span > 0.0
+                                ? (clip.frames[static_cast<size_t>(after)].jointAngles[column] -
+                                   clip.frames[static_cast<size_t>(before)].jointAngles[column]) /
+                                      span
+                                : 0.0;
         table.frames[static_cast<size_t>(f * 2 * n + n + i)] = kNearestVelocityWeight * rate;
       }
     }

@@ -36,8 +36,7 @@ class ClipFollower {
   /// This step's targets: at the playback's time `phaseTime` seconds into the phase, or with
   /// `nearest` at the frame nearest `angles` (radians) and `velocities` (rad/s), one per
   /// character joint. Allocates nothing.
-  void update(double phaseTime, std::span<const double> angles,
-              std::span<const double> velocities);
+  void update(double phaseTime, std::span<const double> angles, std::span<const double> velocities);
 
   /// Whether the clip gives joint `joint` (a character joint index) a target.
   bool has(int joint) const { return has_[static_cast<size_t>(joint)] != 0; }
@@ -52,9 +51,9 @@ class ClipFollower {
  private:
   // One clip of a nearest-posture library: its frames as columns of (angles, τ × rates).
   struct Table {
-    std::vector<int> joints;  // character joints, in the table's row order
+    std::vector<int> joints;     // character joints, in the table's row order
     std::vector<double> frames;  // per frame (contiguous): the angles, then τ × the rates
-    std::vector<double> times;  // each frame's playback time, s
+    std::vector<double> times;   // each frame's playback time, s
   };
   void sampleAt(double time);
   void nearest(std::span<const double> angles, std::span<const double> velocities);

@@ -114,7 +114,9 @@ TEST_CASE("scl run summarises a supine script that does nothing") {
                                          "setup_wall_time",
                                          "real_time_factor",
                                          "trajectory",
-                                         "filmstrip"};
+                                         "filmstrip",
+                                         "clip",
+                                         "bvh"};
   const nlohmann::ordered_json ordered = nlohmann::ordered_json::parse(run.out);
   std::vector<std::string> written;
   for (const auto& item : ordered.items()) written.push_back(item.key());

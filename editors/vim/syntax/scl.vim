@@ -5,7 +5,7 @@ if exists('b:current_syntax')
   finish
 endif
 
-syntax keyword sclPrimitive vf sb ik relax gc symm com angmom track swing posture support grasp force
+syntax keyword sclPrimitive vf sb ik relax gc symm com angmom track swing posture support grasp force clip
 syntax keyword sclTransition after when and or contact established lost changed holding released any all
 " `when com QUANTITY < NUM`: the centre of mass's quantities after `when com`, the comparisons.
 syntax keyword sclTransition capture
