@@ -33,7 +33,7 @@ double clipPlaybackTime(const ClipPlayback& playback, double phaseTime) {
 }
 
 ClipFollower::ClipFollower(const ClipPlayback& playback, const Character& character)
-    : playback_(playback), character_(character) {
+    : playback_(playback) {
   assert(playback.active());
   const size_t joints = character.joints.size();
   angle_.assign(joints, 0.0);
@@ -51,7 +51,7 @@ ClipFollower::ClipFollower(const ClipPlayback& playback, const Character& charac
     return;
   }
   // Nearest: every frame of every clip as a column of angles and τ × rates.
-  size_t longest = 0;
+  size_t longest = 0, runs = 0;
   for (const auto& scriptClip : playback.clips) {
     const Clip& clip = *scriptClip->clip;
     Table table;
@@ -64,7 +64,8 @@ ClipFollower::ClipFollower(const ClipPlayback& playback, const Character& charac
     }
     const auto n = static_cast<std::ptrdiff_t>(table.joints.size());
     const auto count = static_cast<std::ptrdiff_t>(clip.frames.size());
-    table.frames.assign(static_cast<size_t>(2 * n * count), 0.0);
+    table.rows = (2 * n + kNearestBlock - 1) / kNearestBlock * kNearestBlock;
+    table.frames.assign(static_cast<size_t>(table.rows * count), 0.0);
     table.times.resize(clip.frames.size());
     const double scale = clip.timescale;
     for (std::ptrdiff_t f = 0; f < count; ++f) {
@@ -85,19 +86,38 @@ ClipFollower::ClipFollower(const ClipPlayback& playback, const Character& charac
       for (std::ptrdiff_t i = 0; i < n; ++i) {
         const auto column = static_cast<size_t>(columns[static_cast<size_t>(i)]);
         const ClipFrame& frame = clip.frames[static_cast<size_t>(f)];
-        table.frames[static_cast<size_t>(f * 2 * n + i)] = frame.jointAngles[column];
+        table.frames[static_cast<size_t>(f * table.rows + i)] = frame.jointAngles[column];
         const double rate = span > 0.0
                                 ? (clip.frames[static_cast<size_t>(after)].jointAngles[column] -
                                    clip.frames[static_cast<size_t>(before)].jointAngles[column]) /
                                       span
                                 : 0.0;
-        table.frames[static_cast<size_t>(f * 2 * n + n + i)] = kNearestVelocityWeight * rate;
+        table.frames[static_cast<size_t>(f * table.rows + n + i)] = kNearestVelocityWeight * rate;
       }
     }
-    longest = std::max(longest, table.joints.size());
+    table.keys.assign(table.frames.begin(), table.frames.end());
+    const double infinity = std::numeric_limits<double>::infinity();
+    for (std::ptrdiff_t start = 0; start < count; start += kRunFrames) {
+      const std::ptrdiff_t end = std::min(start + kRunFrames, count);
+      const std::ptrdiff_t middle = (start + end - 1) / 2;
+      const float* centre = table.keys.data() + middle * table.rows;
+      double radius = 0.0;
+      for (std::ptrdiff_t f = start; f < end; ++f) {
+        table.toMiddle.push_back(std::sqrt(squaredDistance(table, f, centre, infinity)));
+        radius = std::max(radius, table.toMiddle.back());
+      }
+      table.runMiddle.push_back(middle);
+      // Single-precision sums are within a few parts in 10⁷ of the exact distances: the
+      // margin keeps the bound below every run frame's distance as the search computes it.
+      table.runRadius.push_back(radius * (1.0 + 1e-5) + 1e-6);
+    }
+    runs = std::max(runs, table.runMiddle.size());
+    longest = std::max(longest, static_cast<size_t>(table.rows));
     tables_.push_back(std::move(table));
   }
-  query_.assign(2 * longest, 0.0);
+  query_.assign(longest, 0.0F);
+  runBound_.assign(runs, 0.0);
+  runMiddleDistance_.assign(runs, 0.0);
 }
 
 void ClipFollower::update(double phaseTime, std::span<const double> angles,
@@ -131,6 +151,27 @@ void ClipFollower::sampleAt(double time) {
   }
 }
 
+// The squared distance from frame `frame` of `table` to `query` (keys' layout), summed in
+// blocks of kNearestBlock rows into separate partial sums (the compiler vectorizes them);
+// once a block the sum is compared with `limit`, and a sum that reached it is returned as
+// it stands.
+double ClipFollower::squaredDistance(const Table& table, std::ptrdiff_t frame, const float* query,
+                                     double limit) {
+  const float* column = table.keys.data() + frame * table.rows;
+  float partial[kNearestBlock] = {};
+  double sum = 0.0;
+  for (std::ptrdiff_t i = 0; i < table.rows; i += kNearestBlock) {
+    for (std::ptrdiff_t k = 0; k < kNearestBlock; ++k) {
+      const float d = column[i + k] - query[i + k];
+      partial[k] += d * d;
+    }
+    sum = 0.0;
+    for (const float value : partial) sum += value;
+    if (sum >= limit) break;
+  }
+  return sum;
+}
+
 void ClipFollower::nearest(std::span<const double> angles, std::span<const double> velocities) {
   double best = std::numeric_limits<double>::infinity();
   int bestClip = 0;
@@ -144,35 +185,64 @@ void ClipFollower::nearest(std::span<const double> angles, std::span<const doubl
       const Table& table = tables_[c];
       const auto n = static_cast<std::ptrdiff_t>(table.joints.size());
       if (n == 0) continue;
+      std::fill(query_.begin(), query_.end(), 0.0F);
       for (std::ptrdiff_t i = 0; i < n; ++i) {
         const auto joint = static_cast<size_t>(table.joints[static_cast<size_t>(i)]);
-        query_[static_cast<size_t>(i)] = angles[joint];
-        query_[static_cast<size_t>(n + i)] = kNearestVelocityWeight * velocities[joint];
+        query_[static_cast<size_t>(i)] = static_cast<float>(angles[joint]);
+        query_[static_cast<size_t>(n + i)] =
+            static_cast<float>(kNearestVelocityWeight * velocities[joint]);
       }
-      // Distances are compared per joint: scaled so that the running sum can stop as soon
-      // as it passes the best so far.
-      const double limitScale = static_cast<double>(n);
-      const double* data = table.frames.data();
-      const std::ptrdiff_t rows = 2 * n;
-      const auto count = static_cast<std::ptrdiff_t>(table.times.size());
-      const std::ptrdiff_t first = pass == 0 ? std::min(chosenFrame_, count - 1) : 0;
-      const std::ptrdiff_t end = pass == 0 ? std::min(chosenFrame_ + 4, count) : count;
-      for (std::ptrdiff_t f = first; f < end; ++f) {
-        const double* column = data + f * rows;
-        const double limit = best * limitScale;
-        double sum = 0.0;
-        std::ptrdiff_t i = 0;
-        for (; i < rows; ++i) {
-          const double d = column[i] - query_[static_cast<size_t>(i)];
-          sum += d * d;
-          if (sum >= limit) break;
-        }
-        if (i == rows && sum < limit) {
-          best = sum / limitScale;
+      // Distances are compared per joint (sums over the rows divided by the joints), so
+      // that clips of different joints compare. The frames are searched by runs: by the
+      // triangle inequality no frame of a run lies nearer than the distance to its middle
+      // less its radius, so a run whose bound passes the best so far is skipped whole;
+      // the rest are searched frame by frame. The result is the nearest frame, as a search
+      // of every frame would find it.
+      const double scale = static_cast<double>(n);
+      const float* query = query_.data();
+      auto consider = [&](std::ptrdiff_t f) {
+        const double sum = squaredDistance(table, f, query, best * scale);
+        if (sum < best * scale) {
+          best = sum / scale;
           bestClip = static_cast<int>(c);
           bestFrame = f;
         }
+      };
+      const auto count = static_cast<std::ptrdiff_t>(table.times.size());
+      if (pass == 0) {
+        for (std::ptrdiff_t f = std::min(chosenFrame_, count - 1);
+             f < std::min(chosenFrame_ + 4, count); ++f)
+          consider(f);
+        continue;
       }
+      // Each run's bound; the run of the nearest middle is searched first (its frames make
+      // the best small at once), then every other run whose bound is below the best.
+      const auto runs = table.runMiddle.size();
+      const double infinity = std::numeric_limits<double>::infinity();
+      size_t nearestRun = 0;
+      double nearestMiddle = infinity;
+      for (size_t r = 0; r < runs; ++r) {
+        const double distance =
+            std::sqrt(squaredDistance(table, table.runMiddle[r], query, infinity));
+        runMiddleDistance_[r] = distance;
+        const double gap = distance - table.runRadius[r];
+        runBound_[r] = gap > 0.0 ? gap * gap : 0.0;
+        if (distance < nearestMiddle) nearestMiddle = distance, nearestRun = r;
+      }
+      // Within a run, a frame's own bound: |distance to the middle − its distance from it|.
+      auto search = [&](size_t r) {
+        const auto runStart = static_cast<std::ptrdiff_t>(r) * kRunFrames;
+        const double middle = runMiddleDistance_[r];
+        for (std::ptrdiff_t f = runStart; f < std::min(runStart + kRunFrames, count); ++f) {
+          const double gap =
+              std::abs(middle - table.toMiddle[static_cast<size_t>(f)]) * (1.0 - 1e-5) - 1e-6;
+          if (gap > 0.0 && gap * gap >= best * scale) continue;
+          consider(f);
+        }
+      };
+      search(nearestRun);
+      for (size_t r = 0; r < runs; ++r)
+        if (r != nearestRun && runBound_[r] < best * scale) search(r);
     }
   }
   chosenClip_ = bestClip;
@@ -186,7 +256,7 @@ void ClipFollower::nearest(std::span<const double> angles, std::span<const doubl
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     const auto joint = static_cast<size_t>(table.joints[static_cast<size_t>(i)]);
     has_[joint] = 1;
-    const double* frame = table.frames.data() + bestFrame * 2 * n;
+    const double* frame = table.frames.data() + bestFrame * table.rows;
     angle_[joint] = frame[i];
     velocity_[joint] = frame[n + i] / kNearestVelocityWeight * playback_.speed.value;
   }

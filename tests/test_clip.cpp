@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -394,4 +396,73 @@ clip squat: "clips/squat.clip"
   follower.update(0.0, angles, velocities);
   CHECK(follower.chosenClip() == 0);
   CHECK(follower.chosenTime() == Approx(0.5));
+}
+
+// The search skips runs of frames by a bound (docs/clips.md, Cost); what it returns must be
+// what a search of every frame returns: checked against one, on the 1201-frame walk clip,
+// near the clip's states and far from all of them.
+TEST_CASE(
+    "nearest-posture selection finds the nearest frame of a long clip, as every frame's distance "
+    "says") {
+  const scl::Program program = compileOk(R"(scene pose: standing duration: 1
+clip walk: "clips/walk.clip"
+{
+  [posture clip: walk nearest]
+}
+)",
+                                         SCL_SOURCE_DIR "/scripts/clip-nearest-test.scl");
+  const auto& posture = primitive<scl::PosturePrimitive>(program, 0, 0);
+  const scl::Character& character = *program.character;
+  const scl::Clip& walk = *posture.clip.clips[0]->clip;
+  const size_t frames = walk.frames.size();
+  REQUIRE(frames > 1000);
+  std::vector<int> jointOf;
+  for (const std::string& name : walk.joints) jointOf.push_back(*character.findJoint(name));
+  // Every frame's angles and rates (central differences, one-sided at the ends), as the
+  // documentation defines the distance.
+  auto rate = [&](size_t f, size_t column) {
+    const size_t before = f == 0 ? 0 : f - 1, after = std::min(f + 1, frames - 1);
+    return (walk.frames[after].jointAngles[column] - walk.frames[before].jointAngles[column]) /
+           (walk.frames[after].time - walk.frames[before].time);
+  };
+  auto distance = [&](size_t f, const std::vector<double>& angles,
+                      const std::vector<double>& velocities) {
+    double sum = 0.0;
+    for (size_t column = 0; column < jointOf.size(); ++column) {
+      const auto joint = static_cast<size_t>(jointOf[column]);
+      const double angle = walk.frames[f].jointAngles[column] - angles[joint];
+      const double speed = scl::kNearestVelocityWeight * (rate(f, column) - velocities[joint]);
+      sum += angle * angle + speed * speed;
+    }
+    return sum;
+  };
+  scl::ClipFollower follower(posture.clip, character);
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  std::vector<double> angles(character.joints.size(), 0.0), velocities(angles.size(), 0.0);
+  int exact = 0;
+  for (int query = 0; query < 300; ++query) {
+    // Near a frame (within 0.2 rad and 2 rad/s), or anywhere within ±1.5 rad and ±10 rad/s.
+    const bool near = query % 3 != 0;
+    const size_t around = static_cast<size_t>(query * 37) % frames;
+    for (size_t column = 0; column < jointOf.size(); ++column) {
+      const auto joint = static_cast<size_t>(jointOf[column]);
+      angles[joint] =
+          near ? walk.frames[around].jointAngles[column] + 0.2 * unit(random) : 1.5 * unit(random);
+      velocities[joint] = near ? rate(around, column) + 2.0 * unit(random) : 10.0 * unit(random);
+    }
+    follower.update(0.0, angles, velocities);
+    double best = std::numeric_limits<double>::infinity();
+    size_t bestFrame = 0;
+    for (size_t f = 0; f < frames; ++f)
+      if (const double d = distance(f, angles, velocities); d < best) best = d, bestFrame = f;
+    const auto chosen = static_cast<size_t>(
+        std::lround(follower.chosenTime() / (walk.frames[1].time - walk.frames[0].time)));
+    REQUIRE(chosen < frames);
+    // The search sums in single precision: the frame it picks is the nearest, or one as
+    // near to within its rounding.
+    CHECK(distance(chosen, angles, velocities) <= best * (1.0 + 1e-5) + 1e-9);
+    if (chosen == bestFrame) ++exact;
+  }
+  CHECK(exact >= 295);
 }

@@ -5,7 +5,8 @@
 #
 #   tools/lint.sh format          check formatting (exit 1 naming the files that deviate)
 #   tools/lint.sh format --fix    reformat those files in place
-#   tools/lint.sh tidy BUILD_DIR  clang-tidy with BUILD_DIR/compile_commands.json
+#   tools/lint.sh tidy BUILD_DIR  clang-tidy with BUILD_DIR/compile_commands.json, on the
+#                                 units changed since .ci/tidy-clean.txt was written
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,13 +35,73 @@ case "${1:-}" in
     # HeaderFilterRegex); the viewer's files need SFML's flags, which the database has.
     mapfile -t units < <(sources | grep '\.cpp$' |
       while IFS= read -r f; do grep -q "\"file\": \"$PWD/$f\"" "$build_dir/compile_commands.json" && echo "$f"; done)
-    # clang-tidy counts the warnings it suppressed in system headers on stderr
-    # ("N warnings generated."): noise that hides the findings, so it is dropped.
-    printf '%s\n' "${units[@]}" |
-      xargs -P "$(nproc)" -n 4 clang-tidy -p "$build_dir" --quiet \
-        --extra-arg=-Wno-unknown-warning-option 2>&1 |
-      { grep -v '^[0-9]* warnings\( and [0-9]* errors\?\)\? generated\.$' || true; }
-    echo "lint: clang-tidy clean over ${#units[@]} files"
+    # A unit clang-tidy found clean is remembered in $tidy_cache by a key over everything
+    # its verdict depends on: clang-tidy's version, .clang-tidy, the unit's compile command
+    # and the content of every file it includes (system headers too), paths taken relative
+    # to the checkout. A unit whose key is there is not checked again: any change to it or to
+    # anything it includes changes the key. clang-tidy takes 5-20 s a unit (most of CI's
+    # test stage); a key, a fraction of a second. The file is committed, so CI checks only
+    # what changed since it was last written; SCL_TIDY_CACHE=off checks everything.
+    tidy_cache=.ci/tidy-clean.txt
+    use_cache=1
+    [ "${SCL_TIDY_CACHE:-on}" = off ] && use_cache=0
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+    # (Its version without the "Host CPU" line, which names the machine.)
+    { clang-tidy --version | grep -v 'Host CPU'; cat .clang-tidy; } >"$work/tool"
+    export build_dir work use_cache tidy_cache
+    # tidy_unit FILE: the unit's key; when it is not in the cache, clang-tidy on it. Writes
+    # "KEY FILE" to $work/clean.* when clean; prints the findings and marks a failure when not.
+    tidy_unit() {
+      local file=$1 root=$PWD command deps key out status
+      command=$(awk -v want="\"file\": \"$root/$file\"" '
+        index($0, "\"command\": ") { command = $0 }
+        { line = $0; sub(/^ */, "", line); sub(/,$/, "", line) }
+        line == want { print command; exit }' "$build_dir/compile_commands.json" |
+        sed -e 's/^ *"command": "//' -e 's/",$//' -e 's/\\\\/\x01/g' -e 's/\\"/"/g' -e 's/\x01/\\/g')
+      # The compiler's own list of what the unit includes (preprocessing only: the object
+      # and the build's dependency files are left alone).
+      deps=$(cd "$build_dir" && eval "$(sed -E -e 's/ -o [^ ]+/ /' -e 's/ -M(D|MD)( |$)/ /g' \
+        -e 's/ -M[TF] [^ ]+/ /g' <<<"$command") -M" 2>/dev/null |
+        sed -e 's/^[^:]*://' -e 's/\\$//' | tr -s ' \n' '\n\n' | grep -v '^$' | sort -u) || deps=
+      if [ -z "$deps" ]; then
+        key=none
+      else
+        # -Werror (CI's builds) is left out: .clang-tidy makes every warning an error anyway.
+        key=$({ cat "$work/tool"; sed 's/ -Werror / /' <<<"$command"; (cd "$build_dir" && xargs sha256sum) <<<"$deps"; } |
+          sed "s|$root|@|g" | sha256sum | cut -c1-64)
+      fi
+      if ((use_cache)) && [ "$key" != none ] && grep -q "^$key $file\$" "$tidy_cache" 2>/dev/null; then
+        echo "$key $file" >"$(mktemp "$work/clean.XXXXXX")"
+        return 0
+      fi
+      out=$(clang-tidy -p "$build_dir" --quiet --extra-arg=-Wno-unknown-warning-option "$file" 2>&1)
+      status=$?
+      # clang-tidy counts the warnings it suppressed in system headers ("N warnings
+      # generated."): noise that hides the findings, so it is dropped.
+      out=$(grep -v '^[0-9]* warnings\( and [0-9]* errors\?\)\? generated\.$' <<<"$out" || true)
+      if ((status == 0)) && [ -z "$out" ]; then
+        [ "$key" != none ] && echo "$key $file" >"$(mktemp "$work/clean.XXXXXX")"
+        echo checked >"$(mktemp "$work/checked.XXXXXX")"
+      else
+        printf '%s\n' "$out"
+        echo "$file" >"$(mktemp "$work/failed.XXXXXX")"
+      fi
+    }
+    export -f tidy_unit
+    printf '%s\n' "${units[@]}" | xargs -P "$(nproc)" -I{} bash -c 'tidy_unit "$1"' _ {}
+    checked=$(find "$work" -name 'checked.*' | wc -l)
+    # The cache keeps the units clean now (a failed write leaves the old one as it was).
+    if ((use_cache)); then
+      { echo "# clang-tidy: units found clean, by key (tools/lint.sh tidy writes this file)"
+        find "$work" -name 'clean.*' -exec cat {} + | sort -k2; } >"$work/cache" &&
+        mv "$work/cache" "$tidy_cache"
+    fi
+    if compgen -G "$work/failed.*" >/dev/null; then
+      echo "lint: clang-tidy found problems in: $(cat "$work"/failed.* | sort | tr '\n' ' ')" >&2
+      exit 1
+    fi
+    echo "lint: clang-tidy clean over ${#units[@]} files ($checked checked, the rest unchanged since $tidy_cache was written)"
     ;;
   *)
     echo "usage: tools/lint.sh format [--fix] | tidy BUILD_DIR" >&2
