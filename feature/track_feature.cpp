@@ -1,10 +1,13 @@
 // `[track]`: a joint's position, a link's centre of mass or a link's world angle tracks a
 // target, interpolated from its value at phase start (docs/features.md, Tracking); a held
-// body's centre or angle, through the link holding it; or a point toward a movable body,
-// at its velocity (docs/manipulation.md, Object targets).
+// body's centre or angle, through the link holding it; a point toward a movable body, at
+// its velocity (docs/manipulation.md, Object targets); or a link along a clip's path of it
+// (docs/clips.md, Control by clips).
 #include "dynamics/character_coordinates.h"
 #include "feature/feature_kind.h"
 #include "feature/feature_math.h"
+#include "scl/clip.h"
+#include "scl/clip_follower.h"
 
 namespace scl {
 
@@ -25,7 +28,30 @@ struct TrackTask {
   double startTime = 0.0;
   double angleOffset = 0.0;    // a held body's angle less its holder's, radians
   Vec2 anchor = Vec2::Zero();  // a pursuing point's place at the phase start, world metres
+  // A clip path: samples (sized once), and the path's point when the phase began.
+  ClipPose pose, ahead;
+  Vec2 clipStart = Vec2::Zero();
 };
+
+// How far apart the samples of a clip path's rate and acceleration are, seconds of clip time.
+constexpr double kClipRateStep = 1e-3;
+
+// The clip's point of the tracked path at playback time `time` (world metres as the clip
+// wrote them; a looping clip's root carried on from cycle to cycle, its effectors with it).
+Vec2 clipPathPoint(const TrackPrimitive& track, double time, ClipPose& pose) {
+  const Clip& clip = *track.clip.clips.front()->clip;
+  sampleClip(clip, time, pose);
+  Vec2 point = track.clipEffector < 0
+                   ? Vec2(pose.root.x, pose.root.y)
+                   : Vec2(pose.effectors[static_cast<size_t>(track.clipEffector)].x,
+                          pose.effectors[static_cast<size_t>(track.clipEffector)].y);
+  if (pose.loops != 0 && clip.hasRoot()) {
+    const ClipRoot& first = clip.frames.front().root;
+    const ClipRoot& last = clip.frames.back().root;
+    point += static_cast<double>(pose.loops) * Vec2(last.x - first.x, last.y - first.y);
+  }
+  return point;
+}
 
 bool isBodyTarget(const TrackPrimitive& track) {
   return track.target == Target::BodyPosition || track.target == Target::BodyAngle;
@@ -36,7 +62,9 @@ class TrackFeature final : public TaskFeatureKind<TrackTask> {
   TrackFeature(std::span<const Primitive> phase, const FeatureContext& context)
       : angleRow_(context.dynamics.dofCount()) {
     forEachFeature<TrackPrimitive>(phase, [&](const TrackPrimitive& track) {
-      TrackTask task{track, priorityOf(track.task)};
+      TrackTask task;
+      task.definition = track;
+      task.priority = priorityOf(track.task);
       if (track.target == Target::JointPosition) {
         task.body = context.character.joints[track.index].childLink;
       } else if (!isBodyTarget(track)) {
@@ -44,7 +72,14 @@ class TrackFeature final : public TaskFeatureKind<TrackTask> {
         if (track.target == Target::LinkPosition)
           task.local = context.dynamics.model().bodies[task.body].comOffset;
       }
-      tasks_.push_back(task);
+      if (track.clip.active()) {
+        // The root's path is its link's origin; an effector's, its link's tip.
+        const LinkDef& link = context.character.links[static_cast<size_t>(track.index)];
+        task.local = track.clipEffector < 0 ? Vec2::Zero() : Vec2(link.axisSign * link.length, 0.0);
+        task.pose = makeClipPose(*track.clip.clips.front()->clip);
+        task.ahead = task.pose;
+      }
+      tasks_.push_back(std::move(task));
     });
   }
 
@@ -54,6 +89,9 @@ class TrackFeature final : public TaskFeatureKind<TrackTask> {
       if (!task.started) continue;
       task.start = value(task, dynamics, frameOrigin);
       task.anchor = task.start + frameOrigin;
+      if (task.definition.clip.active())
+        task.clipStart =
+            clipPathPoint(task.definition, clipPlaybackTime(task.definition.clip, 0.0), task.pose);
       if (task.definition.target != Target::LinkAngle)
         task.startRate = dynamics.pointVelocity(task.body, task.local);
     }
@@ -67,6 +105,10 @@ class TrackFeature final : public TaskFeatureKind<TrackTask> {
       const TrackPrimitive& def = task.definition;
       if (def.toBody >= 0) {
         addPursuitRows(task, step, rows);
+        continue;
+      }
+      if (def.clip.active()) {
+        addClipPathRows(task, step, rows);
         continue;
       }
       if (isBodyTarget(def) && !followHolder(task, step)) continue;
@@ -151,6 +193,34 @@ class TrackFeature final : public TaskFeatureKind<TrackTask> {
     Vec2 desired = def.kp.value * (step.frameOrigin + target.value - position) +
                    def.kd.value * (target.rate + step.frameVelocity - velocity);
     if (def.hasEndVelocity) desired += target.acceleration;
+    rows.addPoint(task.body, task.local, desired, task.level, def.task.weight.value);
+  }
+
+  // `[track LINK clip: NAME]`: two rows, the link's point toward where the clip's path has
+  // moved since the phase began (from the point's own place then), at the path's rate and
+  // with its acceleration (central differences; at an end of a clip that does not loop,
+  // the rate one-sided and no acceleration; neither once playback has passed that end).
+  static void addClipPathRows(TrackTask& task, const FeatureStep& step, ObjectiveRows& rows) {
+    const TrackPrimitive& def = task.definition;
+    const Clip& clip = *def.clip.clips.front()->clip;
+    const double time = clipPlaybackTime(def.clip, step.phaseTime);
+    const double h = kClipRateStep, speed = def.clip.speed.value;
+    const Vec2 point = clipPathPoint(def, time, task.pose);
+    const bool outside = task.pose.outside;
+    const bool wraps = clip.loop || def.clip.loop;
+    const bool before = wraps || time - h >= 0.0, after = wraps || time + h <= clip.duration();
+    const Vec2 earlier = clipPathPoint(def, before ? time - h : time, task.ahead);
+    const Vec2 later = clipPathPoint(def, after ? time + h : time, task.ahead);
+    Vec2 rate = Vec2::Zero(), acceleration = Vec2::Zero();
+    if (!outside && (before || after))
+      rate = (later - earlier) * (speed / ((before ? h : 0.0) + (after ? h : 0.0)));
+    if (!outside && before && after)
+      acceleration = (later - 2.0 * point + earlier) * (speed * speed / (h * h));
+    const Vec2 target = task.anchor + (point - task.clipStart);
+    const Vec2 position = step.dynamics.pointPosition(task.body, task.local);
+    const Vec2 velocity = step.dynamics.pointVelocity(task.body, task.local);
+    const Vec2 desired =
+        acceleration + def.kp.value * (target - position) + def.kd.value * (rate - velocity);
     rows.addPoint(task.body, task.local, desired, task.level, def.task.weight.value);
   }
 

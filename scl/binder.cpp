@@ -711,6 +711,7 @@ class Binder {
     TrackPrimitive out;
     const std::string kind = label_ + ".track.";
     const Character& character = this->character();
+    const int errorsBefore = sink_.errorCount();
     if (auto joint = character.findJoint(track.on.text)) {
       out.target = TrackPrimitive::Target::JointPosition;
       out.index = *joint;
@@ -748,6 +749,11 @@ class Binder {
       const char* kind =
           candidates.size() > characterNames ? "joint, link or movable body" : "joint or link";
       sink_.error(track.on.location, unknownNameMessage(kind, track.on.text, candidates));
+    }
+    if (!track.clip.clips.empty()) {
+      bindClipPath(track, kind, sink_.errorCount() == errorsBefore, out);
+      bindMotionOptions(track.args, kind, out);
+      return out;
     }
     if (track.toBody && (out.target == TrackPrimitive::Target::BodyPosition ||
                          out.target == TrackPrimitive::Target::BodyAngle)) {
@@ -1110,6 +1116,41 @@ class Binder {
   }
 
   // `[track BODY (x, y)]` or `[track BODY ANGLE]`: a held body's centre or angle.
+  // `[track LINK clip: NAME ...]`: the clip's path of the link (`named`: the name was
+  // resolved; an unknown one was reported already), its root's or one of its effectors'.
+  void bindClipPath(const sx::Track& track, const std::string& kind, bool named,
+                    TrackPrimitive& out) {
+    out.clip = bindPlayback(track.clip, kind);
+    if (track.clip.nearest) {
+      sink_.error(track.clip.nearest->location,
+                  "'nearest' chooses a posture by the state; a clip track follows the clip's "
+                  "path by the time (use 'nearest' with 'posture')");
+    } else if (named && out.target == TrackPrimitive::Target::JointPosition) {
+      sink_.error(track.on.location, "a clip has paths of links (its root and effectors); " +
+                                         inQuotes(track.on.text) + " is a joint");
+    } else if (named && out.target != TrackPrimitive::Target::LinkPosition) {
+      sink_.error(track.on.location, "a clip has paths of the character's links; " +
+                                         inQuotes(track.on.text) + " is a body of the scene");
+    } else if (out.clip.active()) {
+      const ScriptClip& bound = *out.clip.clips.front();
+      const Clip& clip = *bound.clip;
+      const std::string& link = character().links[static_cast<size_t>(out.index)].name;
+      if (clip.rootLink == link) return;
+      for (size_t i = 0; i < clip.effectors.size(); ++i) {
+        if (clip.effectors[i] != link) continue;
+        out.clipEffector = static_cast<int>(i);
+        return;
+      }
+      std::string has = clip.hasRoot() ? "its root: " + clip.rootLink : "no root";
+      has += clip.effectors.empty() ? "; no effectors" : "; its effectors: ";
+      for (size_t i = 0; i < clip.effectors.size(); ++i)
+        has += (i > 0 ? ", " : "") + clip.effectors[i];
+      sink_.error(track.on.location, "clip " + inQuotes(bound.name) + " has no path of link " +
+                                         inQuotes(link) + " (" + has + ")");
+    }
+    out.clip.clips.clear();  // after an error: no clip to follow
+  }
+
   void bindBodyTarget(const sx::Track& track, TrackPrimitive& out) {
     out.target =
         track.position ? TrackPrimitive::Target::BodyPosition : TrackPrimitive::Target::BodyAngle;

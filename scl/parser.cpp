@@ -1012,7 +1012,8 @@ class ScriptParser : private TokenCursor {
     return true;
   }
 
-  // track := "track" NAME ( vec [ "legs" ] | NUM | "standing" ) { task-arg }
+  // track := "track" NAME ( vec [ "legs" ] | NUM | "standing" | BODY ) { task-arg }
+  //          | "track" NAME "clip:" NAME { clip-arg | task-arg }
   bool parseTrack(syntax::Track& track) {
     next();
     if (!isKind(TokenKind::Identifier)) {
@@ -1020,6 +1021,7 @@ class ScriptParser : private TokenCursor {
       return false;
     }
     track.on = parseName();
+    if (isWord("clip") && isKind(TokenKind::Colon, 1)) return parseClipTrack(track);
     if (isKind(TokenKind::Identifier) && !isWord("standing") && !isTaskArgWord(peek().text)) {
       track.toBody = parseName();  // a movable body's centre: `[track rightWrist ball]`
     } else if (isKind(TokenKind::LeftParen)) {
@@ -1047,6 +1049,20 @@ class ScriptParser : private TokenCursor {
                          track.position ? "a position track"
                          : track.toBody ? "a track of a body"
                                         : "an angle track");
+  }
+
+  // The clip path's arguments: the clip, its playback (`speed:`, `from:`, `loop`; the
+  // binder refuses `nearest`) and the task's gains, weight and priority.
+  bool parseClipTrack(syntax::Track& track) {
+    const std::array<ArgSpec, 2> own = clipTimeSpecs(track.clip);
+    while (true) {
+      if (!parseTaskArgs(track.args, kTaskKp | kTaskKd | kTaskWeight | kTaskPriority,
+                         "a clip track", "clip", own))
+        return false;
+      const int found = parseClipWord(track.clip, true);
+      if (found < 0) return false;
+      if (found == 0) return true;
+    }
   }
 
   static bool isTaskArgWord(std::string_view word) {

@@ -90,6 +90,8 @@ struct PrimitivePrinter {
   }
   std::string operator()(const syntax::Track& track) const {
     std::string out = "track " + track.on.text + " ";
+    if (!track.clip.clips.empty())
+      return out + "clip: " + names(track.clip.clips) + clipArgs(track.clip) + taskArgs(track.args);
     out += track.toBody     ? track.toBody->text
            : track.position ? vec(*track.position) + (track.inLegs ? " legs" : "")
            : track.standing ? std::string("standing")

@@ -229,6 +229,12 @@ struct TrackPrimitive {
   /// at its velocity (index into Program::scene.bodies, named `toBodyName`); -1: none.
   int toBody = -1;
   std::string toBodyName;
+  /// `[track LINK clip: NAME]` (a LinkPosition target; when `clip.active()`): the link
+  /// follows the clip's path of it from where it is when the phase begins, at the playback's
+  /// time. The path is the clip's root (the link's origin) when `clipEffector` is -1, else
+  /// its effector `clipEffector` (index into the clip's effectors: the link's tip).
+  ClipPlayback clip;
+  int clipEffector = -1;
   Number kp{100.0}, kd{20.0};
   Number duration;
   TaskOptions task;

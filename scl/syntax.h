@@ -124,6 +124,17 @@ struct AngMom {
   bool operator==(const AngMom&) const = default;
 };
 
+/// What follows a clip (docs/clips.md, Control by clips), each at most once, in any order:
+/// `clip: NAME {"," NAME}`, `speed: NUM`, `from: NUM`, `loop`, `nearest`.
+struct ClipArgs {
+  /// The clips named (declared by `clip NAME: "FILE"`); empty: none.
+  std::vector<Name> clips;
+  std::optional<NumberLit> speed, from;
+  /// The words `loop` and `nearest` where written.
+  std::optional<Name> loop, nearest;
+  bool operator==(const ClipArgs&) const = default;
+};
+
 /// `[track NAME ( vec | NUM ) task-args]`: a position (a joint's, or a link's centre of
 /// mass) or a link's world angle.
 struct Track {
@@ -136,19 +147,11 @@ struct Track {
   /// `standing` instead of an angle: the link's world angle in the standing pose.
   bool standing = false;
   std::optional<NumberLit> angle;
+  /// `clip: NAME ...` instead of a target: the link follows the clip's path of it (its
+  /// root's origin or its effector's tip), from where the link is when the phase begins.
+  ClipArgs clip;
   TaskArgs args;
   bool operator==(const Track&) const = default;
-};
-
-/// What follows a clip (docs/clips.md, Control by clips), each at most once, in any order:
-/// `clip: NAME {"," NAME}`, `speed: NUM`, `from: NUM`, `loop`, `nearest`.
-struct ClipArgs {
-  /// The clips named (declared by `clip NAME: "FILE"`); empty: none.
-  std::vector<Name> clips;
-  std::optional<NumberLit> speed, from;
-  /// The words `loop` and `nearest` where written.
-  std::optional<Name> loop, nearest;
-  bool operator==(const ClipArgs&) const = default;
 };
 
 /// `[posture { clip-arg | task-arg }]`

@@ -234,11 +234,10 @@ TEST_CASE("binding a clip reports another character, unknown names and what it l
 
 namespace {
 
-// scripts/clips/exercise.clip followed by a feature controller: the centre of mass over the
-// feet first, `posture` (the clip's, or the phase's PD targets) below it.
-std::string exerciseScript(const std::string& posture) {
-  return R"(scene pose: standing duration: 6
-clip exercise: "clips/exercise.clip"
+// A feature controller after a settle: the centre of mass over the feet first, then
+// `tasks` (a clip's posture or path, or the phase's PD targets) below it; `clips` declared.
+std::string balancedScript(const std::string& clips, const std::string& tasks) {
+  return "scene pose: standing duration: 6\n" + clips + R"(
 {
   [necks 0, waist 0, hips 0, knees 0 time: 0.5]
   [relax ankles strength 0.1]
@@ -252,10 +251,16 @@ after 1.5
   [com x 0 kp 60 kd 15]
   [angmom 0 weight 0.1]
   [track trunk standing weight 0.1]
-  [)" + posture +
-         R"(]
+  )" + tasks +
+         R"(
 }
 )";
+}
+
+// scripts/clips/exercise.clip followed by a feature controller, `posture` (the clip's, or
+// the phase's PD targets) below the balance tasks.
+std::string exerciseScript(const std::string& posture) {
+  return balancedScript("clip exercise: \"clips/exercise.clip\"", "[" + posture + "]");
 }
 
 struct ExerciseRun {
@@ -465,4 +470,51 @@ clip walk: "clips/walk.clip"
     if (chosen == bestFrame) ++exact;
   }
   CHECK(exact >= 295);
+}
+
+// `[track LINK clip: NAME]` (docs/clips.md, Paths): the pelvis follows the keyframed
+// squat's root path (down 0.28 m in half a second, up in the next half, looping) from
+// where it stands, as a second task below the centre of mass.
+TEST_CASE("a clip track moves a link along the clip's path of it, from where the link was") {
+  auto run = [](const std::string& track) {
+    const scl::Program program = compileOk(
+        balancedScript("clip squat: \"clips/squat.clip\"", track + "\n  [posture priority 2]"),
+        SCL_SOURCE_DIR "/scripts/clip-track-test.scl");
+    const scl::ClipLoad load = scl::loadClipFile(SCL_SOURCE_DIR "/scripts/clips/squat.clip");
+    REQUIRE(load.ok());
+    const scl::Character& character = *program.character;
+    scl::Runner runner(program, scl::simulationDefFor(program));
+    scl::ClipPose pose = scl::makeClipPose(load.clip);
+    const int pelvis = character.roles.pelvis;
+    double startY = 0.0, lowest = 10.0, sumSquares = 0.0;
+    long count = 0;
+    while (runner.time() < 1.5 + 3.0) {
+      const scl::StepReport& report = runner.step();
+      if (report.phase != 1) continue;
+      const double y = runner.state().links[pelvis].origin.y();
+      if (count == 0) startY = y;
+      scl::sampleClip(load.clip, report.phaseTime, pose);
+      const double target = startY + pose.root.y - load.clip.frames.front().root.y;
+      if (report.phaseTime > 0.25) sumSquares += (y - target) * (y - target);
+      lowest = std::min(lowest, y - startY);
+      ++count;
+    }
+    struct {
+      double rms, drop;
+      bool standing;
+    } out{std::sqrt(sumSquares / static_cast<double>(count)), -lowest,
+          runner.state().links[pelvis].origin.y() > 0.6};
+    return out;
+  };
+  const auto followed = run("[track pelvis clip: squat kp 100 kd 20]");
+  INFO("pelvis: " << followed.rms << " m RMS from the path, lowest " << followed.drop
+                  << " m below its start");
+  CHECK(followed.standing);
+  CHECK(followed.drop > 0.25);  // the path goes 0.28 m down
+  CHECK(followed.rms < 0.02);
+  // Without it the pelvis stays where it is, off the path by its whole depth.
+  const auto still = run("");
+  INFO("no track: " << still.rms << " m RMS from the path");
+  CHECK(still.drop < 0.05);
+  CHECK(still.rms > 3.0 * followed.rms);
 }

@@ -2,6 +2,7 @@
 // objective files, the token cursor, the name lookup and the scene rule.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <string_view>
 
 #include "scl/compile.h"
 #include "scl/lexer.h"
@@ -12,7 +13,9 @@
 
 namespace {
 
-std::vector<scl::Token> lexOk(const std::string& source, const scl::LexerOptions& options = {}) {
+// Tokens view their source: `source` must outlive them (a string literal does; a temporary
+// std::string made from one would not).
+std::vector<scl::Token> lexOk(std::string_view source, const scl::LexerOptions& options = {}) {
   scl::DiagnosticSink sink;
   std::vector<scl::Token> tokens = scl::lex(source, "t", sink, options);
   INFO(scl::renderDiagnostics(sink.diagnostics(), source));

@@ -334,6 +334,12 @@ TEST_CASE("lsp: completion offers what is valid at the cursor", "[lsp]") {
   CHECK(has(pd, "time:"));
   const auto relax = labelsAfter(13, "  [relax knees ");
   CHECK(relax == std::vector<std::string>{"strength"});
+  // `track LINK clip: NAME` and its playback's arguments.
+  CHECK(has(labelsAfter(13, "  [track pelvis "), "clip:"));
+  const auto clipTrack = labelsAfter(13, "  [track pelvis clip: squat ");
+  CHECK(has(clipTrack, "speed:"));
+  CHECK(has(clipTrack, "loop"));
+  CHECK_FALSE(has(clipTrack, "time:"));
   const auto features = labelsAfter(13, "  [angmom 0 kd 10 ");
   CHECK(has(features, "weight"));
   CHECK_FALSE(has(features, "kd"));

@@ -286,6 +286,9 @@ void primitiveItems(Items& items, std::span<const Token> inner) {
     } else if (inner.size() == 2 && last.kind == TokenKind::Identifier) {
       items.sceneBodies();
       items.keyword("standing");
+      items.keyword("clip", true);  // `track LINK clip: NAME`: the clip's path of the link
+    } else if (used(inner, "clip")) {
+      remainingArguments(items, inner, {"speed", "from", "loop", "kp", "kd", "weight", "priority"});
     } else {
       remainingArguments(items, inner, {"kp", "kd", "time", "velocity", "weight", "priority"});
     }
