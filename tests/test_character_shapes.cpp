@@ -301,7 +301,8 @@ Program bodyScriptFor(const std::string& name, const char* character) {
 // 20-seed figures are the docs'), and seed 1 survives a push at the trunk of 120 N per
 // 89.5 kg forward and backward (backward, the child and the robot fell while the `stand`
 // phase's frame was the rear foot's alone).
-TEST_CASE("one feature-stance script stands on every body, pushed forward and backward") {
+TEST_CASE("one feature-stance script stands on every body, pushed forward and backward",
+          "[.motions]") {
   for (const char* name : {"human", "child", "robot", "asymmetric", "dinosaur", "bird"}) {
     CAPTURE(name);
     const Program program = bodyScriptFor("feature-stance.scl", name);
@@ -337,7 +338,8 @@ TEST_CASE("one feature-stance script stands on every body, pushed forward and ba
 // the straight-kneed bodies hardly went down while the posture shared the centre of mass's
 // level), comes back within 2 cm of it, and the body stands at the end without a fall (the
 // 20-seed figures are the docs').
-TEST_CASE("one feature-squat script lowers the centre of mass and rises on every body") {
+TEST_CASE("one feature-squat script lowers the centre of mass and rises on every body",
+          "[.motions]") {
   for (const char* name : {"human", "child", "robot", "asymmetric", "dinosaur", "bird"}) {
     CAPTURE(name);
     const Program program = bodyScriptFor("feature-squat.scl", name);
