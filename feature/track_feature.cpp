@@ -33,9 +33,6 @@ struct TrackTask {
   Vec2 clipStart = Vec2::Zero();
 };
 
-// How far apart the samples of a clip path's rate and acceleration are, seconds of clip time.
-constexpr double kClipRateStep = 1e-3;
-
 // The clip's point of the tracked path at playback time `time` (world metres as the clip
 // wrote them; a looping clip's root carried on from cycle to cycle, its effectors with it).
 Vec2 clipPathPoint(const TrackPrimitive& track, double time, ClipPose& pose) {

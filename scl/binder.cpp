@@ -1131,7 +1131,7 @@ class Binder {
     } else if (named && out.target != TrackPrimitive::Target::LinkPosition) {
       sink_.error(track.on.location, "a clip has paths of the character's links; " +
                                          inQuotes(track.on.text) + " is a body of the scene");
-    } else if (out.clip.active()) {
+    } else if (named && out.clip.active()) {
       const ScriptClip& bound = *out.clip.clips.front();
       const Clip& clip = *bound.clip;
       const std::string& link = character().links[static_cast<size_t>(out.index)].name;

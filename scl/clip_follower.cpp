@@ -9,9 +9,6 @@ namespace scl {
 
 namespace {
 
-// The step of the finite difference that gives a timed playback's rates, playback seconds.
-constexpr double kRateStep = 1e-3;
-
 // The clip's column of character joint `joint`, its mirror image's when mirrored.
 int columnFor(const ScriptClip& clip, const Character& character, int joint, bool mirror) {
   const int source = mirror ? character.joints[static_cast<size_t>(joint)].mirror : joint;
@@ -137,9 +134,9 @@ void ClipFollower::sampleAt(double time) {
   sampleClip(clip, time, pose_);
   // The rate: a forward difference (backward at the end of a clip that does not loop).
   const double duration = clip.duration();
-  const bool backward = !clip.loop && time + kRateStep > duration;
-  sampleClip(clip, backward ? time - kRateStep : time + kRateStep, ahead_);
-  const double rateScale = playback_.speed.value / (backward ? -kRateStep : kRateStep);
+  const bool backward = !clip.loop && time + kClipRateStep > duration;
+  sampleClip(clip, backward ? time - kClipRateStep : time + kClipRateStep, ahead_);
+  const double rateScale = playback_.speed.value / (backward ? -kClipRateStep : kClipRateStep);
   const bool still = pose_.outside;  // held at an end: no motion
   for (size_t j = 0; j < column_.size(); ++j) {
     const int column = column_[j];

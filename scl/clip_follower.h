@@ -22,6 +22,10 @@ namespace scl {
 /// their count (so that clips of different joints compare).
 inline constexpr double kNearestVelocityWeight = 0.1;
 
+/// How far apart in clip time (seconds) a clip's samples are taken for its rates (and a
+/// path's acceleration): finite differences over 1 ms.
+inline constexpr double kClipRateStep = 1e-3;
+
 /// The playback time of a timed (not `nearest`) playback `phaseTime` seconds into the phase,
 /// seconds on the clip's playback axis (sampleClip's): from + speed × phaseTime, wrapped into
 /// the clip when `loop` is written and the clip itself does not loop.
