@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -255,4 +256,29 @@ TEST_CASE("the shipped walk clip is walk.scl's first 10 s, recorded as track-wal
       runScl("run " + kSource + "/scripts/walk.scl --duration 10 --clip " + dir / "walk.clip");
   REQUIRE(run.exitCode == 0);
   CHECK(readText(dir / "walk.clip") == readText(kSource + "/scripts/clips/walk.clip"));
+}
+
+TEST_CASE(
+    "track-walk.scl walks on under 120 N pushes at the trunk, where the clip's PD playback falls",
+    "[cli][clip]") {
+  // Two of the header's twenty pushes: forward in one step, backward in another.
+  for (const std::string push : {"trunk:120,0@6.2+0.2", "trunk:-120,0@5.2+0.2"}) {
+    INFO("--push " << push);
+    std::string command = "run " + kSource + "/scripts/track-walk.scl --json --push ";
+    command += push;
+    const Outcome run = runScl(command);
+    REQUIRE(run.exitCode == 0);
+    const nlohmann::json summary = nlohmann::json::parse(run.out);
+    CHECK(summary["fell"].is_null());
+    CHECK(summary["distance"].get<double>() > 3.0);
+  }
+  // The clip's angles played back through PD, unpushed: it falls within 3 s.
+  TempDir dir;
+  writeText(dir / "playback.scl", "scene pose: standing duration: 10\nclip walk: \"" + kSource +
+                                      "/scripts/clips/walk.clip\"\n{\n  [clip walk]\n}\n");
+  const Outcome playback = runScl("run " + dir / "playback.scl" + " --json");
+  REQUIRE(playback.exitCode == 0);
+  const nlohmann::json summary = nlohmann::json::parse(playback.out);
+  REQUIRE_FALSE(summary["fell"].is_null());
+  CHECK(summary["fell"].get<double>() < 3.0);
 }

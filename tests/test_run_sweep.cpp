@@ -261,7 +261,7 @@ TEST_CASE("sweep: scl run --seeds prints a line per start and checks the outcome
   CHECK(typo.err.find("// outcome: standing at the end\n") != std::string::npos);  // the line
 }
 
-TEST_CASE("sweep: what --seeds refuses", "[sweep][cli]") {
+TEST_CASE("sweep: scl run --seeds: what it refuses", "[sweep][cli]") {
   const std::string script = kCliScripts + "supine_idle.scl";
   const auto refused = [&](const std::string& options, const std::string& message) {
     const Outcome run = runScl("run " + script + " " + options);
@@ -280,7 +280,7 @@ TEST_CASE("sweep: what --seeds refuses", "[sweep][cli]") {
 
 // docs/cli.md's sweep, run as written from the source tree: the lines the page shows are
 // the ones the command prints.
-TEST_CASE("sweep: the documented sweep of the jump prints what docs/cli.md shows",
+TEST_CASE("sweep: scl run --seeds: the documented sweep of the jump prints what docs/cli.md shows",
           "[sweep][cli][docs]") {
   const std::string page = readText(SCL_SOURCE_DIR "/docs/cli.md");
   const std::string command = "scl run scripts/jump.scl --seeds 1-20";

@@ -35,13 +35,17 @@ case "${1:-}" in
     # HeaderFilterRegex); the viewer's files need SFML's flags, which the database has.
     mapfile -t units < <(sources | grep '\.cpp$' |
       while IFS= read -r f; do grep -q "\"file\": \"$PWD/$f\"" "$build_dir/compile_commands.json" && echo "$f"; done)
-    # A unit clang-tidy found clean is remembered in $tidy_cache by a key over everything
-    # its verdict depends on: clang-tidy's version, .clang-tidy, the unit's compile command
-    # and the content of every file it includes (system headers too), paths taken relative
-    # to the checkout. A unit whose key is there is not checked again: any change to it or to
-    # anything it includes changes the key. clang-tidy takes 5-20 s a unit (most of CI's
-    # test stage); a key, a fraction of a second. The file is committed, so CI checks only
-    # what changed since it was last written; SCL_TIDY_CACHE=off checks everything.
+    # A unit clang-tidy found clean is remembered in $tidy_cache by a key over what its
+    # verdict depends on: clang-tidy's version, .clang-tidy, the unit's compile command and
+    # the content of every project file it includes, paths taken relative to the checkout.
+    # A unit whose key is there is not checked again: any change to it or to anything of
+    # ours it includes changes the key. clang-tidy takes 5-20 s a unit (most of CI's test
+    # stage); a key, a fraction of a second. The file is committed, so CI checks only what
+    # changed since it was last written; SCL_TIDY_CACHE=off checks everything.
+    # System headers are left out of the key: CI installs the newest Debian 12 packages, and
+    # a point release's kernel headers (linux-libc-dev's linux/stddef.h, under every unit)
+    # would otherwise miss every key. Their checks are suppressed anyway (.clang-tidy's
+    # HeaderFilterRegex).
     tidy_cache=.ci/tidy-clean.txt
     use_cache=1
     [ "${SCL_TIDY_CACHE:-on}" = off ] && use_cache=0
@@ -60,10 +64,12 @@ case "${1:-}" in
         line == want { print command; exit }' "$build_dir/compile_commands.json" |
         sed -e 's/^ *"command": "//' -e 's/",$//' -e 's/\\\\/\x01/g' -e 's/\\"/"/g' -e 's/\x01/\\/g')
       # The compiler's own list of what the unit includes (preprocessing only: the object
-      # and the build's dependency files are left alone).
+      # and the build's dependency files are left alone), the checkout's and the build's
+      # files only.
       deps=$(cd "$build_dir" && eval "$(sed -E -e 's/ -o [^ ]+/ /' -e 's/ -M(D|MD)( |$)/ /g' \
         -e 's/ -M[TF] [^ ]+/ /g' <<<"$command") -M" 2>/dev/null |
-        sed -e 's/^[^:]*://' -e 's/\\$//' | tr -s ' \n' '\n\n' | grep -v '^$' | sort -u) || deps=
+        sed -e 's/^[^:]*://' -e 's/\\$//' | tr -s ' \n' '\n\n' | grep -v '^$' |
+        grep -e "^$root/" -e '^[^/]' | sort -u) || deps=
       if [ -z "$deps" ]; then
         key=none
       else
@@ -97,11 +103,14 @@ case "${1:-}" in
         find "$work" -name 'clean.*' -exec cat {} + | sort -k2; } >"$work/cache" &&
         mv "$work/cache" "$tidy_cache"
     fi
+    # The last line is also left in BUILD_DIR/lint-tidy.txt (tools/setup.sh test prints it).
     if compgen -G "$work/failed.*" >/dev/null; then
-      echo "lint: clang-tidy found problems in: $(cat "$work"/failed.* | sort | tr '\n' ' ')" >&2
+      echo "lint: clang-tidy found problems in: $(cat "$work"/failed.* | sort | tr '\n' ' ')" |
+        tee "$build_dir/lint-tidy.txt" >&2
       exit 1
     fi
-    echo "lint: clang-tidy clean over ${#units[@]} files ($checked checked, the rest unchanged since $tidy_cache was written)"
+    echo "lint: clang-tidy clean over ${#units[@]} files ($checked checked, the rest unchanged since $tidy_cache was written)" |
+      tee "$build_dir/lint-tidy.txt"
     ;;
   *)
     echo "usage: tools/lint.sh format [--fix] | tidy BUILD_DIR" >&2

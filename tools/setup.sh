@@ -60,12 +60,17 @@ werror=OFF
 # Sanitizer stages: configure, build and test through the presets (-j: ctest runs the
 # tests in parallel; each sanitized test is several times slower than in Release).
 sanitized() {
-  local configure=$1 build=$2 test=$3
+  local configure=$1 build=$2 test=$3 start=$SECONDS
   echo "setup: $test: configuring and building"
   cmake --preset "$configure" -DSCL_WERROR=$werror >/dev/null
   cmake --build --preset "$build" -j "$(nproc)"
+  echo "setup: $test: the build took $((SECONDS - start)) s"
   echo "setup: $test: running the tests"
-  ctest --preset "$test" -j "$(nproc)"
+  start=$SECONDS
+  local status=0
+  ctest --preset "$test" -j "$(nproc)" || status=$?
+  echo "setup: $test: the tests took $((SECONDS - start)) s"
+  return $status
 }
 case "$action" in
   asan) sanitized asan-ubsan asan-ubsan asan-ubsan; exit ;;
@@ -84,7 +89,9 @@ cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSCL_WERROR=$wer
 # target (the tests first of all) took minutes more before it could start.
 targets=()
 [ "$action" = run ] && targets=(--target scl)
+start=$SECONDS
 cmake --build "$build_dir" -j "$(nproc)" ${targets[@]+"${targets[@]}"}
+echo "setup: $action: the build took $((SECONDS - start)) s"
 
 case "$action" in
   run)
@@ -93,6 +100,12 @@ case "$action" in
     echo "setup: filmstrip of the kip-up written to kipup.svg"
     ;;
   test)
-    ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
+    start=$SECONDS
+    status=0
+    ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)" || status=$?
+    echo "setup: test: the tests took $((SECONDS - start)) s"
+    # clang-tidy's summary (how many units it checked, the rest remembered clean).
+    [ -f "$build_dir/lint-tidy.txt" ] && cat "$build_dir/lint-tidy.txt"
+    exit $status
     ;;
 esac
