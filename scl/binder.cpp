@@ -167,7 +167,7 @@ class Binder {
   // `character`: the override (nullptr: the scene's, else the human); `world` likewise
   // (nullptr: the header's `world:`).
   Binder(std::shared_ptr<const Character> character, std::filesystem::path baseDirectory,
-         std::shared_ptr<const WorldLoad> world, DiagnosticSink& sink)
+         std::shared_ptr<const WorldLoad> world, ClipFiles clipFiles, DiagnosticSink& sink)
       : sink_(sink),
         overridden_(character != nullptr),
         baseDirectory_(std::move(baseDirectory)),
@@ -176,13 +176,18 @@ class Binder {
         errorsBefore_(sink.errorCount()) {
     if (!character) character = humanCharacter();
     program_.character = std::move(character);
+    clipFiles_ = std::move(clipFiles);
   }
 
   const Character& character() const { return *program_.character; }
 
-  void scene(const sx::SceneHeader& header) { bindScene(header); }
+  void scene(const sx::SceneHeader& header) {
+    noteScriptFile(header.location);
+    bindScene(header);
+  }
   void world(const sx::WorldStatement& statement) {
     addWorldOverride();
+    noteScriptFile(statement.location);
     if (isPushStatement(statement)) {  // bound at the end, when every body is known
       pushes_.push_back(statement);
       return;
@@ -199,20 +204,32 @@ class Binder {
   }
   void define(const sx::Define& block) {
     addWorldOverride();
+    noteScriptFile(block.location);
     bindDefine(block);
   }
 
   // `clip NAME: "FILE"`: the file read (a relative path from the script's folder) and bound
   // to the character once; its errors, and a clip of another character, reported at the
   // file's string with a note at each line of the file they are about.
-  void clip(const sx::ClipDecl& decl) {
+  //
+  // A clip file given instead (CompileOptions::clipFiles) is read in its place, a path as
+  // given, and named in the messages.
+  void clip(const sx::ClipDecl& declaration) {
     addWorldOverride();
+    noteScriptFile(declaration.location);
+    sx::ClipDecl decl = declaration;
+    std::filesystem::path base = baseDirectory_;
+    if (auto given = clipFiles_.find(decl.name.text); given != clipFiles_.end()) {
+      decl.file.text = given->second.string();
+      base.clear();
+      usedClipFiles_.insert(decl.name.text);
+    }
     if (clips_.contains(decl.name.text) || unboundClips_.contains(decl.name.text)) {
       sink_.error(decl.name.location, "clip " + inQuotes(decl.name.text) + " is declared twice");
       return;
     }
     unboundClips_.insert(decl.name.text);  // until bound
-    ClipLoad load = loadClipFile(decl.file.text, baseDirectory_);
+    ClipLoad load = loadClipFile(decl.file.text, base);
     if (load.notFound) {
       for (const Diagnostic& diagnostic : load.diagnostics)
         sink_.error(decl.file.location, diagnostic.message);
@@ -243,6 +260,7 @@ class Binder {
   // Phases come in order; the exit of a phase that is not the last leads to the next.
   void phase(const sx::Phase& phase, bool last) {
     addWorldOverride();
+    noteScriptFile(phase.location);
     const int index = static_cast<int>(program_.phases.size());
     bindPhase(phase, index);
     if (!last && phase.exit) {
@@ -290,6 +308,7 @@ class Binder {
         sink_.warning(wait.location, WarningKind::ContactWait, wait.message);
     reportUnresolvedPhases();
     reportUnresolvedBlocks();
+    reportUnusedClipFiles();
     if (sink_.errorCount() > errorsBefore_ || sink_.full()) return std::nullopt;
     return std::move(program_);
   }
@@ -491,6 +510,32 @@ class Binder {
                                                quoteToken(name.text) + " { ... }')"
                                          : suggestion)});
     return nullptr;
+  }
+
+  void noteScriptFile(const SourceLocation& location) {
+    if (scriptFile_.empty()) scriptFile_ = location.file;
+  }
+
+  // A clip file given for a name no `clip NAME:` declares: an error at the script's first
+  // line, with the declared names (the option's text is the caller's to add).
+  void reportUnusedClipFiles() {
+    std::vector<std::string_view> declared;
+    for (const auto& entry : clips_) declared.push_back(entry.first);
+    for (const std::string& name : unboundClips_) declared.push_back(name);
+    for (const auto& [name, file] : clipFiles_) {
+      if (usedClipFiles_.contains(name)) continue;
+      std::string message = "a clip file is given for clip " + inQuotes(name) + " (" +
+                            file.string() + "), which this script does not declare";
+      const std::string suggestion = didYouMean(name, declared);
+      if (!suggestion.empty()) {
+        message += suggestion;
+      } else if (declared.empty()) {
+        message += " (it declares no clip)";
+      } else {
+        message += " (its clips: " + CharacterNames::joined(declared) + ")";
+      }
+      sink_.error(SourceLocation{scriptFile_, 1, 1}, message);
+    }
   }
 
   void reportUnresolvedBlocks() {
@@ -1338,6 +1383,13 @@ class Binder {
   // The clips declared (`clip NAME: "FILE"`), by name, and those whose file had errors.
   std::map<std::string, std::shared_ptr<const ScriptClip>, std::less<>> clips_;
   std::set<std::string, std::less<>> unboundClips_;
+  // Clip files given instead of the script's (CompileOptions::clipFiles), and the names of
+  // those a declaration read.
+  ClipFiles clipFiles_;
+  std::set<std::string, std::less<>> usedClipFiles_;
+  // The script's file, from the first statement that names it: where an error about the
+  // compile's options (a clip file for no declared clip) points, at its first line.
+  FileName scriptFile_;
   bool sceneHeader_ = false;
   // Per phase: the display label and where each joint was last driven.
   std::string label_;
@@ -1352,17 +1404,18 @@ Primitive mirrored(const Primitive& primitive, const Character& character) {
 
 struct ScriptBinder::Impl {
   Impl(std::shared_ptr<const Character> character, std::filesystem::path baseDirectory,
-       std::shared_ptr<const WorldLoad> world, DiagnosticSink& sink)
-      : binder(std::move(character), std::move(baseDirectory), std::move(world), sink) {}
+       std::shared_ptr<const WorldLoad> world, ClipFiles clipFiles, DiagnosticSink& sink)
+      : binder(std::move(character), std::move(baseDirectory), std::move(world),
+               std::move(clipFiles), sink) {}
   Binder binder;
   std::optional<Program> program;
 };
 
 ScriptBinder::ScriptBinder(DiagnosticSink& sink, std::shared_ptr<const Character> character,
                            std::filesystem::path baseDirectory,
-                           std::shared_ptr<const WorldLoad> world)
+                           std::shared_ptr<const WorldLoad> world, ClipFiles clipFiles)
     : impl_(std::make_unique<Impl>(std::move(character), std::move(baseDirectory), std::move(world),
-                                   sink)) {}
+                                   std::move(clipFiles), sink)) {}
 ScriptBinder::~ScriptBinder() = default;
 void ScriptBinder::scene(syntax::SceneHeader header) { impl_->binder.scene(header); }
 void ScriptBinder::world(syntax::WorldStatement statement) { impl_->binder.world(statement); }

@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 
+#include "scl/clip_file.h"
 #include "scl/diagnostics.h"
 #include "scl/parser.h"
 #include "scl/program.h"
@@ -33,12 +34,13 @@ std::optional<Program> bind(const syntax::Script& script, DiagnosticSink& sink,
 
 /// Binds a script as the parser reads it, phase by phase (parser.h's ScriptVisitor): the
 /// program grows while each phase's syntax is dropped once bound. The character as for
-/// bind(); `world`, when given, replaces the header's `world:` (CompileOptions::world).
+/// bind(); `world`, when given, replaces the header's `world:` (CompileOptions::world);
+/// `clipFiles` are read instead of the script's own (CompileOptions::clipFiles).
 class ScriptBinder : public ScriptVisitor {
  public:
   explicit ScriptBinder(DiagnosticSink& sink, std::shared_ptr<const Character> character = nullptr,
                         std::filesystem::path baseDirectory = {},
-                        std::shared_ptr<const WorldLoad> world = nullptr);
+                        std::shared_ptr<const WorldLoad> world = nullptr, ClipFiles clipFiles = {});
   ~ScriptBinder() override;
   void scene(syntax::SceneHeader header) override;
   void world(syntax::WorldStatement statement) override;

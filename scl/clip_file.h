@@ -21,6 +21,8 @@
 
 #include <array>
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -111,6 +113,10 @@ struct ClipLoad {
   bool notFound = false;
   bool ok() const { return !notFound && !hasErrors(diagnostics); }
 };
+
+/// Clip files by the name a script declares them under, read instead of the script's own
+/// (CompileOptions::clipFiles; `scl run --use-clip NAME=FILE`).
+using ClipFiles = std::map<std::string, std::filesystem::path, std::less<>>;
 
 /// Reads and parses the clip file at `path` (relative paths from `baseDirectory`). Never
 /// throws.

@@ -79,7 +79,8 @@ CompileResult compile(std::string_view source, std::string_view fileName,
   // errors.
   std::filesystem::path baseDirectory = options.baseDirectory;
   if (baseDirectory.empty()) baseDirectory = std::filesystem::path(fileName).parent_path();
-  ScriptBinder binder(sink, options.character, std::move(baseDirectory), options.world);
+  ScriptBinder binder(sink, options.character, std::move(baseDirectory), options.world,
+                      options.clipFiles);
   if (options.syntaxTree) {
     *options.syntaxTree = {};
     TreeTee tee(binder, *options.syntaxTree);

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "scl/clip_file.h"
 #include "scl/diagnostics.h"
 #include "scl/program.h"
 #include "scl/syntax.h"
@@ -43,6 +44,11 @@ struct CompileOptions {
   /// would; a clash with the scene (a body named `chair` in a chair scene) is an error
   /// about the file. nullptr: the script's `world:`, if any.
   std::shared_ptr<const WorldLoad> world = nullptr;
+  /// Clip files read instead of the script's own (e.g. `scl run --use-clip NAME=FILE`):
+  /// the declaration `clip NAME: "FILE"` of each key reads the key's file, a path as given
+  /// (relative to the working directory), in its place. A key the script does not declare
+  /// is an error at its first line, with a suggestion.
+  ClipFiles clipFiles = {};
 };
 
 /// Lexes, parses and binds one script. Never throws on any input.

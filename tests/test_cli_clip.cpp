@@ -2,6 +2,7 @@
 // `--bvh` writes it as BVH, `scl clip import` reads BVH back through a mapping file, and
 // `scl check`/`fmt` read clip files. The BVH round trip (export a run, import it back)
 // agrees with the run's CSV to 0.1°; the CMU-style example imports as written.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <map>
@@ -281,4 +282,47 @@ TEST_CASE(
   const nlohmann::json summary = nlohmann::json::parse(playback.out);
   REQUIRE_FALSE(summary["fell"].is_null());
   CHECK(summary["fell"].get<double>() < 3.0);
+}
+
+TEST_CASE("lift-styles.scl: the knees' clip and the back's lift the same box as high, differently",
+          "[cli][clip]") {
+  struct Lift {
+    double waistMax = -1e9, kneeMin = 1e9, boxY = 0.0;
+  };
+  const auto lift = [](const std::string& clipOption) {
+    TempDir dir;
+    const Outcome run = runScl("run " + kSource + "/scripts/lift-styles.scl --out " +
+                               dir / "lift.csv" + clipOption);
+    REQUIRE(run.exitCode == 0);
+    const auto columns = readCsvColumns(dir / "lift.csv");
+    Lift out;
+    for (const double waist : columns.at("waist_deg")) out.waistMax = std::max(out.waistMax, waist);
+    for (const double knee : columns.at("leftKnee_deg")) out.kneeMin = std::min(out.kneeMin, knee);
+    out.boxY = columns.at("box.y").back();
+    return out;
+  };
+  const Lift knees = lift("");
+  const Lift back = lift(" --use-clip style=" + kSource + "/scripts/clips/lift-back.clip");
+  INFO("knees: waist " << knees.waistMax << ", knee " << knees.kneeMin << ", box " << knees.boxY);
+  INFO("back: waist " << back.waistMax << ", knee " << back.kneeMin << ", box " << back.boxY);
+  CHECK(knees.waistMax < 15.0);
+  CHECK(knees.kneeMin < -80.0);
+  CHECK(back.waistMax > 35.0);
+  CHECK(back.kneeMin > -45.0);
+  CHECK(knees.boxY > 1.1);
+  CHECK(std::abs(knees.boxY - back.boxY) < 0.02);
+}
+
+TEST_CASE("scl run --use-clip: what it refuses", "[cli][clip]") {
+  const std::string script = kSource + "/scripts/lift-styles.scl";
+  const Outcome typo =
+      runScl("run " + script + " --use-clip stlye=" + kSource + "/scripts/clips/lift-back.clip");
+  CHECK(typo.exitCode == 2);
+  CHECK_THAT(typo.err, Contains("the script declares no clip 'stlye'; did you mean 'style'?"));
+  const Outcome missing = runScl("run " + script + " --use-clip style=nope.clip");
+  CHECK(missing.exitCode == 2);
+  CHECK_THAT(missing.err, Contains("clip file 'nope.clip' does not exist"));
+  const Outcome malformed = runScl("run " + script + " --use-clip style");
+  CHECK(malformed.exitCode == 2);
+  CHECK_THAT(malformed.err, Contains("expected NAME=FILE"));
 }

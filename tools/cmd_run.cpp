@@ -249,11 +249,36 @@ int fail(int code, const std::string& message) {
   return code;
 }
 
+// `--use-clip NAME=FILE` for a NAME the script does not declare: a usage error, before
+// the script's diagnostics (the compile reports it too, at the script's first line).
+void checkClipFileNames(const RunRequest& request, const syntax::Script& tree) {
+  std::vector<std::string_view> declared;
+  for (const syntax::ClipDecl& clip : tree.clips) declared.push_back(clip.name.text);
+  for (const auto& [name, file] : request.clipFiles) {
+    if (std::find(declared.begin(), declared.end(), name) != declared.end()) continue;
+    std::string message = "--use-clip '" + name;
+    message += "=";
+    message += file;
+    message += "': the script declares no clip '";
+    message += name;
+    message += "'";
+    const std::string suggestion = didYouMean(name, declared);
+    if (!suggestion.empty())
+      message += suggestion;
+    else if (declared.empty())
+      message += " (it declares none)";
+    else
+      message += " (its clips: " + CharacterNames::joined(declared) + ")";
+    throw UsageError(message);
+  }
+}
+
 // Neither output replaces the script, the character file or the other output.
 void checkRunOutputs(const RunRequest& request, const Character& character) {
   std::vector<NamedPath> inputs = {{"script", request.script}};
   addCharacterInput(inputs, character);
   if (request.world) inputs.push_back({"world file", *request.world});
+  for (const auto& [name, file] : request.clipFiles) inputs.push_back({"clip file", file});
   std::vector<NamedPath> outputs;
   if (request.csvPath) outputs.push_back({"--out", *request.csvPath});
   if (request.svgPath) outputs.push_back({"--filmstrip", *request.svgPath});
@@ -306,7 +331,15 @@ int runCommand(const RunRequest& request) {
   CompileOptions options;
   if (request.character) options.character = loadCharacterOption(*request.character);
   if (request.world) options.world = loadWorldOption(*request.world);
+  for (const auto& [name, file] : request.clipFiles) {
+    readInputFile(file, "clip file");  // a missing or unreadable file is a usage error
+    options.clipFiles.emplace(name, file);
+  }
+  syntax::Script tree;
+  if (!request.clipFiles.empty()) options.syntaxTree = &tree;
   CompileResult compiled = compile(*source, request.script, options);
+  options.syntaxTree = nullptr;
+  checkClipFileNames(request, tree);
   if (!compiled.diagnostics.empty())
     std::fputs(renderDiagnostics(compiled.diagnostics, *source).c_str(), stderr);
   if (!compiled.ok())

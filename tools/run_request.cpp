@@ -167,10 +167,13 @@ cxxopts::Options runOptions() {
       "world",
       "a world file (world NAME and world statements) in place of the script's scene world:; "
       "its bodies come first, then the script's own",
+      cxxopts::value<std::string>(), "FILE")(
+      "use-clip",
+      "read the script's clip NAME (its `clip NAME: \"FILE\"`) from FILE instead; repeatable",
+      cxxopts::value<std::string>(), "NAME=FILE")(
+      "pose", "initial pose: " + poses + " (the human's; a sitting pose brings the chair)",
       cxxopts::value<std::string>(),
-      "FILE")("pose", "initial pose: " + poses + " (the human's; a sitting pose brings the chair)",
-              cxxopts::value<std::string>(),
-              "NAME")("env", "environment: flat or chair", cxxopts::value<std::string>(), "NAME")(
+      "NAME")("env", "environment: flat or chair", cxxopts::value<std::string>(), "NAME")(
       "chair-height", "chair seat height, m (0.05 to 1.5)", cxxopts::value<double>(), "M");
   options.add_options("Simulation")(
       "duration",
@@ -232,6 +235,16 @@ RunRequest readRunRequest(const cxxopts::ParseResult& parsed) {
   request.script = parsed["script"].as<std::string>();
   if (parsed.count("character")) request.character = parsed["character"].as<std::string>();
   if (parsed.count("world")) request.world = parsed["world"].as<std::string>();
+  for (const std::string& text : allValues(parsed, "use-clip")) {
+    const size_t equals = text.find('=');
+    if (equals == std::string::npos || equals == 0 || equals + 1 == text.size())
+      throw UsageError("--use-clip '" + text + "': expected NAME=FILE, e.g. " +
+                       "--use-clip style=scripts/clips/lift-back.clip");
+    std::string name = text.substr(0, equals);
+    for (const auto& [given, file] : request.clipFiles)
+      if (given == name) throw UsageError("--use-clip gives clip '" + name + "' twice");
+    request.clipFiles.emplace_back(std::move(name), text.substr(equals + 1));
+  }
   if (parsed.count("pose")) request.scene.pose = parsed["pose"].as<std::string>();
   if (parsed.count("env")) request.scene.environment = parsed["env"].as<std::string>();
   if (parsed.count("chair-height")) request.scene.chairHeight = parsed["chair-height"].as<double>();

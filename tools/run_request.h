@@ -38,6 +38,9 @@ struct RunRequest {
   /// `--world FILE`: a world file (relative to the working directory) that replaces the
   /// script's `scene world:` (loaded when the run is set up).
   std::optional<std::string> world;
+  /// `--use-clip NAME=FILE`, in order: the script's clip NAME read from FILE (relative to
+  /// the working directory) instead of its own file (CompileOptions::clipFiles).
+  std::vector<std::pair<std::string, std::string>> clipFiles;
   /// `--pose`, `--env`, `--chair-height`, `--duration`: overrides of the script's scene.
   SceneRequest scene;
   /// `--dt`, seconds.
