@@ -518,3 +518,32 @@ TEST_CASE("a clip track moves a link along the clip's path of it, from where the
   CHECK(still.drop < 0.05);
   CHECK(still.rms > 3.0 * followed.rms);
 }
+
+TEST_CASE("a clip file given for a declared clip is read in its place, for no clip an error") {
+  const std::string source =
+      "scene pose: standing duration: 1\n"
+      "clip style: \"clips/lift-knees.clip\"\n"
+      "{\n  [posture clip: style]\n}\n";
+  const std::string fileName = SCL_SOURCE_DIR "/scripts/styles-test.scl";
+  scl::CompileOptions options;
+  options.clipFiles.emplace("style", SCL_SOURCE_DIR "/scripts/clips/lift-back.clip");
+  const scl::CompileResult given = scl::compile(source, fileName, options);
+  REQUIRE(given.ok());
+  CHECK(given.program->phases.size() == 1);
+  // The given file is the one read: a missing one is reported, not the script's own.
+  scl::CompileOptions missing;
+  missing.clipFiles.emplace("style", "no-such-lift.clip");
+  const scl::CompileResult absent = scl::compile(source, fileName, missing);
+  CHECK_FALSE(absent.ok());
+  REQUIRE_FALSE(absent.diagnostics.empty());
+  CHECK_THAT(absent.diagnostics[0].message, Catch::Contains("no-such-lift.clip"));
+
+  scl::CompileOptions misspelled;
+  misspelled.clipFiles.emplace("stlye", SCL_SOURCE_DIR "/scripts/clips/lift-back.clip");
+  const scl::CompileResult refused = scl::compile(source, fileName, misspelled);
+  CHECK_FALSE(refused.ok());
+  REQUIRE(refused.diagnostics.size() == 1);
+  CHECK(refused.diagnostics[0].location.line == 1);
+  CHECK_THAT(refused.diagnostics[0].message,
+             Catch::Contains("which this script does not declare; did you mean 'style'?"));
+}
