@@ -53,7 +53,7 @@ case "${1:-}" in
     trap 'rm -rf "$work"' EXIT
     # (Its version without the "Host CPU" line, which names the machine.)
     { clang-tidy --version | grep -v 'Host CPU'; cat .clang-tidy; } >"$work/tool"
-    # The compile commands without the test units' precompiled headers (tests/CMakeLists.txt):
+    # The compile commands without the precompiled headers (CMakeLists.txt, tests/CMakeLists.txt):
     # clang cannot read GCC's, and the units are checked as their files are written.
     mkdir "$work/db"
     sed -e 's/ -Winvalid-pch//g' -e 's| -include [^ ]*/cmake_pch\.hxx||g' \
